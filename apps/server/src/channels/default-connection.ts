@@ -1,0 +1,28 @@
+import type { Database } from '../db/client.js';
+import { AppError } from '../http/app-error.js';
+import type { NumberChecker } from '../modules/contacts/contact-sources.js';
+import { WhatsappRepository } from '../modules/whatsapp/whatsapp.repository.js';
+import type { ChannelDriver } from './channel-driver.js';
+import type { SessionManager } from './session-manager.js';
+
+/** The driver of the default connection when it is CONNECTED in this process; null otherwise. */
+export async function defaultConnectionDriver(db: Database, sessions: SessionManager): Promise<ChannelDriver | null> {
+  const id = await new WhatsappRepository(db).findDefaultId();
+  if (id === null) return null;
+  try {
+    return sessions.driver(id);
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'ERR_WAPP_NOT_INITIALIZED') return null;
+    throw err;
+  }
+}
+
+/** Checks numbers through the default connection; null (accept unchecked) while it is not connected. */
+export function defaultConnectionNumberChecker(db: Database, sessions: () => SessionManager): NumberChecker {
+  return {
+    async checkNumber(number) {
+      const driver = await defaultConnectionDriver(db, sessions());
+      return driver ? driver.checkNumber(number) : null;
+    },
+  };
+}

@@ -1,0 +1,18 @@
+import type { Channel } from '@wadesk/contracts';
+import type { ChannelDriverFactory } from './channel-driver.js';
+import type { SimulatorNetwork } from './simulator/simulator-network.js';
+
+/**
+ * The driver of each channel. A channel missing here leaves its connections DISCONNECTED (with a log line).
+ * `overrides` replace entries (tests inject failing drivers).
+ */
+export function createDriverRegistry(
+  simulator: SimulatorNetwork | null,
+  overrides?: ReadonlyMap<Channel, ChannelDriverFactory>,
+): Map<Channel, ChannelDriverFactory> {
+  const drivers = new Map<Channel, ChannelDriverFactory>();
+  if (simulator) drivers.set('simulator', simulator.driverFactory);
+  // The Baileys driver registers here: drivers.set('baileys', createBaileysDriver).
+  for (const [channel, factory] of overrides ?? []) drivers.set(channel, factory);
+  return drivers;
+}

@@ -1,0 +1,432 @@
+import type { Channel, SessionStatus } from '@wadesk/contracts';
+import type { Database } from '../db/client.js';
+import type { DomainEvents } from '../events/domain-events.js';
+import { AppError } from '../http/app-error.js';
+import { WhatsappRepository, type SessionWrite } from '../modules/whatsapp/whatsapp.repository.js';
+import { AuthStateRepository } from './auth-state.repository.js';
+import type { ChannelDriver, ChannelDriverFactory, DriverContext, DriverListener } from './channel-driver.js';
+import { ConnectionLeaseRepository } from './connection-lease.repository.js';
+import { InboundHub, type AckListener, type HistoryListener, type MessageListener } from './inbound-hub.js';
+import { reconnectDelay } from './reconnect-backoff.js';
+
+/** Timer functions, injectable so tests drive reconnects without waiting. */
+export interface SessionTimers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+  setInterval(fn: () => void, ms: number): unknown;
+  clearInterval(handle: unknown): void;
+}
+
+const realTimers: SessionTimers = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms).unref(),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+  setInterval: (fn, ms) => setInterval(fn, ms).unref(),
+  clearInterval: (handle) => clearInterval(handle as NodeJS.Timeout),
+};
+
+export interface SessionManagerOptions {
+  db: Database;
+  events: DomainEvents;
+  /** The driver of each channel; a channel without one leaves its connections DISCONNECTED. */
+  drivers: ReadonlyMap<Channel, ChannelDriverFactory>;
+  /** This process, as lease owner. */
+  nodeId: string;
+  log: DriverContext['log'];
+  timers?: SessionTimers;
+  random?: () => number;
+  startConcurrency?: number;
+  leaseRenewMs?: number;
+  leaseTtlMs?: number;
+}
+
+/** One running connection in this process. */
+interface Session {
+  id: number;
+  channel: Channel;
+  driver: ChannelDriver | null;
+  /** Bumped whenever the driver is replaced or stopped: events of older drivers are ignored. */
+  generation: number;
+  status: SessionStatus;
+  /** Failed connection attempts since the last CONNECTED. */
+  attempts: number;
+  reconnectTimer: unknown;
+  /** Persistence of state changes, in order. */
+  persisted: Promise<void>;
+}
+
+/**
+ * Owns the channel drivers of this process: starts every connection at boot, keeps each one's state in the
+ * database and in `whatsapp.session` events, reconnects drops with backoff, and holds a lease per connection
+ * so that only one process runs it.
+ */
+export class SessionManager {
+  private readonly sessions = new Map<number, Session>();
+  private readonly pending = new Map<number, Promise<Session | null>>();
+  private readonly hub: InboundHub;
+  private readonly leases: ConnectionLeaseRepository;
+  private readonly timers: SessionTimers;
+  private readonly random: () => number;
+  private leaseTimer: unknown = null;
+  private closed = false;
+
+  constructor(private readonly options: SessionManagerOptions) {
+    this.hub = new InboundHub(options.log);
+    this.leases = new ConnectionLeaseRepository(options.db, options.nodeId, options.leaseTtlMs ?? 30_000);
+    this.timers = options.timers ?? realTimers;
+    this.random = options.random ?? Math.random;
+  }
+
+  /** Inbound messages of every connection this process runs. Answers an unsubscribe function. */
+  onMessage(listener: MessageListener): () => void {
+    return this.hub.onMessage(listener);
+  }
+
+  /** Delivery acks of messages the connections sent. */
+  onAck(listener: AckListener): () => void {
+    return this.hub.onAck(listener);
+  }
+
+  /** History the network pushed (for the history import tool). */
+  onHistory(listener: HistoryListener): () => void {
+    return this.hub.onHistory(listener);
+  }
+
+  /** Starts every connection, a few at a time, and keeps the leases renewed. */
+  async startAll(): Promise<void> {
+    const targets = await this.repo().listSessionTargets();
+    const queue = targets.map((t) => t.id);
+    const workers = Array.from({ length: Math.max(1, this.options.startConcurrency ?? 3) }, async () => {
+      for (let id = queue.shift(); id !== undefined; id = queue.shift()) await this.start(id);
+    });
+    await Promise.all(workers);
+    if (!this.leaseTimer && !this.closed) {
+      this.leaseTimer = this.timers.setInterval(() => void this.maintainLeases(), this.options.leaseRenewMs ?? 10_000);
+    }
+  }
+
+  /** Starts a connection unless it already runs here or another process holds it. Never throws. */
+  async start(id: number): Promise<void> {
+    try {
+      if (this.sessions.has(id) || this.pending.has(id)) return;
+      const session = await this.ensureSession(id);
+      if (session && !session.driver && session.reconnectTimer === null) await this.launch(session);
+      await this.settled(id);
+    } catch (err) {
+      this.options.log.error({ err, whatsappId: id }, 'session start failed');
+    }
+  }
+
+  /** "Try again": restarts the connection now from its stored auth state. */
+  async restart(id: number): Promise<void> {
+    const session = await this.requireSession(id);
+    await this.halt(session);
+    session.attempts = 0;
+    this.record(session, { retries: 0 });
+    await this.launch(session);
+    await this.settled(id);
+  }
+
+  /** "New QR": logs the device out, forgets its auth state and starts over to show a fresh QR code. */
+  async newQr(id: number): Promise<void> {
+    const session = await this.requireSession(id);
+    await this.halt(session, { logout: true });
+    session.attempts = 0;
+    this.record(session, { retries: 0 });
+    await this.launch(session);
+    await this.settled(id);
+  }
+
+  /** "Disconnect": logs the device out; the connection stays DISCONNECTED until retried. */
+  async disconnect(id: number): Promise<void> {
+    const session = await this.requireSession(id);
+    await this.halt(session, { logout: true });
+    session.attempts = 0;
+    this.record(session, { status: 'DISCONNECTED', qrcode: '', retries: 0 });
+    await session.persisted;
+  }
+
+  /**
+   * Stops a connection's session here because its row is being deleted. The lease is kept (the row's deletion
+   * removes it), so no process takes the connection over meanwhile.
+   */
+  async stop(id: number): Promise<void> {
+    await this.pending.get(id);
+    const session = this.sessions.get(id);
+    if (!session) return;
+    this.sessions.delete(id);
+    await this.halt(session);
+    await session.persisted;
+  }
+
+  /** Stops every session (keeping auth state, so the next start resumes) and gives the leases back. */
+  async stopAll(): Promise<void> {
+    this.closed = true;
+    if (this.leaseTimer) this.timers.clearInterval(this.leaseTimer);
+    this.leaseTimer = null;
+    await Promise.all([...this.pending.values()]);
+    const all = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.all(all.map(async (s) => this.halt(s)));
+    await Promise.all(all.map(async (s) => s.persisted));
+    await this.leases.release(all.map((s) => s.id)).catch((err: unknown) => {
+      this.options.log.warn({ err }, 'releasing connection leases failed');
+    });
+  }
+
+  /** The driver of a CONNECTED connection run by this process; ERR_WAPP_NOT_INITIALIZED otherwise. */
+  driver(id: number): ChannelDriver {
+    const session = this.sessions.get(id);
+    if (!session?.driver || session.status !== 'CONNECTED') {
+      throw new AppError('ERR_WAPP_NOT_INITIALIZED', 'The connection is not connected.');
+    }
+    return session.driver;
+  }
+
+  /** The status as this process knows it (null when it does not run the connection). */
+  status(id: number): SessionStatus | null {
+    return this.sessions.get(id)?.status ?? null;
+  }
+
+  /** Resolves when every state change of the connection is stored and announced. */
+  async settled(id: number): Promise<void> {
+    for (;;) {
+      const persisted = this.sessions.get(id)?.persisted;
+      if (!persisted) return;
+      await persisted;
+      if (this.sessions.get(id)?.persisted === persisted) return;
+    }
+  }
+
+  private repo(): WhatsappRepository {
+    return new WhatsappRepository(this.options.db);
+  }
+
+  private async requireSession(id: number): Promise<Session> {
+    const session = await this.ensureSession(id);
+    if (!session) throw new AppError('ERR_NO_WAPP_FOUND');
+    return session;
+  }
+
+  /** The session entry of a connection, created (with its lease) when missing; null if deleted or owned elsewhere. */
+  private async ensureSession(id: number): Promise<Session | null> {
+    const existing = this.sessions.get(id);
+    if (existing) return existing;
+    const inFlight = this.pending.get(id);
+    if (inFlight) return inFlight;
+    const creating = (async (): Promise<Session | null> => {
+      if (this.closed) return null;
+      const target = await this.repo().findSessionTarget(id);
+      if (!target) return null;
+      if (!(await this.leases.acquire(id))) {
+        this.options.log.info({ whatsappId: id }, 'connection is run by another process');
+        return null;
+      }
+      const session: Session = {
+        id,
+        channel: target.channel,
+        driver: null,
+        generation: 0,
+        status: target.status,
+        attempts: 0,
+        reconnectTimer: null,
+        persisted: Promise.resolve(),
+      };
+      this.sessions.set(id, session);
+      return session;
+    })();
+    this.pending.set(id, creating);
+    try {
+      return await creating;
+    } finally {
+      this.pending.delete(id);
+    }
+  }
+
+  /** Creates a driver for the session and starts it; a failure schedules a reconnect. */
+  private async launch(session: Session): Promise<void> {
+    session.reconnectTimer = null;
+    if (!this.isLive(session)) return;
+    const generation = ++session.generation;
+    const target = await this.repo().findSessionTarget(session.id);
+    if (!target || !this.isLive(session, generation)) return;
+    session.channel = target.channel;
+    const factory = this.options.drivers.get(session.channel);
+    if (!factory) {
+      this.options.log.warn(
+        { whatsappId: session.id, channel: session.channel },
+        'no driver for this channel: connection left DISCONNECTED',
+      );
+      this.record(session, { status: 'DISCONNECTED', qrcode: '' });
+      return;
+    }
+    this.record(session, { status: 'OPENING', qrcode: '' });
+    let driver: ChannelDriver;
+    try {
+      driver = factory({
+        whatsappId: session.id,
+        authState: new AuthStateRepository(this.options.db, session.id),
+        listener: this.listenerFor(session, generation),
+        log: this.options.log,
+      });
+      session.driver = driver;
+      await driver.start();
+    } catch (err) {
+      if (!this.isLive(session, generation)) return;
+      this.options.log.warn({ err, whatsappId: session.id }, 'connection failed to start');
+      this.scheduleReconnect(session, 'DISCONNECTED');
+    }
+  }
+
+  private listenerFor(session: Session, generation: number): DriverListener {
+    const current = () => this.isLive(session, generation);
+    return {
+      qr: (qrcode) => {
+        if (current()) this.record(session, { status: 'qrcode', qrcode });
+      },
+      status: (status, detail) => {
+        if (current()) this.onDriverStatus(session, status, detail);
+      },
+      message: (message) => {
+        if (this.isLive(session)) this.hub.message(session.id, message);
+      },
+      ack: (update) => {
+        if (this.isLive(session)) this.hub.ack(session.id, update);
+      },
+      history: (messages) => {
+        if (this.isLive(session)) this.hub.history(session.id, messages);
+      },
+    };
+  }
+
+  private onDriverStatus(
+    session: Session,
+    status: SessionStatus,
+    detail?: { loggedOut?: boolean; reason?: string; number?: string },
+  ): void {
+    if (status === 'CONNECTED') {
+      session.attempts = 0;
+      this.record(session, { status, qrcode: '', retries: 0, ...(detail?.number ? { number: detail.number } : {}) });
+      return;
+    }
+    if (status !== 'DISCONNECTED' && status !== 'TIMEOUT') {
+      this.record(session, status === 'qrcode' ? { status } : { status, qrcode: '' });
+      return;
+    }
+    if (detail?.loggedOut) {
+      // The phone removed this device: forget the credentials and show a fresh QR code.
+      this.options.log.info({ whatsappId: session.id }, 'connection logged out: starting over with a new QR code');
+      void this.restartFresh(session);
+      return;
+    }
+    if (detail?.reason === 'restartRequired') {
+      // The network asks for a new connection (right after pairing, for one): not a failure, no backoff.
+      void this.relaunchNow(session);
+      return;
+    }
+    if (session.status === 'qrcode' || detail?.reason === 'qrTimeout') {
+      // Nobody scanned the QR code: stop here rather than loop through QR codes forever.
+      void this.halt(session);
+      this.record(session, { status: 'DISCONNECTED', qrcode: '' });
+      return;
+    }
+    this.scheduleReconnect(session, status);
+  }
+
+  private async relaunchNow(session: Session): Promise<void> {
+    try {
+      await this.halt(session);
+      await this.launch(session);
+    } catch (err) {
+      this.options.log.error({ err, whatsappId: session.id }, 'restarting a connection failed');
+    }
+  }
+
+  private async restartFresh(session: Session): Promise<void> {
+    try {
+      await this.halt(session);
+      await new AuthStateRepository(this.options.db, session.id).clear();
+      session.attempts = 0;
+      this.record(session, { retries: 0 });
+      await this.launch(session);
+    } catch (err) {
+      this.options.log.error({ err, whatsappId: session.id }, 'restarting a logged-out connection failed');
+    }
+  }
+
+  private scheduleReconnect(session: Session, status: SessionStatus): void {
+    const old = session.driver;
+    session.driver = null;
+    session.generation += 1;
+    if (old) void this.quietly(session.id, 'stop', () => old.stop());
+    session.attempts += 1;
+    this.record(session, { status, qrcode: '', retries: session.attempts });
+    const delay = reconnectDelay(session.attempts, this.random);
+    this.options.log.info({ whatsappId: session.id, attempt: session.attempts, delay }, 'connection dropped: reconnecting');
+    session.reconnectTimer = this.timers.setTimeout(() => void this.launch(session), delay);
+  }
+
+  /** Stops the session's driver (logging the device out and forgetting auth state if asked); no reconnect. */
+  private async halt(session: Session, options: { logout?: boolean } = {}): Promise<void> {
+    session.generation += 1;
+    if (session.reconnectTimer !== null) this.timers.clearTimeout(session.reconnectTimer);
+    session.reconnectTimer = null;
+    const driver = session.driver;
+    session.driver = null;
+    if (options.logout) {
+      if (driver) await this.quietly(session.id, 'logout', () => driver.logout());
+      await new AuthStateRepository(this.options.db, session.id).clear();
+    } else if (driver) {
+      await this.quietly(session.id, 'stop', () => driver.stop());
+    }
+  }
+
+  private async quietly(whatsappId: number, what: string, fn: () => Promise<void>): Promise<void> {
+    try {
+      await fn();
+    } catch (err) {
+      this.options.log.warn({ err, whatsappId }, `driver ${what} failed`);
+    }
+  }
+
+  private isLive(session: Session, generation?: number): boolean {
+    if (this.sessions.get(session.id) !== session) return false;
+    return generation === undefined || session.generation === generation;
+  }
+
+  /** Applies a state change now and stores/announces it after the ones before it. */
+  private record(session: Session, write: SessionWrite): void {
+    if (write.status) session.status = write.status;
+    session.persisted = session.persisted
+      .then(async () => {
+        const dto = await this.repo().updateSession(session.id, write);
+        if (dto) this.options.events.emit('whatsapp.session', { session: dto });
+      })
+      .catch((err: unknown) => this.options.log.error({ err, whatsappId: session.id }, 'saving session state failed'));
+  }
+
+  /** Renews our leases, drops the ones lost, and takes over connections nobody runs. */
+  private async maintainLeases(): Promise<void> {
+    if (this.closed) return;
+    try {
+      const mine = [...this.sessions.keys()];
+      const kept = await this.leases.renew(mine);
+      for (const id of mine) {
+        const session = this.sessions.get(id);
+        if (kept.has(id) || !session) continue;
+        this.options.log.warn({ whatsappId: id }, 'lease lost: another process runs this connection now');
+        this.sessions.delete(id);
+        await this.halt(session);
+      }
+      for (const id of await this.leases.unowned()) {
+        if (!this.sessions.has(id) && !this.closed) await this.start(id);
+      }
+    } catch (err) {
+      this.options.log.error({ err }, 'connection lease upkeep failed');
+    }
+  }
+
+  /** For tests: one round of lease upkeep now. */
+  async maintainLeasesNow(): Promise<void> {
+    await this.maintainLeases();
+  }
+}

@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import type { SimulatorInboundInput } from '@wadesk/contracts';
+import type { z } from 'zod';
+import { AppError } from '../../http/app-error.js';
+import type { InboundMessage } from '../channel-driver.js';
+import { chatIdOf } from './simulator.driver.js';
+import type { SimulatorDevice } from './simulator-device.js';
+import { simulatorMedia, type LocalFetch } from './simulator-media.js';
+
+export type InboundData = z.output<typeof SimulatorInboundInput>;
+
+function groupIdOf(groupId: string): string {
+  return groupId.includes('@') ? groupId : `${groupId.replace(/[^\d-]/g, '')}@g.us`;
+}
+
+function parseLocation(body: string): NonNullable<InboundMessage['location']> {
+  const [coords = '', description] = body.split('|');
+  const [lat, lng] = coords.split(',').map((s) => Number(s.trim()));
+  if (lat === undefined || lng === undefined || !Number.isFinite(lat) || !Number.isFinite(lng)) {
+    throw new AppError('ERR_VALIDATION', 'body: a location is "latitude,longitude|description"');
+  }
+  return { latitude: lat, longitude: lng, description: description?.trim() || undefined };
+}
+
+function parseVcard(body: string): NonNullable<InboundMessage['vcard']> {
+  const displayName = /^FN:(.*)$/m.exec(body)?.[1]?.trim() ?? '';
+  const numbers = [...body.matchAll(/waid=(\d+)|^TEL[^:]*:([+\d\s-]+)$/gm)].map((m) => (m[1] ?? m[2] ?? '').replace(/\D/g, ''));
+  return { displayName, vcard: body, numbers: [...new Set(numbers.filter(Boolean))] };
+}
+
+/** Turns the simulator's inbound request into the normalized inbound message every driver produces. */
+export function toInboundMessage(device: SimulatorDevice, input: InboundData, fetchLocal?: LocalFetch): InboundMessage {
+  const from = chatIdOf(input.from);
+  const groupId = input.groupId ? groupIdOf(input.groupId) : undefined;
+  const message: InboundMessage = {
+    id: input.id ?? `SIM-IN-${randomUUID()}`,
+    fromMe: false,
+    chatId: groupId ?? from,
+    chatName: groupId ? (input.groupName ?? device.groups.get(groupId)?.subject) : input.name,
+    isGroup: groupId !== undefined,
+    participant: groupId ? { number: from, name: input.name } : undefined,
+    kind: 'text',
+    body: input.body,
+    quotedId: input.quotedId,
+    timestamp: new Date(),
+  };
+  const type = input.mediaType;
+  if (type === 'location') {
+    message.kind = 'location';
+    message.location = parseLocation(input.body);
+  } else if (type === 'vcard') {
+    message.kind = 'vcard';
+    message.vcard = parseVcard(input.body);
+  } else if (type) {
+    if (!input.mediaUrl) throw new AppError('ERR_VALIDATION', 'mediaUrl: Required', { issues: [{ path: 'mediaUrl', message: 'Required' }] });
+    message.kind = type;
+    message.media = simulatorMedia(type, input.mediaUrl, fetchLocal);
+  }
+  if (groupId && !device.groups.has(groupId)) {
+    device.groups.set(groupId, {
+      id: groupId,
+      subject: input.groupName ?? groupId,
+      announce: false,
+      participants: [
+        { number: device.number, isAdmin: false },
+        { number: from, isAdmin: true },
+      ],
+    });
+  } else if (groupId) {
+    const group = device.groups.get(groupId)!;
+    if (!group.participants.some((p) => p.number === from)) group.participants.push({ number: from, isAdmin: false });
+  }
+  return message;
+}

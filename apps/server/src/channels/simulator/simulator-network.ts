@@ -1,0 +1,42 @@
+import type { Database } from '../../db/client.js';
+import { AppError } from '../../http/app-error.js';
+import { WhatsappRepository } from '../../modules/whatsapp/whatsapp.repository.js';
+import type { ChannelDriverFactory } from '../channel-driver.js';
+import { SimulatorDevice } from './simulator-device.js';
+import type { LocalFetch } from './simulator-media.js';
+import { SimulatorDriver } from './simulator.driver.js';
+
+/** The built-in virtual WhatsApp network of this process: one simulated device per simulator connection. */
+export class SimulatorNetwork {
+  private readonly devices = new Map<number, SimulatorDevice>();
+
+  constructor(
+    private readonly db: Database,
+    /** Reads media given as a path of this app. */
+    readonly fetchLocal?: LocalFetch,
+  ) {}
+
+  /** The driver factory to register for channel 'simulator'. */
+  readonly driverFactory: ChannelDriverFactory = (context) => new SimulatorDriver(context, this.device(context.whatsappId));
+
+  device(whatsappId: number): SimulatorDevice {
+    let device = this.devices.get(whatsappId);
+    if (!device) {
+      device = new SimulatorDevice(whatsappId);
+      this.devices.set(whatsappId, device);
+    }
+    return device;
+  }
+
+  /** The device of an existing simulator connection; ERR_NO_WAPP_FOUND otherwise. */
+  async requireDevice(whatsappId: number): Promise<SimulatorDevice> {
+    const target = await new WhatsappRepository(this.db).findSessionTarget(whatsappId);
+    if (!target) throw new AppError('ERR_NO_WAPP_FOUND');
+    if (target.channel !== 'simulator') throw new AppError('ERR_VALIDATION', 'This is not a simulator connection.');
+    return this.device(whatsappId);
+  }
+
+  forget(whatsappId: number): void {
+    this.devices.delete(whatsappId);
+  }
+}

@@ -1,0 +1,185 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { AppError } from '../../http/app-error.js';
+import type {
+  ChannelDriver,
+  DriverContext,
+  GroupInfo,
+  InboundMessage,
+  OutboundMedia,
+  SendOptions,
+  SentMessage,
+} from '../channel-driver.js';
+import type { OutboxEntry, SimulatorDevice, SimulatorLink } from './simulator-device.js';
+import { toDataUrl } from './simulator-media.js';
+
+/** Auth-state key that survives restarts: a paired simulator connection comes back CONNECTED. */
+export const PAIRED_KEY = 'simulator:paired';
+/** The device reports "sent to server" (ack 1) this long after a send, once the sender has stored it. */
+const SENT_ACK_DELAY_MS = 200;
+
+/** A chat id as the simulator keeps it: a group id as is, a contact as digits only. */
+export function chatIdOf(to: string): string {
+  return to.endsWith('@g.us') ? to : to.replace(/@.*$/, '').replace(/\D/g, '');
+}
+
+/** The simulator's channel driver: a virtual WhatsApp device, driven through the simulator's HTTP routes. */
+export class SimulatorDriver implements ChannelDriver, SimulatorLink {
+  connected = false;
+  pendingQr: string | null = null;
+  private groupCounter = 0;
+
+  constructor(
+    private readonly context: DriverContext,
+    private readonly device: SimulatorDevice,
+  ) {}
+
+  async start(): Promise<void> {
+    this.device.link = this;
+    this.context.listener.status('OPENING');
+    const paired = await this.context.authState.get<boolean>(PAIRED_KEY);
+    if (this.device.link !== this) return; // stopped meanwhile
+    if (paired) {
+      this.connected = true;
+      this.context.listener.status('CONNECTED', { number: this.device.number });
+      return;
+    }
+    this.pendingQr = `SIM-${this.context.whatsappId}-${randomBytes(8).toString('hex')}`;
+    this.context.listener.qr(this.pendingQr);
+  }
+
+  async pair(): Promise<boolean> {
+    if (!this.pendingQr || this.device.link !== this) return false;
+    this.pendingQr = null;
+    this.context.listener.status('PAIRING');
+    await this.context.authState.set({ [PAIRED_KEY]: true });
+    this.connected = true;
+    this.context.listener.status('CONNECTED', { number: this.device.number });
+    return true;
+  }
+
+  async stop(): Promise<void> {
+    this.connected = false;
+    this.pendingQr = null;
+    if (this.device.link === this) this.device.link = null;
+  }
+
+  async logout(): Promise<void> {
+    await this.stop();
+    await this.context.authState.clear();
+  }
+
+  receive(message: InboundMessage): void {
+    this.context.listener.message(message);
+  }
+
+  acked(entry: OutboxEntry): void {
+    if (this.connected) this.context.listener.ack({ id: entry.id, chatId: entry.to, ack: entry.ack });
+  }
+
+  async sendText(to: string, text: string, options?: SendOptions): Promise<SentMessage> {
+    return this.record(to, { body: text, mediaType: null, mediaUrl: null }, options);
+  }
+
+  async sendMedia(to: string, media: OutboundMedia, options?: SendOptions): Promise<SentMessage> {
+    return this.record(
+      to,
+      { body: media.caption ?? media.filename ?? '', mediaType: media.kind, mediaUrl: toDataUrl(media.mimetype, media.data) },
+      options,
+    );
+  }
+
+  async deleteMessage(_chatId: string, messageId: string, fromMe: boolean): Promise<void> {
+    this.requireConnected();
+    const entry = fromMe ? this.device.outbox.find((e) => e.id === messageId) : undefined;
+    if (fromMe && !entry) throw new AppError('ERR_DELETE_WAPP_MSG');
+    if (entry) entry.isDeleted = true;
+  }
+
+  async checkNumber(number: string): Promise<{ exists: boolean; number?: string }> {
+    this.requireConnected();
+    const digits = number.replace(/\D/g, '');
+    if (digits.length < 8 || digits.endsWith('0000')) return { exists: false };
+    return { exists: true, number: digits };
+  }
+
+  async profilePictureUrl(): Promise<string | null> {
+    return null;
+  }
+
+  async createGroup(subject: string, participants: string[]): Promise<GroupInfo> {
+    this.requireConnected();
+    this.groupCounter += 1;
+    const id = `120363${Date.now()}${this.groupCounter}@g.us`;
+    const group: GroupInfo = {
+      id,
+      subject,
+      announce: false,
+      participants: [
+        { number: this.device.number, isAdmin: true },
+        ...participants.map((p) => ({ number: chatIdOf(p), isAdmin: false })),
+      ],
+    };
+    this.device.groups.set(id, group);
+    return structuredClone(group);
+  }
+
+  async listGroups(): Promise<GroupInfo[]> {
+    this.requireConnected();
+    return [...this.device.groups.values()].map((g) => structuredClone(g));
+  }
+
+  async updateGroupSubject(groupId: string, subject: string): Promise<void> {
+    this.group(groupId).subject = subject;
+  }
+
+  async updateGroupDescription(groupId: string, description: string): Promise<void> {
+    this.group(groupId).description = description;
+  }
+
+  async setGroupAnnounce(groupId: string, announce: boolean): Promise<void> {
+    this.group(groupId).announce = announce;
+  }
+
+  async fetchHistory(limit: number): Promise<InboundMessage[]> {
+    this.requireConnected();
+    return limit > 0 ? this.device.history.slice(-limit) : [];
+  }
+
+  private group(groupId: string): GroupInfo {
+    this.requireConnected();
+    const group = this.device.groups.get(groupId);
+    if (!group) throw new AppError('ERR_VALIDATION', 'Unknown group.');
+    return group;
+  }
+
+  private requireConnected(): void {
+    if (!this.connected) throw new AppError('ERR_WAPP_NOT_INITIALIZED', 'The simulator device is not connected.');
+  }
+
+  private record(
+    to: string,
+    content: Pick<OutboxEntry, 'body' | 'mediaType' | 'mediaUrl'>,
+    options: SendOptions | undefined,
+  ): SentMessage {
+    this.requireConnected();
+    const chatId = chatIdOf(to);
+    if (!chatId) throw new AppError('ERR_SENDING_WAPP_MSG', 'No recipient.');
+    if (!chatId.endsWith('@g.us') && chatId.endsWith('0000')) throw new AppError('ERR_WAPP_INVALID_CONTACT');
+    const entry: OutboxEntry = { id: options?.messageId ?? `SIM-OUT-${randomUUID()}`, to: chatId, ...content, ack: 1, isDeleted: false, createdAt: new Date() };
+    this.device.send(entry);
+    const kind = content.mediaType === null ? 'text' : (content.mediaType as InboundMessage['kind']);
+    this.device.remember({
+      id: entry.id,
+      fromMe: true,
+      chatId,
+      isGroup: chatId.endsWith('@g.us'),
+      kind,
+      body: content.body,
+      quotedId: options?.quoted?.id,
+      timestamp: entry.createdAt,
+    });
+    const timer = setTimeout(() => this.acked(entry), SENT_ACK_DELAY_MS);
+    timer.unref();
+    return { id: entry.id, timestamp: entry.createdAt };
+  }
+}

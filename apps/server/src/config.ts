@@ -1,0 +1,82 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** PostgreSQL URL; undefined means embedded PGlite under dataDir. */
+  databaseUrl?: string;
+  jwtSecret: string;
+  refreshSecret: string;
+  simulator: boolean;
+  adminEmail?: string;
+  adminPassword?: string;
+  /** Folder of the built web app, served at `/` when it exists. */
+  webDist: string;
+  logLevel: string;
+  /** Identifies this process for connection leases. */
+  nodeId: string;
+  cookieSecure: boolean;
+  signupLimitPerHour: number;
+  /** Wait after a contact's last message before the queue menu is (re)sent. */
+  queueMenuDebounceMs: number;
+  /** How often open tickets idle for 24 hours are closed. */
+  autoCloseIntervalMs: number;
+}
+
+interface Secrets {
+  jwtSecret: string;
+  refreshSecret: string;
+}
+
+/** Reads the secrets from the environment, or generates them once and keeps them under DATA_DIR. */
+function loadSecrets(env: NodeJS.ProcessEnv, dataDir: string): Secrets {
+  if (env.JWT_SECRET && env.JWT_REFRESH_SECRET) {
+    return { jwtSecret: env.JWT_SECRET, refreshSecret: env.JWT_REFRESH_SECRET };
+  }
+  const file = path.join(dataDir, 'secrets.json');
+  if (existsSync(file)) {
+    const stored = JSON.parse(readFileSync(file, 'utf8')) as Secrets;
+    return { jwtSecret: env.JWT_SECRET ?? stored.jwtSecret, refreshSecret: env.JWT_REFRESH_SECRET ?? stored.refreshSecret };
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const generated: Secrets = {
+    jwtSecret: randomBytes(48).toString('base64url'),
+    refreshSecret: randomBytes(48).toString('base64url'),
+  };
+  writeFileSync(file, JSON.stringify(generated), { mode: 0o600 });
+  return { jwtSecret: env.JWT_SECRET ?? generated.jwtSecret, refreshSecret: env.JWT_REFRESH_SECRET ?? generated.refreshSecret };
+}
+
+const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
+  const dataDir = path.resolve(overrides.dataDir ?? env.DATA_DIR ?? './data');
+  const databaseUrl = overrides.databaseUrl ?? (env.DATABASE_URL || undefined);
+  const secrets =
+    overrides.jwtSecret && overrides.refreshSecret
+      ? { jwtSecret: overrides.jwtSecret, refreshSecret: overrides.refreshSecret }
+      : loadSecrets(env, dataDir);
+  const simulatorEnv = env.SIMULATOR?.toLowerCase();
+  return {
+    port: Number(env.PORT ?? 8080),
+    host: env.HOST ?? '0.0.0.0',
+    dataDir,
+    databaseUrl,
+    ...secrets,
+    simulator: simulatorEnv ? simulatorEnv === 'on' || simulatorEnv === 'true' : !databaseUrl,
+    adminEmail: env.ADMIN_EMAIL || undefined,
+    adminPassword: env.ADMIN_PASSWORD || undefined,
+    webDist: env.WEB_DIST ?? defaultWebDist,
+    logLevel: env.LOG_LEVEL ?? 'info',
+    nodeId: env.NODE_ID ?? `${process.pid}-${randomUUID().slice(0, 8)}`,
+    cookieSecure: env.COOKIE_SECURE === 'true',
+    signupLimitPerHour: Number(env.SIGNUP_LIMIT_PER_HOUR ?? 20),
+    queueMenuDebounceMs: Number(env.QUEUE_MENU_DEBOUNCE_MS ?? 3000),
+    autoCloseIntervalMs: Number(env.AUTO_CLOSE_INTERVAL_MS ?? 5 * 60 * 1000),
+    ...overrides,
+  };
+}

@@ -1,0 +1,68 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { sql, type ExtractTablesWithRelations } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema.js';
+
+export type Schema = typeof schema;
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+export type Transaction = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** Either the database or an open transaction: repositories accept both. */
+export type Executor = Database | Transaction;
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: 'postgres' | 'pglite';
+  /** The PGlite instance in embedded mode (pg-boss reaches it through a socket server). */
+  pglite?: PGlite;
+  close(): Promise<void>;
+}
+
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url));
+
+export interface DatabaseOptions {
+  /** A PostgreSQL URL; without it, embedded PGlite. */
+  databaseUrl?: string;
+  /** PGlite data directory; undefined for in-memory. */
+  dataDir?: string;
+  /** A PGlite dump to start from (tests). */
+  loadDataDir?: Blob;
+  poolSize?: number;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    pool.on('error', () => undefined); // idle client errors surface on the next query
+    const db = drizzlePg(pool, { schema }) as unknown as Database;
+    return { db, kind: 'postgres', close: () => pool.end() };
+  }
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const pglite = new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, extensions: { pg_trgm } });
+  await pglite.waitReady;
+  const db = drizzlePglite(pglite, { schema }) as unknown as Database;
+  return { db, kind: 'pglite', pglite, close: () => pglite.close() };
+}
+
+export async function migrateDatabase(handle: DatabaseHandle): Promise<void> {
+  const config = { migrationsFolder: MIGRATIONS_FOLDER };
+  // Trigram indexes (ticket and contact search) need the extension before the migrations run.
+  await handle.db.execute(sql`create extension if not exists pg_trgm`);
+  if (handle.kind === 'pglite') {
+    await migratePglite(handle.db as unknown as Parameters<typeof migratePglite>[0], config);
+  } else {
+    await migratePg(handle.db as unknown as Parameters<typeof migratePg>[0], config);
+  }
+}
+
+export function embeddedDataDir(dataDir: string): string {
+  return path.join(dataDir, 'pgdata');
+}

@@ -1,0 +1,244 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  varchar,
+} from 'drizzle-orm/pg-core';
+
+const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+};
+
+export const queues = pgTable(
+  'queues',
+  {
+    id: serial('id').primaryKey(),
+    name: varchar('name', { length: 50 }).notNull().unique('queues_name_unique'),
+    /** Stored as given; '#ff0000' and '#FF0000' are one colour (unique on lower(color)). */
+    color: varchar('color', { length: 9 }).notNull(),
+    greetingMessage: text('greeting_message').notNull().default(''),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('queues_color_unique').on(sql`lower(${t.color})`)],
+);
+
+/** A WhatsApp (or other channel) connection: a "whatsapp" in the specification's API. */
+export const whatsapps = pgTable(
+  'whatsapps',
+  {
+    id: serial('id').primaryKey(),
+    name: varchar('name', { length: 50 }).notNull(),
+    channel: varchar('channel', { length: 20 }).notNull().default('baileys'),
+    status: varchar('status', { length: 20 }).notNull().default('OPENING'),
+    qrcode: text('qrcode').notNull().default(''),
+    retries: integer('retries').notNull().default(0),
+    isDefault: boolean('is_default').notNull().default(false),
+    greetingMessage: text('greeting_message').notNull().default(''),
+    farewellMessage: text('farewell_message').notNull().default(''),
+    /** The device's own number once paired. */
+    number: varchar('number', { length: 50 }),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('whatsapps_one_default').on(t.isDefault).where(sql`${t.isDefault}`)],
+);
+
+export const whatsappQueues = pgTable(
+  'whatsapp_queues',
+  {
+    whatsappId: integer('whatsapp_id')
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: 'cascade' }),
+    queueId: integer('queue_id')
+      .notNull()
+      .references(() => queues.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.whatsappId, t.queueId] }), index('whatsapp_queues_queue_idx').on(t.queueId)],
+);
+
+/** Channel auth state (credentials, signal keys) per connection: never in files. */
+export const channelAuthState = pgTable(
+  'channel_auth_state',
+  {
+    whatsappId: integer('whatsapp_id')
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: 'cascade' }),
+    key: varchar('key', { length: 300 }).notNull(),
+    value: jsonb('value').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.whatsappId, t.key] })],
+);
+
+/** Which server process owns a connection's session (scale-out). */
+export const connectionLeases = pgTable('connection_leases', {
+  whatsappId: integer('whatsapp_id')
+    .primaryKey()
+    .references(() => whatsapps.id, { onDelete: 'cascade' }),
+  ownerId: varchar('owner_id', { length: 100 }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
+
+export const users = pgTable('users', {
+  id: serial('id').primaryKey(),
+  name: varchar('name', { length: 50 }).notNull(),
+  email: varchar('email', { length: 254 }).notNull().unique('users_email_unique'),
+  passwordHash: text('password_hash').notNull(),
+  profile: varchar('profile', { length: 10 }).notNull().default('user'),
+  whatsappId: integer('whatsapp_id').references(() => whatsapps.id, { onDelete: 'set null' }),
+  ...timestamps,
+});
+
+export const userQueues = pgTable(
+  'user_queues',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    queueId: integer('queue_id')
+      .notNull()
+      .references(() => queues.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.queueId] }), index('user_queues_queue_idx').on(t.queueId)],
+);
+
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    id: uuid('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: varchar('token_hash', { length: 128 }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('refresh_tokens_user_idx').on(t.userId)],
+);
+
+/** Fixed-window counters for rate limits, shared by every server process. */
+export const rateLimits = pgTable('rate_limits', {
+  key: varchar('key', { length: 400 }).primaryKey(),
+  count: integer('count').notNull().default(0),
+  resetAt: timestamp('reset_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
+
+export const contacts = pgTable(
+  'contacts',
+  {
+    id: serial('id').primaryKey(),
+    name: varchar('name', { length: 200 }).notNull(),
+    number: varchar('number', { length: 100 }).notNull().unique('contacts_number_unique'),
+    email: varchar('email', { length: 254 }).notNull().default(''),
+    profilePicUrl: text('profile_pic_url').notNull().default(''),
+    isGroup: boolean('is_group').notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [index('contacts_name_lower_idx').on(sql`lower(${t.name})`)],
+);
+
+export const contactCustomFields = pgTable(
+  'contact_custom_fields',
+  {
+    id: serial('id').primaryKey(),
+    contactId: integer('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    name: varchar('name', { length: 100 }).notNull(),
+    value: text('value').notNull().default(''),
+    ...timestamps,
+  },
+  (t) => [index('contact_custom_fields_contact_idx').on(t.contactId)],
+);
+
+export const tickets = pgTable(
+  'tickets',
+  {
+    id: serial('id').primaryKey(),
+    status: varchar('status', { length: 10 }).notNull().default('pending'),
+    unreadMessages: integer('unread_messages').notNull().default(0),
+    lastMessage: text('last_message').notNull().default(''),
+    isGroup: boolean('is_group').notNull().default(false),
+    protocol: varchar('protocol', { length: 40 }),
+    contactId: integer('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    whatsappId: integer('whatsapp_id')
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    queueId: integer('queue_id').references(() => queues.id, { onDelete: 'set null' }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('tickets_one_active_per_contact')
+      .on(t.contactId, t.whatsappId)
+      .where(sql`${t.status} in ('open', 'pending')`),
+    index('tickets_status_updated_idx').on(t.status, t.updatedAt),
+    index('tickets_queue_idx').on(t.queueId),
+    index('tickets_user_idx').on(t.userId),
+    index('tickets_contact_idx').on(t.contactId),
+  ],
+);
+
+export const messages = pgTable(
+  'messages',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** The network's own message id. */
+    channelMessageId: varchar('channel_message_id', { length: 200 }).notNull(),
+    whatsappId: integer('whatsapp_id')
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: 'cascade' }),
+    ticketId: integer('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    contactId: integer('contact_id').references(() => contacts.id, { onDelete: 'cascade' }),
+    body: text('body').notNull().default(''),
+    fromMe: boolean('from_me').notNull().default(false),
+    read: boolean('read').notNull().default(false),
+    isDeleted: boolean('is_deleted').notNull().default(false),
+    mediaType: varchar('media_type', { length: 20 }),
+    mediaUrl: text('media_url'),
+    ack: integer('ack').notNull().default(0),
+    quotedMsgId: bigint('quoted_msg_id', { mode: 'number' }),
+    participantName: varchar('participant_name', { length: 200 }),
+    sentByUserId: integer('sent_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('messages_channel_id_unique').on(t.whatsappId, t.channelMessageId),
+    index('messages_ticket_created_idx').on(t.ticketId, t.createdAt),
+    // Ticket search looks for a word inside any message body (pg_trgm, created before migrations).
+    index('messages_body_trgm_idx').using('gin', sql`lower(${t.body}) gin_trgm_ops`),
+  ],
+);
+
+export const quickAnswers = pgTable(
+  'quick_answers',
+  {
+    id: serial('id').primaryKey(),
+    shortcut: varchar('shortcut', { length: 50 }).notNull(),
+    message: text('message').notNull(),
+    ...timestamps,
+  },
+  (t) => [index('quick_answers_shortcut_lower_idx').on(sql`lower(${t.shortcut})`)],
+);
+
+export const settings = pgTable('settings', {
+  key: varchar('key', { length: 100 }).primaryKey(),
+  value: text('value').notNull().default(''),
+  ...timestamps,
+});

@@ -1,0 +1,55 @@
+import { EventEmitter } from 'node:events';
+import type {
+  ContactDto,
+  MessageDto,
+  QueueDto,
+  QuickAnswerDto,
+  SettingDto,
+  TicketDto,
+  UserDto,
+  WhatsappDto,
+  WhatsappSessionDto,
+} from '@wadesk/contracts';
+
+/** What services announce; the realtime listener decides who sees each. */
+export interface DomainEventMap {
+  'user.saved': { user: UserDto; created: boolean };
+  'user.deleted': { userId: number };
+  'setting.updated': { setting: SettingDto };
+  'queue.saved': { queue: QueueDto; created: boolean };
+  'queue.deleted': { queueId: number };
+  'contact.saved': { contact: ContactDto; created: boolean };
+  'contact.deleted': { contactId: number };
+  'quickAnswer.saved': { quickAnswer: QuickAnswerDto; created: boolean };
+  'quickAnswer.deleted': { quickAnswerId: number };
+  'whatsapp.saved': { whatsapp: WhatsappDto };
+  'whatsapp.deleted': { whatsappId: number };
+  'whatsapp.session': { session: WhatsappSessionDto };
+  'tickets.changed': { ticketIds: number[] };
+  /** A ticket changed; `previous` says who could see it before, so they can drop it. */
+  'ticket.updated': { ticket: TicketDto; previous?: { queueId: number | null; userId: number | null } };
+  'ticket.read': { ticket: TicketDto };
+  'ticket.deleted': { ticket: TicketDto };
+  'message.created': { message: MessageDto; ticket: TicketDto };
+  'message.updated': { message: MessageDto; ticket: TicketDto };
+}
+
+export type DomainEventName = keyof DomainEventMap;
+
+/** A typed, synchronous in-process event bus. Listeners must not throw. */
+export class DomainEvents {
+  private readonly emitter = new EventEmitter();
+
+  constructor() {
+    this.emitter.setMaxListeners(100);
+  }
+
+  emit<E extends DomainEventName>(name: E, payload: DomainEventMap[E]): void {
+    this.emitter.emit(name, payload);
+  }
+
+  on<E extends DomainEventName>(name: E, listener: (payload: DomainEventMap[E]) => void): () => void {
+    this.emitter.on(name, listener);
+    return () => this.emitter.off(name, listener);
+  }
+}

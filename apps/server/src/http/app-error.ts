@@ -1,0 +1,24 @@
+import { errorStatus, type ErrorCode, type ValidationIssue } from '@wadesk/contracts';
+
+export interface AppErrorOptions {
+  issues?: ValidationIssue[];
+  /** Overrides the code's usual status (an expired access token is 403, not 401). */
+  status?: number;
+}
+
+/** A failure the client should see as `{ error: code, message }` with the code's HTTP status. */
+export class AppError extends Error {
+  readonly status: number;
+  readonly issues?: ValidationIssue[];
+
+  constructor(
+    readonly code: ErrorCode,
+    message?: string,
+    options: AppErrorOptions = {},
+  ) {
+    super(message ?? code);
+    this.name = 'AppError';
+    this.status = options.status ?? errorStatus(code);
+    this.issues = options.issues;
+  }
+}

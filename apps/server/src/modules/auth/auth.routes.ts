@@ -1,0 +1,48 @@
+import { LoginInput, REFRESH_TOKEN_TTL_SECONDS, SignupInput } from '@wadesk/contracts';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { parse } from '../../http/validate.js';
+import type { AuthService, IssuedSession } from './auth.service.js';
+
+export const REFRESH_COOKIE = 'jrt';
+const COOKIE_PATH = '/api/auth';
+
+export function authRoutes(app: FastifyInstance, auth: AuthService, cookieSecure: boolean): void {
+  const setCookie = (reply: FastifyReply, session: IssuedSession) =>
+    reply.setCookie(REFRESH_COOKIE, session.refreshToken, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: cookieSecure,
+      path: COOKIE_PATH,
+      maxAge: REFRESH_TOKEN_TTL_SECONDS,
+    });
+  const clearCookie = (reply: FastifyReply) => reply.clearCookie(REFRESH_COOKIE, { path: COOKIE_PATH });
+  const publicRoute = { config: { access: 'public' as const } };
+
+  app.post('/api/auth/login', publicRoute, async (request, reply) => {
+    const session = await auth.login(parse(LoginInput, request.body), request.ip);
+    setCookie(reply, session);
+    return { token: session.token, user: session.user };
+  });
+
+  app.post('/api/auth/refresh_token', publicRoute, async (request, reply) => {
+    try {
+      const session = await auth.refresh(request.cookies[REFRESH_COOKIE]);
+      setCookie(reply, session);
+      return { token: session.token, user: session.user };
+    } catch (err) {
+      clearCookie(reply);
+      throw err;
+    }
+  });
+
+  app.delete('/api/auth/logout', publicRoute, async (request, reply) => {
+    await auth.logout(request.cookies[REFRESH_COOKIE]);
+    clearCookie(reply);
+    return reply.status(204).send();
+  });
+
+  app.post('/api/auth/signup', publicRoute, async (request, reply) => {
+    const user = await auth.signup(parse(SignupInput, request.body), request.ip);
+    return reply.status(201).send({ user });
+  });
+}

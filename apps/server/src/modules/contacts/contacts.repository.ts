@@ -1,0 +1,165 @@
+import type { ContactDto, ExtraInfoDto } from '@wadesk/contracts';
+import { and, asc, count, eq, ilike, inArray, like, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { contactCustomFields, contacts } from '../../db/schema.js';
+import { toContactDto, toExtraInfoDto } from './contacts.mapper.js';
+
+export interface ContactWrite {
+  name: string;
+  number: string;
+  email: string;
+}
+
+export interface ExtraInfoWrite {
+  id?: number;
+  name: string;
+  value: string;
+}
+
+/** Rows per INSERT (PostgreSQL allows 65535 parameters per statement). */
+const INSERT_CHUNK = 500;
+
+function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** The only file that queries contacts and their extra info (custom fields). */
+export class ContactsRepository {
+  constructor(private readonly db: Executor) {}
+
+  /** Contacts whose name, number or e-mail contains `search` (already lowercased; '' for all), by name. */
+  async list(search: string, page: number, pageSize: number): Promise<{ contacts: ContactDto[]; count: number }> {
+    let where: SQL | undefined;
+    if (search) {
+      const pattern = `%${escapeLike(search)}%`;
+      where = or(ilike(contacts.name, pattern), like(contacts.number, pattern), ilike(contacts.email, pattern));
+    }
+    const [total] = await this.db.select({ n: count() }).from(contacts).where(where);
+    const rows = await this.db
+      .select()
+      .from(contacts)
+      .where(where)
+      .orderBy(asc(sql`lower(${contacts.name})`), asc(contacts.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize);
+    return { contacts: await this.withExtraInfo(rows), count: total?.n ?? 0 };
+  }
+
+  /** Every contact with its extra info, by name (CSV export). */
+  async listAll(): Promise<ContactDto[]> {
+    const rows = await this.db
+      .select()
+      .from(contacts)
+      .orderBy(asc(sql`lower(${contacts.name})`), asc(contacts.id));
+    const fields = await this.db.select().from(contactCustomFields).orderBy(asc(contactCustomFields.id));
+    return attachExtraInfo(rows, fields);
+  }
+
+  async findDto(id: number): Promise<ContactDto | null> {
+    const [row] = await this.db.select().from(contacts).where(eq(contacts.id, id)).limit(1);
+    if (!row) return null;
+    const [dto] = await this.withExtraInfo([row]);
+    return dto ?? null;
+  }
+
+  async numberTaken(number: string, exceptId?: number): Promise<boolean> {
+    const byNumber = eq(contacts.number, number);
+    const [row] = await this.db
+      .select({ id: contacts.id })
+      .from(contacts)
+      .where(exceptId ? and(byNumber, ne(contacts.id, exceptId)) : byNumber)
+      .limit(1);
+    return !!row;
+  }
+
+  async insert(data: ContactWrite): Promise<number> {
+    const [row] = await this.db.insert(contacts).values(data).returning({ id: contacts.id });
+    return row!.id;
+  }
+
+  /** Inserts the contacts whose number is new; gives the ones created. */
+  async insertNew(data: ContactWrite[]): Promise<ContactDto[]> {
+    const created: ContactDto[] = [];
+    for (let start = 0; start < data.length; start += INSERT_CHUNK) {
+      const rows = await this.db
+        .insert(contacts)
+        .values(data.slice(start, start + INSERT_CHUNK))
+        .onConflictDoNothing({ target: contacts.number })
+        .returning();
+      created.push(...rows.map((row) => toContactDto(row, [])));
+    }
+    return created;
+  }
+
+  /** Gives false when the contact does not exist. */
+  async update(id: number, data: ContactWrite): Promise<boolean> {
+    const rows = await this.db
+      .update(contacts)
+      .set({ ...data, updatedAt: new Date() })
+      .where(eq(contacts.id, id))
+      .returning({ id: contacts.id });
+    return rows.length > 0;
+  }
+
+  /**
+   * Makes the contact's extra info the given list: items whose id is one of the contact's are updated,
+   * the others inserted, and the contact's items missing from the list deleted.
+   */
+  async replaceExtraInfo(contactId: number, items: ExtraInfoWrite[]): Promise<void> {
+    const existing = await this.db
+      .select({ id: contactCustomFields.id })
+      .from(contactCustomFields)
+      .where(eq(contactCustomFields.contactId, contactId));
+    const existingIds = new Set(existing.map((r) => r.id));
+    const kept = items.filter((i) => i.id !== undefined && existingIds.has(i.id));
+    const keptIds = kept.map((i) => i.id!);
+    await this.db
+      .delete(contactCustomFields)
+      .where(
+        keptIds.length > 0
+          ? and(eq(contactCustomFields.contactId, contactId), notInArray(contactCustomFields.id, keptIds))
+          : eq(contactCustomFields.contactId, contactId),
+      );
+    for (const item of kept) {
+      await this.db
+        .update(contactCustomFields)
+        .set({ name: item.name, value: item.value, updatedAt: new Date() })
+        .where(and(eq(contactCustomFields.id, item.id!), eq(contactCustomFields.contactId, contactId)));
+    }
+    const added = items.filter((i) => !kept.includes(i));
+    if (added.length > 0) {
+      await this.db
+        .insert(contactCustomFields)
+        .values(added.map((i) => ({ contactId, name: i.name, value: i.value })));
+    }
+  }
+
+  /** Deletes the contact; its tickets and messages go with it (FK cascade). Gives false when absent. */
+  async delete(id: number): Promise<boolean> {
+    const rows = await this.db.delete(contacts).where(eq(contacts.id, id)).returning({ id: contacts.id });
+    return rows.length > 0;
+  }
+
+  private async withExtraInfo(rows: ContactRow[]): Promise<ContactDto[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.id);
+    const fields = await this.db
+      .select()
+      .from(contactCustomFields)
+      .where(inArray(contactCustomFields.contactId, ids))
+      .orderBy(asc(contactCustomFields.id));
+    return attachExtraInfo(rows, fields);
+  }
+}
+
+type ContactRow = typeof contacts.$inferSelect;
+
+function attachExtraInfo(rows: ContactRow[], fields: (typeof contactCustomFields.$inferSelect)[]): ContactDto[] {
+  const byContact = new Map<number, ExtraInfoDto[]>();
+  for (const field of fields) {
+    const list = byContact.get(field.contactId) ?? [];
+    list.push(toExtraInfoDto(field));
+    byContact.set(field.contactId, list);
+  }
+  return rows.map((row) => toContactDto(row, byContact.get(row.id) ?? []));
+}

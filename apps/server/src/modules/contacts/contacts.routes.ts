@@ -1,0 +1,55 @@
+import { ContactInput, ContactListQuery, ContactUpdateInput, ContactWithoutExtraInfoInput, idField } from '@wadesk/contracts';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { currentUser } from '../../http/auth-hook.js';
+import { parse } from '../../http/validate.js';
+import type { ContactsService } from './contacts.service.js';
+
+const IdParams = z.object({ id: idField });
+const admin = { config: { access: 'admin' as const } };
+
+export function contactsRoutes(app: FastifyInstance, contacts: ContactsService): void {
+  app.get('/api/contacts', async (request) => {
+    const query = parse(ContactListQuery, request.query);
+    return contacts.list(query.searchParam, query.pageNumber);
+  });
+
+  // Registered before /:id; ids are digits, so the paths never collide anyway.
+  app.get('/api/contacts/export.csv', async (_request, reply) => {
+    const csv = await contacts.exportCsv();
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', 'attachment; filename="contacts.csv"')
+      .header('cache-control', 'no-store')
+      .send(csv);
+  });
+
+  app.get('/api/contacts/:id', async (request) => {
+    const { id } = parse(IdParams, request.params);
+    return contacts.get(id);
+  });
+
+  app.post('/api/contacts', async (request, reply) => {
+    const contact = await contacts.create(parse(ContactInput, request.body));
+    return reply.status(201).send(contact);
+  });
+
+  app.post('/api/contact', async (request, reply) => {
+    const contact = await contacts.create({ ...parse(ContactWithoutExtraInfoInput, request.body), extraInfo: [] });
+    return reply.status(201).send(contact);
+  });
+
+  app.post('/api/contacts/import', admin, async () => contacts.importFromDevice());
+
+  app.put('/api/contacts/:id', async (request) => {
+    const { id } = parse(IdParams, request.params);
+    return contacts.update(id, parse(ContactUpdateInput, request.body));
+  });
+
+  // The rule contacts-page:deleteContact is checked in the service.
+  app.delete('/api/contacts/:id', async (request) => {
+    const { id } = parse(IdParams, request.params);
+    await contacts.delete(currentUser(request), id);
+    return { message: 'Contact deleted' };
+  });
+}

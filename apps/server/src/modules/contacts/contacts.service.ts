@@ -1,0 +1,177 @@
+import {
+  can,
+  CONTACT_SEARCH_MIN_LENGTH,
+  type ContactInput,
+  type ContactUpdateInput,
+  PAGE_SIZE,
+  type ContactDto,
+  type ContactImportResponse,
+  type ContactListResponse,
+} from '@wadesk/contracts';
+import type { z } from 'zod';
+import type { Database } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import type { DomainEvents } from '../../events/domain-events.js';
+import { AppError } from '../../http/app-error.js';
+import type { AuthUser } from '../auth/auth-user.js';
+import {
+  noDeviceContacts,
+  uncheckedNumbers,
+  type DeviceContact,
+  type DeviceContactsSource,
+  type NumberChecker,
+} from './contact-sources.js';
+import { contactsCsv } from './contacts-csv.js';
+import { ContactsRepository, type ContactWrite } from './contacts.repository.js';
+
+export type ContactCreateData = z.output<typeof ContactInput>;
+export type ContactUpdateData = z.output<typeof ContactUpdateInput>;
+
+export interface ContactsServiceOptions {
+  numberChecker?: NumberChecker;
+  deviceContacts?: DeviceContactsSource;
+}
+
+const DUPLICATED = 'A contact with this number already exists.';
+const VALID_NUMBER = /^\d{8,50}$/;
+
+export class ContactsService {
+  private numberChecker: NumberChecker;
+  private deviceContacts: DeviceContactsSource;
+
+  constructor(
+    private readonly db: Database,
+    private readonly events: DomainEvents,
+    options: ContactsServiceOptions = {},
+  ) {
+    this.numberChecker = options.numberChecker ?? uncheckedNumbers;
+    this.deviceContacts = options.deviceContacts ?? noDeviceContacts;
+  }
+
+  /** Swaps the WhatsApp number check (the session manager once it runs; a fake in tests). */
+  setNumberChecker(checker: NumberChecker): void {
+    this.numberChecker = checker;
+  }
+
+  /** Swaps where imported device contacts come from. */
+  setDeviceContactsSource(source: DeviceContactsSource): void {
+    this.deviceContacts = source;
+  }
+
+  private repo(): ContactsRepository {
+    return new ContactsRepository(this.db);
+  }
+
+  /** Search applies from 3 characters (already trimmed and lowercased by the query schema). */
+  async list(searchParam: string, pageNumber: number): Promise<ContactListResponse> {
+    const search = searchParam.length >= CONTACT_SEARCH_MIN_LENGTH ? searchParam : '';
+    const { contacts, count } = await this.repo().list(search, pageNumber, PAGE_SIZE.contacts);
+    return { contacts, count, hasMore: count > pageNumber * PAGE_SIZE.contacts };
+  }
+
+  async get(id: number): Promise<ContactDto> {
+    const contact = await this.repo().findDto(id);
+    if (!contact) throw new AppError('ERR_NO_CONTACT_FOUND', 'Contact not found.');
+    return contact;
+  }
+
+  async create(data: ContactCreateData): Promise<ContactDto> {
+    const repo = this.repo();
+    if (await repo.numberTaken(data.number)) throw new AppError('ERR_DUPLICATED_CONTACT', DUPLICATED);
+    const number = await this.checkedNumber(data.number);
+    const write: ContactWrite = { name: data.name, number, email: data.email };
+    let id: number;
+    try {
+      id = await this.db.transaction(async (tx) => {
+        const txRepo = new ContactsRepository(tx);
+        const newId = await txRepo.insert(write);
+        if (data.extraInfo.length > 0) await txRepo.replaceExtraInfo(newId, data.extraInfo);
+        return newId;
+      });
+    } catch (err) {
+      throw translateWriteError(err);
+    }
+    const contact = await this.get(id);
+    this.events.emit('contact.saved', { contact, created: true });
+    return contact;
+  }
+
+  async update(id: number, data: ContactUpdateData): Promise<ContactDto> {
+    const repo = this.repo();
+    const current = await this.get(id);
+    let number = data.number;
+    if (number !== current.number) {
+      if (await repo.numberTaken(number, id)) throw new AppError('ERR_DUPLICATED_CONTACT', DUPLICATED);
+      number = await this.checkedNumber(number);
+    }
+    const write: ContactWrite = { name: data.name, number, email: data.email };
+    try {
+      await this.db.transaction(async (tx) => {
+        const txRepo = new ContactsRepository(tx);
+        if (!(await txRepo.update(id, write))) throw new AppError('ERR_NO_CONTACT_FOUND', 'Contact not found.');
+        if (data.extraInfo !== undefined) await txRepo.replaceExtraInfo(id, data.extraInfo);
+      });
+    } catch (err) {
+      throw translateWriteError(err);
+    }
+    const contact = await this.get(id);
+    this.events.emit('contact.saved', { contact, created: false });
+    return contact;
+  }
+
+  /** Deletes a contact with all its tickets and messages; only profiles allowed `contacts-page:deleteContact`. */
+  async delete(actor: AuthUser, id: number): Promise<void> {
+    if (!can(actor.profile, 'contacts-page:deleteContact')) {
+      throw new AppError('ERR_NO_PERMISSION', "You don't have permission to access this resource.");
+    }
+    if (!(await this.repo().delete(id))) throw new AppError('ERR_NO_CONTACT_FOUND', 'Contact not found.');
+    this.events.emit('contact.deleted', { contactId: id });
+  }
+
+  /** Creates a contact for each device contact whose number is new; existing numbers are left as they are. */
+  async importFromDevice(): Promise<ContactImportResponse> {
+    const deviceContacts = await this.deviceContacts.listContacts();
+    if (deviceContacts === null) {
+      throw new AppError('ERR_NO_DEF_WAPP_FOUND', 'No default connection can list its contacts right now.');
+    }
+    const created = await this.repo().insertNew(normalizeDeviceContacts(deviceContacts));
+    for (const contact of created) this.events.emit('contact.saved', { contact, created: true });
+    return { imported: created.length };
+  }
+
+  /** Every contact as a CSV document (UTF-8 with BOM). */
+  async exportCsv(): Promise<string> {
+    return contactsCsv(await this.repo().listAll());
+  }
+
+  /** Asks the default connection whether the number is on WhatsApp; gives the number to store. */
+  private async checkedNumber(number: string): Promise<string> {
+    let answer: Awaited<ReturnType<NumberChecker['checkNumber']>>;
+    try {
+      answer = await this.numberChecker.checkNumber(number);
+    } catch {
+      throw new AppError('ERR_WAPP_CHECK_CONTACT', 'Could not check the number on WhatsApp.');
+    }
+    if (answer === null) return number;
+    if (!answer.exists) throw new AppError('ERR_WAPP_INVALID_CONTACT', 'This is not a valid whatsapp number.');
+    const canonical = answer.number?.replace(/\D/g, '');
+    return canonical && VALID_NUMBER.test(canonical) ? canonical : number;
+  }
+}
+
+/** Digits only, 8–50 of them, each number once; the name trimmed to 50 characters, or the number. */
+function normalizeDeviceContacts(list: readonly DeviceContact[]): ContactWrite[] {
+  const byNumber = new Map<string, ContactWrite>();
+  for (const item of list) {
+    const number = item.number.split('@')[0]!.replace(/\D/g, '');
+    if (!VALID_NUMBER.test(number) || byNumber.has(number)) continue;
+    const name = item.name.trim().slice(0, 50) || number;
+    byNumber.set(number, { name, number, email: '' });
+  }
+  return [...byNumber.values()];
+}
+
+function translateWriteError(err: unknown): unknown {
+  if (isUniqueViolation(err, 'contacts_number_unique')) return new AppError('ERR_DUPLICATED_CONTACT', DUPLICATED);
+  return err;
+}

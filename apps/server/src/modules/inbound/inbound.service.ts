@@ -1,0 +1,230 @@
+import type { MediaType, TicketDto, WhatsappDto } from '@wadesk/contracts';
+import type { AckUpdate, InboundMessage } from '../../channels/channel-driver.js';
+import type { SessionManager } from '../../channels/session-manager.js';
+import type { Database } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import type { DomainEvents } from '../../events/domain-events.js';
+import type { MediaStorage } from '../../storage/media-storage.js';
+import { ContactsInboundRepository } from '../contacts/contacts-inbound.repository.js';
+import { MessagesRepository } from '../messages/messages.repository.js';
+import type { MessagesService } from '../messages/messages.service.js';
+import type { SettingsService } from '../settings/settings.service.js';
+import { TicketsRepository } from '../tickets/tickets.repository.js';
+import { WhatsappRepository } from '../whatsapp/whatsapp.repository.js';
+import { queueMenu, renderGreeting } from './greeting-template.js';
+
+export interface InboundOptions {
+  /** Wait this long after a contact's last message before sending the queue menu again. */
+  menuDebounceMs: number;
+  log: { warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
+}
+
+const MEDIA_TYPE_OF_KIND: Record<InboundMessage['kind'], MediaType | null> = {
+  text: null,
+  image: 'image',
+  sticker: 'image',
+  audio: 'audio',
+  video: 'video',
+  location: 'location',
+  vcard: 'vcard',
+  document: 'other',
+};
+
+/**
+ * The inbound pipeline, the same for every channel: contact, ticket, message (once per network id),
+ * unread count, queue menu, live events.
+ */
+export class InboundService {
+  private readonly menuTimers = new Map<number, NodeJS.Timeout>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly events: DomainEvents,
+    private readonly settings: SettingsService,
+    private readonly sessions: SessionManager,
+    private readonly media: MediaStorage,
+    private readonly messages: MessagesService,
+    private readonly options: InboundOptions,
+  ) {}
+
+  async handleMessage(whatsappId: number, msg: InboundMessage): Promise<void> {
+    if (msg.isGroup && !(await this.groupsAccepted())) return;
+    const connection = await new WhatsappRepository(this.db).findDto(whatsappId);
+    if (!connection) return;
+
+    const contact = await new ContactsInboundRepository(this.db).upsertByNumber(
+      msg.chatId,
+      msg.isGroup || !msg.fromMe ? msg.chatName : undefined,
+      msg.isGroup,
+    );
+    if (contact.created) this.fetchProfilePicture(whatsappId, contact.id, msg.chatId);
+
+    // A connection with one queue puts new tickets straight into it, so nobody outside sees them first.
+    const onlyQueue = !msg.isGroup && connection.queues.length === 1 ? connection.queues[0]!.id : null;
+    const ticketId = await this.findOrCreateTicket(contact.id, whatsappId, msg.isGroup, onlyQueue);
+    const stored = await this.storeMessage(whatsappId, ticketId, contact.id, msg);
+    if (!stored) return; // the same network id twice is one message
+
+    const tickets = new TicketsRepository(this.db);
+    const mediaType = MEDIA_TYPE_OF_KIND[msg.kind];
+    await tickets.touchWithMessage(ticketId, msg.body || (mediaType ? `[${mediaType}]` : ''), !msg.fromMe);
+    const ticket = (await tickets.findDto(ticketId))!;
+    const message = (await new MessagesRepository(this.db).findDto(stored))!;
+    this.events.emit('message.created', { message, ticket });
+    this.events.emit('ticket.updated', { ticket });
+
+    if (!msg.fromMe && !msg.isGroup && ticket.queueId === null && ticket.userId === null) {
+      await this.chooseQueue(ticket, connection, msg.body);
+    }
+  }
+
+  async handleAck(whatsappId: number, update: AckUpdate): Promise<void> {
+    await this.messages.applyAck(whatsappId, update.id, update.ack);
+  }
+
+  /** Stops pending menu timers (app shutdown). */
+  stop(): void {
+    for (const timer of this.menuTimers.values()) clearTimeout(timer);
+    this.menuTimers.clear();
+  }
+
+  private async groupsAccepted(): Promise<boolean> {
+    const [groups, ignoreGroups] = await Promise.all([this.settings.value('groups'), this.settings.value('CheckMsgIsGroup')]);
+    return groups !== 'disabled' && ignoreGroups !== 'enabled';
+  }
+
+  /**
+   * The open or pending ticket of (contact, connection); else a closed one updated within
+   * timeCreateNewTicket seconds, reopened as pending; else a new pending ticket. The partial unique index
+   * makes this race-free: a loser of the race reads the winner.
+   */
+  private async findOrCreateTicket(contactId: number, whatsappId: number, isGroup: boolean, queueId: number | null): Promise<number> {
+    const repo = new TicketsRepository(this.db);
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const active = await repo.findActive(contactId, whatsappId);
+      if (active) return active;
+      const seconds = Number(await this.settings.value('timeCreateNewTicket')) || 0;
+      const recent = seconds > 0 ? await repo.findRecentlyClosed(contactId, whatsappId, new Date(Date.now() - seconds * 1000)) : null;
+      try {
+        if (recent && (await repo.reopenAsPending(recent))) return recent;
+        if (!recent) return await repo.insert({ contactId, whatsappId, status: 'pending', isGroup, queueId });
+      } catch (err) {
+        if (!isUniqueViolation(err)) throw err;
+      }
+    }
+    const winner = await repo.findActive(contactId, whatsappId);
+    if (!winner) throw new Error('could not find or create a ticket');
+    return winner;
+  }
+
+  private async storeMessage(whatsappId: number, ticketId: number, contactId: number, msg: InboundMessage): Promise<number | null> {
+    const repo = new MessagesRepository(this.db);
+    if (await repo.findIdByChannelId(whatsappId, msg.id)) return null;
+    const mediaType = MEDIA_TYPE_OF_KIND[msg.kind];
+    let mediaUrl: string | null = null;
+    let body = msg.body;
+    try {
+      if (msg.media) {
+        const data = await msg.media.download();
+        mediaUrl = this.media.url(await this.media.save(data, msg.media.mimetype, msg.media.filename));
+        if (!body && msg.media.filename && msg.kind === 'document') body = msg.media.filename;
+      } else if (msg.location?.thumbnailJpeg) {
+        mediaUrl = this.media.url(await this.media.save(msg.location.thumbnailJpeg, 'image/jpeg'));
+      }
+    } catch (err) {
+      this.options.log.warn({ err, whatsappId, messageId: msg.id }, 'media download failed; message kept without media');
+    }
+    if (msg.kind === 'vcard' && msg.vcard && !body) body = msg.vcard.vcard;
+    const quotedMsgId = msg.quotedId ? await repo.findIdByChannelId(whatsappId, msg.quotedId) : null;
+    return repo.insertOnce({
+      channelMessageId: msg.id,
+      whatsappId,
+      ticketId,
+      contactId: msg.fromMe ? null : contactId,
+      body,
+      fromMe: msg.fromMe,
+      read: msg.fromMe,
+      mediaType,
+      mediaUrl,
+      ack: msg.fromMe ? 1 : 0,
+      quotedMsgId,
+      participantName: msg.isGroup ? (msg.participant?.name ?? msg.participant?.number ?? null) : null,
+      createdAt: msg.timestamp,
+    });
+  }
+
+  /**
+   * One queue: assign it. Several: a valid number picks a queue (and sends its greeting); anything else
+   * gets the connection greeting with the numbered list, debounced per ticket.
+   */
+  private async chooseQueue(ticket: TicketDto, connection: WhatsappDto, body: string): Promise<void> {
+    const queues = connection.queues;
+    if (queues.length === 0) return;
+    if (queues.length === 1) {
+      await this.assignQueue(ticket, queues[0]!.id);
+      return;
+    }
+    const choice = /^\s*(\d{1,3})\s*$/.exec(body);
+    const queue = choice ? queues[Number(choice[1]) - 1] : undefined;
+    if (queue) {
+      this.cancelMenu(ticket.id);
+      const updated = await this.assignQueue(ticket, queue.id);
+      if (queue.greetingMessage.trim()) {
+        await this.send(updated, renderGreeting(queue.greetingMessage, this.greetingValues(updated, connection)));
+      }
+      return;
+    }
+    this.cancelMenu(ticket.id);
+    const timer = setTimeout(() => {
+      this.menuTimers.delete(ticket.id);
+      const greeting = renderGreeting(connection.greetingMessage, this.greetingValues(ticket, connection));
+      const text = [greeting.trim(), queueMenu(queues.map((q) => q.name))].filter(Boolean).join('\n\n');
+      void this.send(ticket, text);
+    }, this.options.menuDebounceMs);
+    timer.unref();
+    this.menuTimers.set(ticket.id, timer);
+  }
+
+  private cancelMenu(ticketId: number): void {
+    const timer = this.menuTimers.get(ticketId);
+    if (timer) clearTimeout(timer);
+    this.menuTimers.delete(ticketId);
+  }
+
+  private async assignQueue(ticket: TicketDto, queueId: number): Promise<TicketDto> {
+    const repo = new TicketsRepository(this.db);
+    await repo.update(ticket.id, { queueId });
+    const updated = (await repo.findDto(ticket.id))!;
+    this.events.emit('ticket.updated', { ticket: updated, previous: { queueId: ticket.queueId, userId: ticket.userId } });
+    return updated;
+  }
+
+  private greetingValues(ticket: TicketDto, connection: WhatsappDto) {
+    return {
+      name: ticket.contact.name,
+      user: ticket.user?.name,
+      ticketId: ticket.id,
+      queue: ticket.queue?.name,
+      connection: connection.name,
+    };
+  }
+
+  private async send(ticket: TicketDto, text: string): Promise<void> {
+    try {
+      await this.messages.sendText(ticket, { body: text });
+    } catch (err) {
+      this.options.log.warn({ err, ticketId: ticket.id }, 'automatic message not sent');
+    }
+  }
+
+  private fetchProfilePicture(whatsappId: number, contactId: number, chatId: string): void {
+    void (async () => {
+      try {
+        const url = await this.sessions.driver(whatsappId).profilePictureUrl(chatId);
+        if (url) await new ContactsInboundRepository(this.db).setProfilePicUrl(contactId, url);
+      } catch {
+        // No picture is fine.
+      }
+    })();
+  }
+}

@@ -1,0 +1,182 @@
+import { randomBytes } from 'node:crypto';
+import { PAGE_SIZE, type MediaType, type MessageDto, type TicketDto } from '@wadesk/contracts';
+import type { OutboundMedia, SendOptions } from '../../channels/channel-driver.js';
+import type { SessionManager } from '../../channels/session-manager.js';
+import type { Database } from '../../db/client.js';
+import type { DomainEvents } from '../../events/domain-events.js';
+import { AppError } from '../../http/app-error.js';
+import { mediaTypeOf, type MediaStorage } from '../../storage/media-storage.js';
+import type { AuthUser } from '../auth/auth-user.js';
+import { TicketsRepository } from '../tickets/tickets.repository.js';
+import { MessagesRepository } from './messages.repository.js';
+
+/** A network-style id chosen before sending, so the stored message exists before any ack. */
+export function newChannelMessageId(): string {
+  return `3EB0${randomBytes(10).toString('hex').toUpperCase()}`;
+}
+
+export interface OutgoingText {
+  body: string;
+  quotedMessageId?: number | null;
+  sentBy?: AuthUser | null;
+}
+
+export interface OutgoingMedia {
+  data: Buffer;
+  mimetype: string;
+  filename?: string;
+  caption?: string;
+  sentBy?: AuthUser | null;
+}
+
+/** Messages of a ticket: reading pages, sending through the ticket's connection, deleting for everyone. */
+export class MessagesService {
+  constructor(
+    private readonly db: Database,
+    private readonly events: DomainEvents,
+    private readonly sessions: SessionManager,
+    private readonly media: MediaStorage,
+  ) {}
+
+  async listPage(ticket: TicketDto, pageNumber: number) {
+    const repo = new MessagesRepository(this.db);
+    const { messages, count } = await repo.listPage(ticket.id, pageNumber, PAGE_SIZE.messages);
+    return { messages, count, hasMore: count > pageNumber * PAGE_SIZE.messages };
+  }
+
+  /** Sends text through the ticket's connection: stored with ack 0 first, then sent. */
+  async sendText(ticket: TicketDto, text: OutgoingText): Promise<MessageDto> {
+    const driver = this.sessions.driver(ticket.whatsappId);
+    const repo = new MessagesRepository(this.db);
+    const quoted = text.quotedMessageId ? await repo.findRecord(text.quotedMessageId) : null;
+    if (text.quotedMessageId && (!quoted || quoted.ticketId !== ticket.id)) {
+      throw new AppError('ERR_VALIDATION', 'quotedMsg: not a message of this ticket');
+    }
+    const options: SendOptions = { messageId: newChannelMessageId() };
+    if (quoted) options.quoted = { id: quoted.channelMessageId, fromMe: quoted.fromMe, body: quoted.body };
+    const id = await this.store(ticket, {
+      channelMessageId: options.messageId!,
+      body: text.body,
+      mediaType: null,
+      mediaUrl: null,
+      quotedMsgId: quoted?.id ?? null,
+      sentByUserId: text.sentBy?.id ?? null,
+    });
+    try {
+      await driver.sendText(chatIdOf(ticket), text.body, options);
+    } catch (err) {
+      await this.failed(id, err);
+    }
+    return this.announce(id, ticket, text.body);
+  }
+
+  async sendMedia(ticket: TicketDto, media: OutgoingMedia): Promise<MessageDto> {
+    const driver = this.sessions.driver(ticket.whatsappId);
+    const kind = mediaTypeOf(media.mimetype);
+    const name = await this.media.save(media.data, media.mimetype, media.filename);
+    const mediaType: MediaType = kind === 'document' ? 'other' : kind;
+    const messageId = newChannelMessageId();
+    const body = media.caption?.trim() || media.filename || '';
+    const id = await this.store(ticket, {
+      channelMessageId: messageId,
+      body,
+      mediaType,
+      mediaUrl: this.media.url(name),
+      quotedMsgId: null,
+      sentByUserId: media.sentBy?.id ?? null,
+    });
+    const outbound: OutboundMedia = {
+      kind,
+      data: media.data,
+      mimetype: media.mimetype,
+      filename: media.filename,
+      caption: media.caption,
+      ptt: kind === 'audio',
+    };
+    try {
+      await driver.sendMedia(chatIdOf(ticket), outbound, { messageId });
+    } catch (err) {
+      await this.failed(id, err);
+    }
+    return this.announce(id, ticket, body || `[${mediaType}]`);
+  }
+
+  /** Deletes one of the caller's own sent messages for everyone; it stays stored as deleted. */
+  async delete(messageId: number, ticket: TicketDto): Promise<MessageDto> {
+    const repo = new MessagesRepository(this.db);
+    const record = await repo.findRecord(messageId);
+    if (!record) throw new AppError('ERR_NOT_FOUND', 'Message not found');
+    if (!record.fromMe) throw new AppError('ERR_NO_PERMISSION', 'Only messages sent from here can be deleted.');
+    if (!record.isDeleted) {
+      const driver = this.sessions.driver(record.whatsappId);
+      try {
+        await driver.deleteMessage(chatIdOf(ticket), record.channelMessageId, true);
+      } catch {
+        throw new AppError('ERR_DELETE_WAPP_MSG', 'The network refused to delete the message.');
+      }
+      await repo.markDeleted(messageId);
+    }
+    const message = (await repo.findDto(messageId))!;
+    this.events.emit('message.updated', { message, ticket });
+    return message;
+  }
+
+  async messageRecord(id: number) {
+    return new MessagesRepository(this.db).findRecord(id);
+  }
+
+  async markRead(ticket: TicketDto): Promise<void> {
+    if (ticket.unreadMessages === 0) return;
+    await new MessagesRepository(this.db).markTicketRead(ticket.id);
+    this.events.emit('ticket.read', { ticket: { ...ticket, unreadMessages: 0 } });
+  }
+
+  /** Applies a delivery ack from the network; never moves backwards. */
+  async applyAck(whatsappId: number, channelMessageId: string, ack: number): Promise<void> {
+    const repo = new MessagesRepository(this.db);
+    const id = await repo.updateAck(whatsappId, channelMessageId, ack);
+    if (!id) return;
+    const message = (await repo.findDto(id))!;
+    const ticket = await new TicketsRepository(this.db).findDto(message.ticketId);
+    if (ticket) this.events.emit('message.updated', { message, ticket });
+  }
+
+  private async store(
+    ticket: TicketDto,
+    data: { channelMessageId: string; body: string; mediaType: MediaType | null; mediaUrl: string | null; quotedMsgId: number | null; sentByUserId: number | null },
+  ): Promise<number> {
+    const id = await new MessagesRepository(this.db).insertOnce({
+      ...data,
+      whatsappId: ticket.whatsappId,
+      ticketId: ticket.id,
+      contactId: null,
+      fromMe: true,
+      read: true,
+      ack: 0,
+      participantName: null,
+    });
+    if (!id) throw new AppError('ERR_CREATING_MESSAGE');
+    return id;
+  }
+
+  private async failed(id: number, err: unknown): Promise<never> {
+    await new MessagesRepository(this.db).remove(id);
+    if (err instanceof AppError) throw err;
+    throw new AppError('ERR_SENDING_WAPP_MSG', err instanceof Error ? err.message : 'The network refused the message.');
+  }
+
+  private async announce(id: number, ticket: TicketDto, lastMessage: string): Promise<MessageDto> {
+    const tickets = new TicketsRepository(this.db);
+    await tickets.touchWithMessage(ticket.id, lastMessage, false);
+    const message = (await new MessagesRepository(this.db).findDto(id))!;
+    const updated = (await tickets.findDto(ticket.id)) ?? ticket;
+    this.events.emit('message.created', { message, ticket: updated });
+    this.events.emit('ticket.updated', { ticket: updated });
+    return message;
+  }
+}
+
+/** The chat a ticket talks to: the contact's number, or the group id. */
+export function chatIdOf(ticket: TicketDto): string {
+  return ticket.contact.number;
+}

@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import {
+  isPublicSetting,
+  isSettingKey,
+  SETTING_DEFINITIONS,
+  SETTING_KEYS,
+  settingDefinition,
+  validateSettingValue,
+  type SettingDto,
+  type SettingKey,
+} from '@wadesk/contracts';
+import type { Database } from '../../db/client.js';
+import type { DomainEvents } from '../../events/domain-events.js';
+import { AppError } from '../../http/app-error.js';
+import { SettingsRepository } from './settings.repository.js';
+
+function newApiToken(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+export class SettingsService {
+  constructor(
+    private readonly db: Database,
+    private readonly events: DomainEvents,
+  ) {}
+
+  private repo(): SettingsRepository {
+    return new SettingsRepository(this.db);
+  }
+
+  /** Every key of the specification with its default; the API token is random, generated once. */
+  async seed(): Promise<void> {
+    const values = Object.fromEntries(SETTING_KEYS.map((k) => [k, SETTING_DEFINITIONS[k].default])) as Record<SettingKey, string>;
+    values.userApiToken = newApiToken();
+    await this.repo().seed(values);
+  }
+
+  async list(forAdmin: boolean): Promise<SettingDto[]> {
+    const all = await this.repo().all();
+    return forAdmin ? all : all.filter((s) => isPublicSetting(s.key));
+  }
+
+  async value(key: SettingKey): Promise<string> {
+    return (await this.repo().get(key)) ?? SETTING_DEFINITIONS[key].default;
+  }
+
+  async update(key: string, value: string): Promise<SettingDto> {
+    if (!isSettingKey(key)) throw new AppError('ERR_NO_SETTING_FOUND', `Unknown setting: ${key}`);
+    if (settingDefinition(key).kind === 'readonly') {
+      throw new AppError('ERR_SETTING_READ_ONLY', `${key} cannot be changed this way.`);
+    }
+    const problem = validateSettingValue(key, value);
+    if (problem) throw new AppError('ERR_VALIDATION', `value: ${problem}`, { issues: [{ path: 'value', message: problem }] });
+    return this.write(key, value);
+  }
+
+  async regenerateApiToken(): Promise<SettingDto> {
+    return this.write('userApiToken', newApiToken());
+  }
+
+  private async write(key: SettingKey, value: string): Promise<SettingDto> {
+    await this.repo().set(key, value);
+    const setting = { key, value };
+    this.events.emit('setting.updated', { setting });
+    return setting;
+  }
+}

@@ -1,0 +1,287 @@
+import type { ContactDto, QueueDto, TicketDto, TicketStatus } from '@wadesk/contracts';
+import { and, count, desc, eq, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { contacts, queues, tickets, userQueues, users, whatsapps } from '../../db/schema.js';
+import { toQueueDto } from '../queues/queues.mapper.js';
+
+export interface TicketListFilter {
+  status?: TicketStatus;
+  /** Lowercased text found in the contact's name or number, or in any message body. */
+  search?: string;
+  /** Tickets created on this day (YYYY-MM-DD, server time zone). */
+  date?: string;
+  /** Only tickets of these queues (and tickets without a queue); undefined for any. */
+  queueIds?: number[];
+  /** Restrict to what a non-admin may see: their queues, no queue, or assigned to them. */
+  visibleTo?: { userId: number; queueIds: number[] };
+  /** Without showAll: only the caller's tickets and pending ones. */
+  mineOrPendingOf?: number;
+  withUnreadMessages?: boolean;
+  isGroup?: boolean;
+}
+
+export interface TicketWrite {
+  status?: TicketStatus;
+  userId?: number | null;
+  queueId?: number | null;
+  whatsappId?: number;
+  protocol?: string | null;
+  unreadMessages?: number;
+  lastMessage?: string;
+}
+
+function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+const ticketColumns = {
+  ticket: tickets,
+  contact: contacts,
+  queue: queues,
+  userName: users.name,
+  whatsappName: whatsapps.name,
+};
+
+type TicketRow = {
+  ticket: typeof tickets.$inferSelect;
+  contact: typeof contacts.$inferSelect;
+  queue: typeof queues.$inferSelect | null;
+  userName: string | null;
+  whatsappName: string | null;
+};
+
+function toContact(row: typeof contacts.$inferSelect): ContactDto {
+  return {
+    id: row.id,
+    name: row.name,
+    number: row.number,
+    email: row.email,
+    profilePicUrl: row.profilePicUrl,
+    isGroup: row.isGroup,
+    extraInfo: [],
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+function toTicketDto(row: TicketRow): TicketDto {
+  const t = row.ticket;
+  const queue: QueueDto | null = row.queue ? toQueueDto(row.queue) : null;
+  return {
+    id: t.id,
+    status: t.status as TicketStatus,
+    userId: t.userId,
+    queueId: t.queueId,
+    whatsappId: t.whatsappId,
+    contactId: t.contactId,
+    contact: toContact(row.contact),
+    queue,
+    user: t.userId && row.userName ? { id: t.userId, name: row.userName } : null,
+    whatsapp: row.whatsappName ? { id: t.whatsappId, name: row.whatsappName } : null,
+    lastMessage: t.lastMessage,
+    unreadMessages: t.unreadMessages,
+    isGroup: t.isGroup,
+    protocol: t.protocol,
+    createdAt: t.createdAt.toISOString(),
+    updatedAt: t.updatedAt.toISOString(),
+  };
+}
+
+/** The only file that queries tickets. */
+export class TicketsRepository {
+  constructor(private readonly db: Executor) {}
+
+  private selectDtos() {
+    return this.db
+      .select(ticketColumns)
+      .from(tickets)
+      .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+      .leftJoin(queues, eq(queues.id, tickets.queueId))
+      .leftJoin(users, eq(users.id, tickets.userId))
+      .leftJoin(whatsapps, eq(whatsapps.id, tickets.whatsappId));
+  }
+
+  async findDto(id: number): Promise<TicketDto | null> {
+    const [row] = await this.selectDtos().where(eq(tickets.id, id)).limit(1);
+    return row ? toTicketDto(row) : null;
+  }
+
+  async findDtos(ids: number[]): Promise<TicketDto[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.selectDtos().where(inArray(tickets.id, ids));
+    return rows.map(toTicketDto);
+  }
+
+  private where(filter: TicketListFilter): SQL | undefined {
+    const conditions: (SQL | undefined)[] = [];
+    if (filter.status) conditions.push(eq(tickets.status, filter.status));
+    if (filter.isGroup !== undefined) conditions.push(eq(tickets.isGroup, filter.isGroup));
+    if (filter.withUnreadMessages) conditions.push(sql`${tickets.unreadMessages} > 0`);
+    if (filter.date) {
+      conditions.push(sql`${tickets.createdAt} >= ${filter.date}::date`);
+      conditions.push(sql`${tickets.createdAt} < ${filter.date}::date + 1`);
+    }
+    if (filter.queueIds) {
+      conditions.push(
+        filter.queueIds.length > 0 ? or(inArray(tickets.queueId, filter.queueIds), isNull(tickets.queueId)) : isNull(tickets.queueId),
+      );
+    }
+    if (filter.visibleTo) {
+      const { userId, queueIds } = filter.visibleTo;
+      conditions.push(
+        or(
+          eq(tickets.userId, userId),
+          isNull(tickets.queueId),
+          queueIds.length > 0 ? inArray(tickets.queueId, queueIds) : undefined,
+        ),
+      );
+    }
+    if (filter.mineOrPendingOf !== undefined) {
+      conditions.push(or(eq(tickets.userId, filter.mineOrPendingOf), eq(tickets.status, 'pending')));
+    }
+    if (filter.search) {
+      const pattern = `%${escapeLike(filter.search)}%`;
+      conditions.push(
+        or(
+          sql`lower(${contacts.name}) like ${pattern}`,
+          sql`${contacts.number} like ${pattern}`,
+          sql`exists (select 1 from messages m where m.ticket_id = ${tickets.id} and lower(m.body) like ${pattern})`,
+        ),
+      );
+    }
+    return and(...conditions);
+  }
+
+  async list(filter: TicketListFilter, page: number, pageSize: number): Promise<{ tickets: TicketDto[]; count: number }> {
+    const where = this.where(filter);
+    const [total] = await this.db
+      .select({ n: count() })
+      .from(tickets)
+      .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+      .where(where);
+    const rows = await this.selectDtos()
+      .where(where)
+      .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize);
+    return { tickets: rows.map(toTicketDto), count: total?.n ?? 0 };
+  }
+
+  /** The open or pending ticket of a contact on a connection. */
+  async findActive(contactId: number, whatsappId: number): Promise<number | null> {
+    const [row] = await this.db
+      .select({ id: tickets.id })
+      .from(tickets)
+      .where(and(eq(tickets.contactId, contactId), eq(tickets.whatsappId, whatsappId), inArray(tickets.status, ['open', 'pending'])))
+      .limit(1);
+    return row?.id ?? null;
+  }
+
+  /** The most recent closed ticket updated since `since`. */
+  async findRecentlyClosed(contactId: number, whatsappId: number, since: Date): Promise<number | null> {
+    const [row] = await this.db
+      .select({ id: tickets.id })
+      .from(tickets)
+      .where(
+        and(eq(tickets.contactId, contactId), eq(tickets.whatsappId, whatsappId), eq(tickets.status, 'closed'), gte(tickets.updatedAt, since)),
+      )
+      .orderBy(desc(tickets.updatedAt))
+      .limit(1);
+    return row?.id ?? null;
+  }
+
+  /** Reopens a closed ticket as pending; false when it is no longer closed (someone else won). */
+  async reopenAsPending(id: number): Promise<boolean> {
+    const rows = await this.db
+      .update(tickets)
+      .set({ status: 'pending', userId: null, updatedAt: new Date() })
+      .where(and(eq(tickets.id, id), eq(tickets.status, 'closed')))
+      .returning({ id: tickets.id });
+    return rows.length > 0;
+  }
+
+  /** Inserts a ticket; the partial unique index refuses a second open or pending one (23505). */
+  async insert(data: { contactId: number; whatsappId: number; status: TicketStatus; userId?: number | null; queueId?: number | null; isGroup: boolean }): Promise<number> {
+    const [row] = await this.db.insert(tickets).values(data).returning({ id: tickets.id });
+    return row!.id;
+  }
+
+  async update(id: number, data: TicketWrite): Promise<void> {
+    await this.db
+      .update(tickets)
+      .set({ ...data, updatedAt: new Date() })
+      .where(eq(tickets.id, id));
+  }
+
+  /** Records a new message on the ticket: last message, and one more unread when it came from the contact. */
+  async touchWithMessage(id: number, lastMessage: string, unread: boolean): Promise<void> {
+    await this.db
+      .update(tickets)
+      .set({
+        lastMessage,
+        unreadMessages: unread ? sql`${tickets.unreadMessages} + 1` : tickets.unreadMessages,
+        updatedAt: new Date(),
+      })
+      .where(eq(tickets.id, id));
+  }
+
+  async delete(id: number): Promise<boolean> {
+    const rows = await this.db.delete(tickets).where(eq(tickets.id, id)).returning({ id: tickets.id });
+    return rows.length > 0;
+  }
+
+  /** Closes every open and pending ticket matching the filter; returns their ids. */
+  async closeAll(filter: TicketListFilter): Promise<number[]> {
+    const ids = await this.db
+      .select({ id: tickets.id })
+      .from(tickets)
+      .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+      .where(and(this.where(filter), inArray(tickets.status, ['open', 'pending'])));
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .update(tickets)
+      .set({ status: 'closed', updatedAt: new Date() })
+      .where(and(inArray(tickets.id, ids.map((r) => r.id)), inArray(tickets.status, ['open', 'pending'])))
+      .returning({ id: tickets.id });
+    return rows.map((r) => r.id);
+  }
+
+  /** Closes open tickets not updated since `before`; returns their ids. */
+  async closeStale(before: Date): Promise<number[]> {
+    const rows = await this.db
+      .update(tickets)
+      .set({ status: 'closed', updatedAt: new Date() })
+      .where(and(eq(tickets.status, 'open'), lt(tickets.updatedAt, before)))
+      .returning({ id: tickets.id });
+    return rows.map((r) => r.id);
+  }
+
+  /** Counts by status for the dashboard, limited like a listing. */
+  async countByStatus(filter: TicketListFilter): Promise<Record<TicketStatus, number>> {
+    const rows = await this.db
+      .select({ status: tickets.status, n: count() })
+      .from(tickets)
+      .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+      .where(this.where(filter))
+      .groupBy(tickets.status);
+    const result: Record<TicketStatus, number> = { open: 0, pending: 0, closed: 0 };
+    for (const r of rows) result[r.status as TicketStatus] = r.n;
+    return result;
+  }
+
+  /** Tickets created per hour of the day (server time zone) since `from`. */
+  async createdPerHour(filter: TicketListFilter, from: Date, to: Date): Promise<Map<number, number>> {
+    const rows = await this.db
+      .select({ hour: sql<number>`extract(hour from ${tickets.createdAt})::int`, n: count() })
+      .from(tickets)
+      .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+      .where(and(this.where(filter), gte(tickets.createdAt, from), lt(tickets.createdAt, to)))
+      .groupBy(sql`1`);
+    return new Map(rows.map((r) => [Number(r.hour), r.n]));
+  }
+
+  async queueIdsOfUser(userId: number): Promise<number[]> {
+    const rows = await this.db.select({ queueId: userQueues.queueId }).from(userQueues).where(eq(userQueues.userId, userId));
+    return rows.map((r) => r.queueId);
+  }
+}

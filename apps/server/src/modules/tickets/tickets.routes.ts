@@ -1,0 +1,98 @@
+import { idField, MESSAGES, TICKET_STATUSES } from '@wadesk/contracts';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { currentUser } from '../../http/auth-hook.js';
+import { parse } from '../../http/validate.js';
+import type { TicketsService } from './tickets.service.js';
+
+const booleanString = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0', ''])])
+  .transform((v) => v === true || v === 'true' || v === '1')
+  .default(false);
+
+const optionalBoolean = z
+  .enum(['true', 'false'])
+  .transform((v) => v === 'true')
+  .optional();
+
+/** `queueIds` is a JSON list in the query string (§7), e.g. `[1,2]`. */
+const queueIdsParam = z
+  .string()
+  .max(2000)
+  .transform((raw, ctx) => {
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      const list = z.array(z.coerce.number().int().positive()).max(500).parse(parsed);
+      return list;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON list of ids' });
+      return z.NEVER;
+    }
+  })
+  .optional();
+
+export const TicketListQuery = z.object({
+  searchParam: z.string().trim().max(200, MESSAGES.tooLong).transform((s) => s.toLowerCase()).default(''),
+  pageNumber: z.coerce.number().int().min(1).max(100000).default(1),
+  status: z.enum(TICKET_STATUSES).optional(),
+  date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD')
+    .optional(),
+  showAll: booleanString,
+  queueIds: queueIdsParam,
+  withUnreadMessages: booleanString,
+  isGroup: optionalBoolean,
+});
+
+const TicketCreateBody = z.object({
+  contactId: idField,
+  userId: z.coerce.number().int().positive().nullable().optional(),
+  status: z.enum(TICKET_STATUSES).optional(),
+  whatsappId: z.coerce.number().int().positive().optional(),
+});
+
+const TicketUpdateBody = z.object({
+  status: z.enum(TICKET_STATUSES).optional(),
+  userId: z.coerce.number().int().positive().nullable().optional(),
+  queueId: z.coerce.number().int().positive().nullable().optional(),
+  whatsappId: z.coerce.number().int().positive().optional(),
+});
+
+const IdParams = z.object({ id: idField });
+
+export function ticketsRoutes(app: FastifyInstance, tickets: TicketsService): void {
+  app.get('/api/tickets', async (request) => tickets.list(currentUser(request), parse(TicketListQuery, request.query)));
+
+  app.get('/api/tickets/:id', async (request) => {
+    const { id } = parse(IdParams, request.params);
+    return tickets.get(currentUser(request), id);
+  });
+
+  app.post('/api/tickets', async (request, reply) => {
+    const ticket = await tickets.create(currentUser(request), parse(TicketCreateBody, request.body));
+    return reply.status(201).send(ticket);
+  });
+
+  app.put('/api/tickets/:id', async (request) => {
+    const { id } = parse(IdParams, request.params);
+    return tickets.update(currentUser(request), id, parse(TicketUpdateBody, request.body));
+  });
+
+  /** Protocolo: resolve, sending the contact a protocol number. */
+  app.post('/api/tickets/:id/protocol', async (request) => {
+    const { id } = parse(IdParams, request.params);
+    return tickets.resolveWithProtocol(currentUser(request), id);
+  });
+
+  app.delete('/api/tickets/:id', { config: { access: 'admin' } }, async (request) => {
+    const { id } = parse(IdParams, request.params);
+    await tickets.delete(currentUser(request), id);
+    return { message: 'Ticket deleted' };
+  });
+
+  app.post('/api/ticketsClosed', async (request) => {
+    const closed = await tickets.closeAll(currentUser(request));
+    return { closed };
+  });
+}

@@ -1,0 +1,208 @@
+import { isAdmin, PAGE_SIZE, type TicketDto, type TicketStatus } from '@wadesk/contracts';
+import type { Database } from '../../db/client.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
+import type { DomainEvents } from '../../events/domain-events.js';
+import { AppError } from '../../http/app-error.js';
+import type { AuthUser } from '../auth/auth-user.js';
+import type { MessagesService } from '../messages/messages.service.js';
+import { WhatsappRepository } from '../whatsapp/whatsapp.repository.js';
+import { canSeeTicket, type Viewer } from './ticket-access.js';
+import { TicketsRepository, type TicketListFilter, type TicketWrite } from './tickets.repository.js';
+
+export interface TicketListQuery {
+  searchParam: string;
+  pageNumber: number;
+  status?: TicketStatus;
+  date?: string;
+  showAll: boolean;
+  queueIds?: number[];
+  withUnreadMessages: boolean;
+  isGroup?: boolean;
+}
+
+export interface TicketUpdate {
+  status?: TicketStatus;
+  userId?: number | null;
+  queueId?: number | null;
+  whatsappId?: number;
+}
+
+const ACTIVE_CONFLICT = 'tickets_one_active_per_contact';
+/** Open tickets not updated for this long are closed. */
+export const AUTO_CLOSE_AFTER_MS = 24 * 3600 * 1000;
+
+export class TicketsService {
+  constructor(
+    private readonly db: Database,
+    private readonly events: DomainEvents,
+    private readonly messages: MessagesService,
+  ) {}
+
+  private repo(): TicketsRepository {
+    return new TicketsRepository(this.db);
+  }
+
+  async viewer(user: AuthUser): Promise<Viewer> {
+    return { user, queueIds: isAdmin(user) ? [] : await this.repo().queueIdsOfUser(user.id) };
+  }
+
+  /** The filter a listing runs with: what the caller may see, narrowed by the query. */
+  async listFilter(user: AuthUser, query: Omit<TicketListQuery, 'pageNumber'>): Promise<TicketListFilter> {
+    const viewer = await this.viewer(user);
+    const admin = isAdmin(user);
+    const filter: TicketListFilter = {
+      status: query.status,
+      search: query.searchParam || undefined,
+      date: query.date,
+      withUnreadMessages: query.withUnreadMessages,
+      isGroup: query.isGroup,
+    };
+    if (!admin) filter.visibleTo = { userId: user.id, queueIds: viewer.queueIds };
+    if (query.queueIds) filter.queueIds = admin ? query.queueIds : query.queueIds.filter((id) => viewer.queueIds.includes(id));
+    // showAll is honoured for admins only; without it, a listing shows the caller's tickets and pending ones.
+    // A search looks everywhere the caller may see.
+    if (!(admin && query.showAll) && !filter.search) filter.mineOrPendingOf = user.id;
+    return filter;
+  }
+
+  async list(user: AuthUser, query: TicketListQuery) {
+    const filter = await this.listFilter(user, query);
+    const { tickets, count } = await this.repo().list(filter, query.pageNumber, PAGE_SIZE.tickets);
+    return { tickets, count, hasMore: count > query.pageNumber * PAGE_SIZE.tickets };
+  }
+
+  /** A ticket the caller may see: ERR_NO_TICKET_FOUND when missing, ERR_NO_PERMISSION otherwise. */
+  async get(user: AuthUser, id: number): Promise<TicketDto> {
+    const ticket = await this.repo().findDto(id);
+    if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND', 'Ticket not found');
+    if (!canSeeTicket(await this.viewer(user), ticket)) throw new AppError('ERR_NO_PERMISSION');
+    return ticket;
+  }
+
+  async loadMany(ids: number[]): Promise<TicketDto[]> {
+    return this.repo().findDtos(ids);
+  }
+
+  /** Starts a ticket with a contact on the caller's (or the default) connection. */
+  async create(user: AuthUser, input: { contactId: number; userId?: number | null; status?: TicketStatus; whatsappId?: number }): Promise<TicketDto> {
+    const whatsapps = new WhatsappRepository(this.db);
+    let whatsappId = input.whatsappId;
+    if (!whatsappId) {
+      const all = await whatsapps.list();
+      whatsappId = all.find((w) => w.isDefault)?.id ?? all[0]?.id;
+    }
+    if (!whatsappId) throw new AppError('ERR_NO_DEF_WAPP_FOUND', 'No default connection found.');
+    const repo = this.repo();
+    if (await repo.findActive(input.contactId, whatsappId)) throw new AppError('ERR_OTHER_OPEN_TICKET');
+    const status = input.status ?? 'open';
+    let id: number;
+    try {
+      id = await repo.insert({
+        contactId: input.contactId,
+        whatsappId,
+        status,
+        userId: status === 'pending' ? null : (input.userId ?? user.id),
+        isGroup: false,
+      });
+    } catch (err) {
+      if (isUniqueViolation(err, ACTIVE_CONFLICT)) throw new AppError('ERR_OTHER_OPEN_TICKET');
+      if (isForeignKeyViolation(err)) {
+        throw new AppError('ERR_NO_CONTACT_FOUND', 'Contact not found');
+      }
+      throw err;
+    }
+    const ticket = (await repo.findDto(id))!;
+    this.events.emit('ticket.updated', { ticket });
+    return ticket;
+  }
+
+  /**
+   * Accept, return, resolve, reopen and transfer (§4). A queue without a user sends the ticket back to
+   * pending; only admins change its connection.
+   */
+  async update(user: AuthUser, id: number, change: TicketUpdate): Promise<TicketDto> {
+    const current = await this.get(user, id);
+    const write: TicketWrite = {};
+    if (change.whatsappId !== undefined && change.whatsappId !== current.whatsappId) {
+      if (!isAdmin(user)) throw new AppError('ERR_NO_PERMISSION', 'Only admins change the connection of a ticket.');
+      if (!(await new WhatsappRepository(this.db).findDto(change.whatsappId))) throw new AppError('ERR_NO_WAPP_FOUND');
+      write.whatsappId = change.whatsappId;
+    }
+    if (change.queueId !== undefined) write.queueId = change.queueId;
+    if (change.userId !== undefined) write.userId = change.userId;
+    if (change.status !== undefined) write.status = change.status;
+
+    const transferToQueueOnly = change.queueId !== undefined && change.queueId !== current.queueId && !change.userId;
+    if (transferToQueueOnly && change.status === undefined) {
+      write.status = 'pending';
+      write.userId = null;
+    } else if (change.status === 'open' && change.userId === undefined && (current.status !== 'open' || !current.userId)) {
+      write.userId = user.id; // accept or reopen: the caller takes it
+    } else if (change.status === 'pending' && change.userId === undefined) {
+      write.userId = null; // return to the queue
+    }
+
+    try {
+      await this.repo().update(id, write);
+    } catch (err) {
+      if (isUniqueViolation(err, ACTIVE_CONFLICT)) throw new AppError('ERR_OTHER_OPEN_TICKET');
+      if (isForeignKeyViolation(err)) {
+        throw new AppError('ERR_VALIDATION', 'The user or queue given does not exist.');
+      }
+      throw err;
+    }
+    let ticket = (await this.repo().findDto(id))!;
+    this.events.emit('ticket.updated', { ticket, previous: { queueId: current.queueId, userId: current.userId } });
+
+    if (change.status === 'closed' && current.status !== 'closed') {
+      await this.sendFarewell(ticket, user);
+      ticket = (await this.repo().findDto(id))!;
+    }
+    return ticket;
+  }
+
+  /** Resolves with a protocol number (from the current time in seconds) sent to the contact. */
+  async resolveWithProtocol(user: AuthUser, id: number): Promise<{ protocol: string; ticket: TicketDto }> {
+    const current = await this.get(user, id);
+    const protocol = `${Math.floor(Date.now() / 1000)}${String(id).padStart(4, '0').slice(-4)}`;
+    await this.messages.sendText(current, { body: `*Protocolo:* ${protocol}`, sentBy: user }).catch(() => undefined);
+    await this.repo().update(id, { protocol });
+    const ticket = await this.update(user, id, { status: 'closed' });
+    return { protocol, ticket };
+  }
+
+  async delete(user: AuthUser, id: number): Promise<void> {
+    if (!isAdmin(user)) throw new AppError('ERR_NO_PERMISSION');
+    const ticket = await this.repo().findDto(id);
+    if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND', 'Ticket not found');
+    await this.repo().delete(id);
+    this.events.emit('ticket.deleted', { ticket });
+  }
+
+  /** Closes every open and pending ticket the caller may see. */
+  async closeAll(user: AuthUser): Promise<number> {
+    const filter = await this.listFilter(user, { searchParam: '', showAll: true, withUnreadMessages: false });
+    delete filter.mineOrPendingOf;
+    const ids = await this.repo().closeAll(filter);
+    if (ids.length > 0) this.events.emit('tickets.changed', { ticketIds: ids });
+    return ids.length;
+  }
+
+  /** Closes open tickets not updated for 24 hours. */
+  async autoClose(now = new Date()): Promise<number> {
+    const ids = await this.repo().closeStale(new Date(now.getTime() - AUTO_CLOSE_AFTER_MS));
+    if (ids.length > 0) this.events.emit('tickets.changed', { ticketIds: ids });
+    return ids.length;
+  }
+
+  private async sendFarewell(ticket: TicketDto, user: AuthUser): Promise<void> {
+    const connection = await new WhatsappRepository(this.db).findDto(ticket.whatsappId);
+    const farewell = connection?.farewellMessage.trim();
+    if (!farewell || ticket.isGroup) return;
+    try {
+      await this.messages.sendText(ticket, { body: farewell, sentBy: user });
+    } catch {
+      // The ticket is resolved even when the connection is down; the farewell is best effort.
+    }
+  }
+}

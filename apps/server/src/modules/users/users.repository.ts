@@ -1,0 +1,157 @@
+import type { Profile, UserDto } from '@wadesk/contracts';
+import { and, asc, count, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { queues, tickets, userQueues, users, whatsapps } from '../../db/schema.js';
+import { toQueueDto } from '../queues/queues.mapper.js';
+
+export interface UserRecord {
+  id: number;
+  name: string;
+  email: string;
+  profile: Profile;
+  passwordHash: string;
+}
+
+export interface UserWrite {
+  name?: string;
+  email?: string;
+  passwordHash?: string;
+  profile?: Profile;
+  whatsappId?: number | null;
+}
+
+function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** The only file that queries users. */
+export class UsersRepository {
+  constructor(private readonly db: Executor) {}
+
+  async count(): Promise<number> {
+    const [row] = await this.db.select({ n: count() }).from(users);
+    return row?.n ?? 0;
+  }
+
+  async countAdmins(): Promise<number> {
+    const [row] = await this.db.select({ n: count() }).from(users).where(eq(users.profile, 'admin'));
+    return row?.n ?? 0;
+  }
+
+  async findRecordByEmail(email: string): Promise<UserRecord | null> {
+    const [row] = await this.db.select().from(users).where(eq(users.email, email)).limit(1);
+    return row ? { ...row, profile: row.profile as Profile } : null;
+  }
+
+  async findRecordById(id: number): Promise<UserRecord | null> {
+    const [row] = await this.db.select().from(users).where(eq(users.id, id)).limit(1);
+    return row ? { ...row, profile: row.profile as Profile } : null;
+  }
+
+  async emailTaken(email: string, exceptId?: number): Promise<boolean> {
+    const where = exceptId ? and(eq(users.email, email), ne(users.id, exceptId)) : eq(users.email, email);
+    const [row] = await this.db.select({ id: users.id }).from(users).where(where).limit(1);
+    return !!row;
+  }
+
+  async insert(data: Required<Pick<UserWrite, 'name' | 'email' | 'passwordHash' | 'profile'>> & UserWrite): Promise<number> {
+    const [row] = await this.db
+      .insert(users)
+      .values({
+        name: data.name,
+        email: data.email,
+        passwordHash: data.passwordHash,
+        profile: data.profile,
+        whatsappId: data.whatsappId ?? null,
+      })
+      .returning({ id: users.id });
+    return row!.id;
+  }
+
+  async update(id: number, data: UserWrite): Promise<void> {
+    await this.db
+      .update(users)
+      .set({ ...data, updatedAt: new Date() })
+      .where(eq(users.id, id));
+  }
+
+  async setQueues(userId: number, queueIds: number[]): Promise<void> {
+    await this.db.delete(userQueues).where(eq(userQueues.userId, userId));
+    if (queueIds.length > 0) {
+      await this.db.insert(userQueues).values(queueIds.map((queueId) => ({ userId, queueId })));
+    }
+  }
+
+  async queueIdsOf(userId: number): Promise<number[]> {
+    const rows = await this.db.select({ queueId: userQueues.queueId }).from(userQueues).where(eq(userQueues.userId, userId));
+    return rows.map((r) => r.queueId);
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.db.delete(users).where(eq(users.id, id));
+  }
+
+  /** Returns the user's open tickets to the queue (pending, no user); gives their ids. */
+  async returnOpenTicketsToQueue(userId: number): Promise<number[]> {
+    const rows = await this.db
+      .update(tickets)
+      .set({ status: 'pending', userId: null, updatedAt: new Date() })
+      .where(and(eq(tickets.userId, userId), eq(tickets.status, 'open')))
+      .returning({ id: tickets.id });
+    return rows.map((r) => r.id);
+  }
+
+  async findDto(id: number): Promise<UserDto | null> {
+    const [dto] = await this.loadDtos([id]);
+    return dto ?? null;
+  }
+
+  async list(searchParam: string, page: number, pageSize: number): Promise<{ users: UserDto[]; count: number }> {
+    const pattern = `%${escapeLike(searchParam)}%`;
+    const where = searchParam ? or(ilike(users.name, pattern), ilike(users.email, pattern)) : undefined;
+    const [total] = await this.db.select({ n: count() }).from(users).where(where);
+    const rows = await this.db
+      .select({ id: users.id })
+      .from(users)
+      .where(where)
+      .orderBy(asc(sql`lower(${users.name})`), asc(users.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize);
+    return { users: await this.loadDtos(rows.map((r) => r.id)), count: total?.n ?? 0 };
+  }
+
+  /** DTOs for the given ids, in that order, with queues and connection. */
+  async loadDtos(ids: number[]): Promise<UserDto[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .select({ user: users, whatsappName: whatsapps.name })
+      .from(users)
+      .leftJoin(whatsapps, eq(whatsapps.id, users.whatsappId))
+      .where(inArray(users.id, ids));
+    const queueRows = await this.db
+      .select({ userId: userQueues.userId, queue: queues })
+      .from(userQueues)
+      .innerJoin(queues, eq(queues.id, userQueues.queueId))
+      .where(inArray(userQueues.userId, ids))
+      .orderBy(asc(queues.name));
+    const byId = new Map(rows.map((r) => [r.user.id, r]));
+    return ids.flatMap((id) => {
+      const r = byId.get(id);
+      if (!r) return [];
+      const u = r.user;
+      return [
+        {
+          id: u.id,
+          name: u.name,
+          email: u.email,
+          profile: u.profile as Profile,
+          whatsappId: u.whatsappId,
+          whatsapp: u.whatsappId && r.whatsappName ? { id: u.whatsappId, name: r.whatsappName } : null,
+          queues: queueRows.filter((q) => q.userId === id).map((q) => toQueueDto(q.queue)),
+          createdAt: u.createdAt.toISOString(),
+          updatedAt: u.updatedAt.toISOString(),
+        },
+      ];
+    });
+  }
+}

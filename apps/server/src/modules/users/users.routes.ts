@@ -1,0 +1,38 @@
+import { idField, UserCreateInput, UserListQuery, UserUpdateInput } from '@wadesk/contracts';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { currentUser } from '../../http/auth-hook.js';
+import { parse } from '../../http/validate.js';
+import type { UsersService } from './users.service.js';
+
+const IdParams = z.object({ id: idField });
+const admin = { config: { access: 'admin' as const } };
+
+export function usersRoutes(app: FastifyInstance, users: UsersService): void {
+  app.get('/api/users', admin, async (request) => {
+    const query = parse(UserListQuery, request.query);
+    return users.list(query.searchParam, query.pageNumber);
+  });
+
+  app.get('/api/users/:id', async (request) => {
+    const { id } = parse(IdParams, request.params);
+    return users.get(currentUser(request), id);
+  });
+
+  app.post('/api/users', admin, async (request, reply) => {
+    const user = await users.create(parse(UserCreateInput, request.body));
+    return reply.status(201).send(user);
+  });
+
+  // Admins edit anyone; a user only their own name, e-mail and password (checked in the service).
+  app.put('/api/users/:id', async (request) => {
+    const { id } = parse(IdParams, request.params);
+    return users.update(currentUser(request), id, parse(UserUpdateInput, request.body));
+  });
+
+  app.delete('/api/users/:id', admin, async (request) => {
+    const { id } = parse(IdParams, request.params);
+    await users.delete(currentUser(request), id);
+    return { message: 'User deleted' };
+  });
+}

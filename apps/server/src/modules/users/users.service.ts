@@ -1,0 +1,132 @@
+import {
+  isAdmin,
+  PAGE_SIZE,
+  type UserCreateInput,
+  type UserUpdateInput,
+  type UserDto,
+  type UserListResponse,
+} from '@wadesk/contracts';
+import type { z } from 'zod';
+import type { Database } from '../../db/client.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
+import type { DomainEvents } from '../../events/domain-events.js';
+import { AppError } from '../../http/app-error.js';
+import type { AuthUser } from '../auth/auth-user.js';
+import { hashPassword } from '../auth/password.js';
+import { UsersRepository, type UserWrite } from './users.repository.js';
+
+export type CreateData = z.output<typeof UserCreateInput>;
+export type UpdateData = z.output<typeof UserUpdateInput>;
+
+export class UsersService {
+  constructor(
+    private readonly db: Database,
+    private readonly events: DomainEvents,
+  ) {}
+
+  private repo(): UsersRepository {
+    return new UsersRepository(this.db);
+  }
+
+  async list(searchParam: string, pageNumber: number): Promise<UserListResponse> {
+    const { users, count } = await this.repo().list(searchParam, pageNumber, PAGE_SIZE.users);
+    return { users, count, hasMore: count > pageNumber * PAGE_SIZE.users };
+  }
+
+  async queueIdsOf(userId: number): Promise<number[]> {
+    return this.repo().queueIdsOf(userId);
+  }
+
+  async get(actor: AuthUser, id: number): Promise<UserDto> {
+    if (!isAdmin(actor) && actor.id !== id) throw new AppError('ERR_NO_PERMISSION');
+    const user = await this.repo().findDto(id);
+    if (!user) throw new AppError('ERR_NO_USER_FOUND');
+    return user;
+  }
+
+  /** Creates a user (admin form, or sign-up with profile 'user'). */
+  async create(data: CreateData | (Omit<CreateData, 'queueIds'> & { queueIds?: number[] })): Promise<UserDto> {
+    const repo = this.repo();
+    if (await repo.emailTaken(data.email)) throw new AppError('ERR_EMAIL_ALREADY_EXISTS');
+    const passwordHash = await hashPassword(data.password);
+    let id: number;
+    try {
+      id = await this.db.transaction(async (tx) => {
+        const txRepo = new UsersRepository(tx);
+        const newId = await txRepo.insert({
+          name: data.name,
+          email: data.email,
+          passwordHash,
+          profile: data.profile,
+          whatsappId: data.whatsappId ?? null,
+        });
+        await txRepo.setQueues(newId, data.queueIds ?? []);
+        return newId;
+      });
+    } catch (err) {
+      throw this.translateWriteError(err);
+    }
+    const user = (await repo.findDto(id))!;
+    this.events.emit('user.saved', { user, created: true });
+    return user;
+  }
+
+  async update(actor: AuthUser, id: number, data: UpdateData): Promise<UserDto> {
+    const repo = this.repo();
+    const current = await repo.findDto(id);
+    if (!current) throw new AppError('ERR_NO_USER_FOUND');
+    const admin = isAdmin(actor);
+    if (!admin) {
+      if (actor.id !== id) throw new AppError('ERR_NO_PERMISSION');
+      const changesProfile = data.profile !== undefined && data.profile !== current.profile;
+      const changesConnection = data.whatsappId !== undefined && data.whatsappId !== current.whatsappId;
+      const currentQueues = current.queues.map((q) => q.id).sort((a, b) => a - b);
+      const changesQueues =
+        data.queueIds !== undefined && [...new Set(data.queueIds)].sort((a, b) => a - b).join() !== currentQueues.join();
+      if (changesProfile || changesConnection || changesQueues) throw new AppError('ERR_NO_PERMISSION');
+    }
+    if (data.email && (await repo.emailTaken(data.email, id))) throw new AppError('ERR_EMAIL_ALREADY_EXISTS');
+    if (admin && data.profile === 'user' && current.profile === 'admin' && (await repo.countAdmins()) <= 1) {
+      throw new AppError('ERR_LAST_ADMIN', 'The last admin cannot lose the admin profile.');
+    }
+    const write: UserWrite = { name: data.name, email: data.email };
+    if (data.password) write.passwordHash = await hashPassword(data.password);
+    if (admin) {
+      write.profile = data.profile;
+      write.whatsappId = data.whatsappId;
+    }
+    try {
+      await this.db.transaction(async (tx) => {
+        const txRepo = new UsersRepository(tx);
+        await txRepo.update(id, write);
+        if (admin && data.queueIds !== undefined) await txRepo.setQueues(id, [...new Set(data.queueIds)]);
+      });
+    } catch (err) {
+      throw this.translateWriteError(err);
+    }
+    const user = (await repo.findDto(id))!;
+    this.events.emit('user.saved', { user, created: false });
+    return user;
+  }
+
+  /** Deletes a user; their open tickets go back to the queue as pending. */
+  async delete(actor: AuthUser, id: number): Promise<void> {
+    if (actor.id === id) throw new AppError('ERR_CANNOT_DELETE_SELF', 'You cannot delete yourself.');
+    const existing = await this.repo().findRecordById(id);
+    if (!existing) throw new AppError('ERR_NO_USER_FOUND');
+    const ticketIds = await this.db.transaction(async (tx) => {
+      const txRepo = new UsersRepository(tx);
+      const returned = await txRepo.returnOpenTicketsToQueue(id);
+      await txRepo.delete(id);
+      return returned;
+    });
+    this.events.emit('user.deleted', { userId: id });
+    if (ticketIds.length > 0) this.events.emit('tickets.changed', { ticketIds });
+  }
+
+  private translateWriteError(err: unknown): unknown {
+    if (isUniqueViolation(err)) return new AppError('ERR_EMAIL_ALREADY_EXISTS');
+    if (isForeignKeyViolation(err)) return new AppError('ERR_VALIDATION', 'A queue or connection given does not exist.');
+    return err;
+  }
+}

@@ -1,0 +1,146 @@
+import type { WhatsappDto, WhatsappInput, WhatsappUpdateInput } from '@wadesk/contracts';
+import type { z } from 'zod';
+import type { SessionManager } from '../../channels/session-manager.js';
+import type { Database } from '../../db/client.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
+import type { DomainEvents } from '../../events/domain-events.js';
+import { AppError } from '../../http/app-error.js';
+import { WhatsappRepository } from './whatsapp.repository.js';
+
+export type CreateData = z.output<typeof WhatsappInput>;
+export type UpdateData = z.output<typeof WhatsappUpdateInput>;
+
+/** More than one queue needs a greeting that lets the contact choose. */
+function checkGreeting(queueIds: number[], greetingMessage: string): void {
+  if (new Set(queueIds).size > 1 && greetingMessage.trim() === '') throw new AppError('ERR_WAPP_GREETING_REQUIRED');
+}
+
+/** Connections: exactly one default, greeting rule, and their sessions started and stopped with them. */
+export class WhatsappService {
+  constructor(
+    private readonly db: Database,
+    private readonly events: DomainEvents,
+    private readonly sessions: SessionManager,
+  ) {}
+
+  private repo(): WhatsappRepository {
+    return new WhatsappRepository(this.db);
+  }
+
+  async list(): Promise<WhatsappDto[]> {
+    return this.repo().list();
+  }
+
+  async get(id: number): Promise<WhatsappDto> {
+    const whatsapp = await this.repo().findDto(id);
+    if (!whatsapp) throw new AppError('ERR_NO_WAPP_FOUND');
+    return whatsapp;
+  }
+
+  /** Creates a connection (the first one is the default) and starts its session. */
+  async create(data: CreateData): Promise<WhatsappDto> {
+    checkGreeting(data.queueIds, data.greetingMessage);
+    const { id, unset } = await this.retryOnDefaultRace(() =>
+      this.db.transaction(async (tx) => {
+        const repo = new WhatsappRepository(tx);
+        const isDefault = data.isDefault || (await repo.count()) === 0;
+        const unsetIds = isDefault ? await repo.unsetDefaults() : [];
+        const newId = await repo.insert({
+          name: data.name,
+          channel: data.channel,
+          isDefault,
+          greetingMessage: data.greetingMessage,
+          farewellMessage: data.farewellMessage,
+        });
+        await repo.setQueues(newId, [...new Set(data.queueIds)]);
+        return { id: newId, unset: unsetIds };
+      }),
+    );
+    await this.announce([...unset, id]);
+    await this.sessions.start(id);
+    return (await this.repo().findDto(id))!;
+  }
+
+  async update(id: number, data: UpdateData): Promise<WhatsappDto> {
+    const repo = this.repo();
+    const current = await repo.findDto(id);
+    if (!current) throw new AppError('ERR_NO_WAPP_FOUND');
+    if (data.isDefault === false && current.isDefault) throw new AppError('ERR_NO_OTHER_WHATSAPP');
+    const queueIds = data.queueIds ? [...new Set(data.queueIds)] : current.queues.map((q) => q.id);
+    checkGreeting(queueIds, data.greetingMessage ?? current.greetingMessage);
+    const makeDefault = data.isDefault === true && !current.isDefault;
+    const unset = await this.retryOnDefaultRace(() =>
+      this.db.transaction(async (tx) => {
+        const txRepo = new WhatsappRepository(tx);
+        const unsetIds = makeDefault ? await txRepo.unsetDefaults(id) : [];
+        await txRepo.update(id, {
+          name: data.name,
+          channel: data.channel,
+          greetingMessage: data.greetingMessage,
+          farewellMessage: data.farewellMessage,
+          ...(makeDefault ? { isDefault: true } : {}),
+        });
+        if (data.queueIds) await txRepo.setQueues(id, queueIds);
+        return unsetIds;
+      }),
+    );
+    await this.announce([...unset, id]);
+    // Another channel means other credentials: log the old device out and pair again.
+    if (data.channel && data.channel !== current.channel) await this.sessions.newQr(id);
+    return (await repo.findDto(id))!;
+  }
+
+  /** Deletes a connection: its session stops, its tickets go with it; another becomes the default. */
+  async delete(id: number): Promise<void> {
+    if (!(await this.repo().findDto(id))) throw new AppError('ERR_NO_WAPP_FOUND');
+    await this.sessions.stop(id);
+    const promoted = await this.db.transaction(async (tx) => {
+      const repo = new WhatsappRepository(tx);
+      if (!(await repo.delete(id))) return null;
+      return repo.ensureDefault();
+    });
+    this.events.emit('whatsapp.deleted', { whatsappId: id });
+    if (promoted) await this.announce([promoted]);
+  }
+
+  /** POST /whatsappsession/:id: try again. */
+  async retrySession(id: number): Promise<void> {
+    await this.get(id);
+    await this.sessions.restart(id);
+  }
+
+  /** PUT /whatsappsession/:id: a new QR code. */
+  async newQrSession(id: number): Promise<void> {
+    await this.get(id);
+    await this.sessions.newQr(id);
+  }
+
+  /** DELETE /whatsappsession/:id: disconnect. */
+  async disconnectSession(id: number): Promise<void> {
+    await this.get(id);
+    await this.sessions.disconnect(id);
+  }
+
+  private async announce(ids: number[]): Promise<void> {
+    const repo = this.repo();
+    for (const id of new Set(ids)) {
+      const whatsapp = await repo.findDto(id);
+      if (whatsapp) this.events.emit('whatsapp.saved', { whatsapp });
+    }
+  }
+
+  /** Two concurrent writes may both set a default; the partial unique index refuses one: run it again. */
+  private async retryOnDefaultRace<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (err) {
+      if (isUniqueViolation(err, 'whatsapps_one_default')) return write().catch((again: unknown) => Promise.reject(this.translate(again)));
+      throw this.translate(err);
+    }
+  }
+
+  private translate(err: unknown): unknown {
+    if (isForeignKeyViolation(err)) return new AppError('ERR_VALIDATION', 'A queue given does not exist.');
+    return err;
+  }
+}

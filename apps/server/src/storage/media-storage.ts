@@ -1,0 +1,102 @@
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createReadStream, type ReadStream } from 'node:fs';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+const EXTENSIONS: Record<string, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+  'audio/ogg': 'ogg',
+  'audio/mpeg': 'mp3',
+  'audio/mp4': 'm4a',
+  'audio/webm': 'webm',
+  'audio/wav': 'wav',
+  'video/mp4': 'mp4',
+  'video/webm': 'webm',
+  'application/pdf': 'pdf',
+  'text/vcard': 'vcf',
+};
+
+const SAFE_NAME = /^[0-9a-f-]{36}(\.[a-z0-9]{1,8})?$/;
+
+function extensionFor(mimetype: string, filename?: string): string {
+  const fromName = filename?.split('.').pop()?.toLowerCase();
+  if (fromName && /^[a-z0-9]{1,8}$/.test(fromName) && filename?.includes('.')) return fromName;
+  return EXTENSIONS[mimetype.split(';')[0]!.trim()] ?? 'bin';
+}
+
+/**
+ * Media files under DATA_DIR/media. Files get random names; they are served by a route that checks an
+ * HMAC signature in the URL, so an <img> or <audio> tag can load them without a bearer header.
+ */
+export class MediaStorage {
+  private readonly dir: string;
+
+  constructor(
+    dataDir: string,
+    private readonly secret: string,
+  ) {
+    this.dir = path.join(dataDir, 'media');
+  }
+
+  async save(data: Buffer, mimetype: string, filename?: string): Promise<string> {
+    await mkdir(this.dir, { recursive: true });
+    const name = `${randomUUID()}.${extensionFor(mimetype, filename)}`;
+    await writeFile(path.join(this.dir, name), data);
+    return name;
+  }
+
+  /** The URL the web uses for a stored file. */
+  url(name: string): string {
+    return `/api/media/${name}?sig=${this.sign(name)}`;
+  }
+
+  /** The stored name behind a URL made by `url`, or null. */
+  nameOf(url: string): string | null {
+    const match = /^\/api\/media\/([^?]+)/.exec(url);
+    return match && SAFE_NAME.test(match[1]!) ? match[1]! : null;
+  }
+
+  verify(name: string, signature: string): boolean {
+    if (!SAFE_NAME.test(name)) return false;
+    const expected = Buffer.from(this.sign(name));
+    const given = Buffer.from(signature);
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  }
+
+  async open(name: string): Promise<{ stream: ReadStream; size: number } | null> {
+    if (!SAFE_NAME.test(name)) return null;
+    const file = path.join(this.dir, name);
+    try {
+      const info = await stat(file);
+      return { stream: createReadStream(file), size: info.size };
+    } catch {
+      return null;
+    }
+  }
+
+  async read(name: string): Promise<Buffer | null> {
+    const opened = await this.open(name);
+    if (!opened) return null;
+    const chunks: Buffer[] = [];
+    for await (const chunk of opened.stream) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  }
+
+  private sign(name: string): string {
+    return createHmac('sha256', this.secret).update(`media:${name}`).digest('base64url').slice(0, 32);
+  }
+}
+
+export function mediaTypeOf(mimetype: string): 'image' | 'audio' | 'video' | 'document' {
+  if (mimetype.startsWith('image/')) return 'image';
+  if (mimetype.startsWith('audio/')) return 'audio';
+  if (mimetype.startsWith('video/')) return 'video';
+  return 'document';
+}
+
+export const MIME_BY_EXTENSION: Record<string, string> = Object.fromEntries(
+  Object.entries(EXTENSIONS).map(([mime, ext]) => [ext, mime]),
+);

@@ -1,0 +1,76 @@
+import type { AuthResponse, LoginInput, UserDto } from '@wadesk/contracts';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { api, markLoggedOut, onSessionChange, refreshSession } from '../../services/api';
+import { toastSuccess } from '../../services/toast-error';
+import { setToken } from '../../services/token-storage';
+import { AuthContext, type AuthContextValue, type AuthStatus } from './auth-context';
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [status, setStatus] = useState<AuthStatus>('loading');
+  const [user, setUser] = useState<UserDto | null>(null);
+  const [publicRedirect, setPublicRedirect] = useState('/');
+  const clearPublicRedirect = useCallback(() => setPublicRedirect('/'), []);
+
+  // The client reports refreshed tokens and lost sessions.
+  useEffect(
+    () =>
+      onSessionChange((event) => {
+        if (event.type === 'refreshed') {
+          setUser(event.auth.user);
+          setStatus('authenticated');
+        } else {
+          setUser(null);
+          setStatus('anonymous');
+          queryClient.clear();
+        }
+      }),
+    [queryClient],
+  );
+
+  // Start-up: one refresh decides whether a session exists.
+  useEffect(() => {
+    let cancelled = false;
+    refreshSession().catch(() => {
+      if (!cancelled) markLoggedOut();
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+
+  const login = useCallback(
+    async (input: LoginInput) => {
+      const { data } = await api.post<AuthResponse>('/auth/login', input);
+      setToken(data.token);
+      // The public route's redirect takes the user to /tickets.
+      setPublicRedirect('/tickets');
+      setUser(data.user);
+      setStatus('authenticated');
+      toastSuccess(t('auth.loginSuccess'));
+    },
+    [t],
+  );
+
+  const logout = useCallback(async () => {
+    try {
+      await api.delete('/auth/logout');
+    } catch {
+      // The local session ends anyway.
+    }
+    markLoggedOut();
+    void navigate('/login');
+  }, [navigate]);
+
+  const value = useMemo<AuthContextValue>(
+    () => ({ status, publicRedirect, clearPublicRedirect, user, login, logout, setUser }),
+    [status, publicRedirect, clearPublicRedirect, user, login, logout],
+  );
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}

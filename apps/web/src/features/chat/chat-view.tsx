@@ -1,0 +1,153 @@
+import type { MessageDto } from '@wadesk/contracts';
+import Box from '@mui/material/Box';
+import CircularProgress from '@mui/material/CircularProgress';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { toast } from 'react-toastify';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { useSocket, useSocketEvent } from '../../services/socket';
+import { toastError } from '../../services/toast-error';
+import { useAuth } from '../auth/auth-context';
+import { ContactDrawer } from '../tickets/contact-drawer';
+import { TicketHeader } from '../tickets/ticket-header';
+import { useTicket } from '../tickets/tickets-api';
+import { applyTicketChange } from '../tickets/tickets-live';
+import { ImportExportPanel } from './import-export-panel';
+import { MessageInput } from './message-input';
+import { deleteMessage, flattenMessages, markRead, messagesKey, upsertMessage, useMessages } from './messages-api';
+import { MessagesList } from './messages-list';
+
+/** The chat screen of one ticket (§2): header, messages, input, contact drawer. */
+export function ChatView({ ticketId }: { ticketId: number }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const socket = useSocket();
+  const { user } = useAuth();
+  const ticketQuery = useTicket(ticketId);
+  const messagesQuery = useMessages(ticketId);
+  const ticket = ticketQuery.data ?? messagesQuery.data?.pages[0]?.ticket;
+  const messages = flattenMessages(messagesQuery.data);
+  const [contactOpen, setContactOpen] = useState(false);
+  const [toolsOpen, setToolsOpen] = useState(false);
+  const [replyingTo, setReplyingTo] = useState<MessageDto | null>(null);
+  const [toDelete, setToDelete] = useState<MessageDto | null>(null);
+  const deletingSelf = useRef(false);
+  const readTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  // Opening a ticket reads it: clear its unread count in the lists.
+  useEffect(() => {
+    if (messagesQuery.data?.pages.length === 1) applyTicketChange(queryClient, user, { type: 'read', ticketId });
+  }, [messagesQuery.data?.pages.length, queryClient, user, ticketId]);
+
+  useEffect(() => {
+    const error = ticketQuery.error ?? messagesQuery.error;
+    if (error) {
+      toastError(error);
+      void navigate('/tickets');
+    }
+  }, [ticketQuery.error, messagesQuery.error, navigate]);
+
+  useEffect(() => {
+    setReplyingTo(null);
+    setToolsOpen(false);
+    deletingSelf.current = false;
+  }, [ticketId]);
+
+  useEffect(() => {
+    if (!socket) return undefined;
+    const join = () =>
+      socket.emit('joinChatBox', ticketId, (result) => {
+        if (!result.ok && result.error === 'ERR_NO_PERMISSION') toastError(new Error(t('chat.noPermission')));
+      });
+    if (socket.connected) join();
+    socket.on('connect', join);
+    return () => {
+      socket.off('connect', join);
+      socket.emit('leaveChatBox', ticketId);
+    };
+  }, [socket, ticketId, t]);
+
+  useEffect(() => () => clearTimeout(readTimer.current), []);
+
+  useSocketEvent('appMessage', (e) => {
+    if (e.message.ticketId !== ticketId) return;
+    upsertMessage(queryClient, e.message);
+    // A message that arrives while the ticket is on screen is read at once.
+    if (e.action === 'create' && !e.message.fromMe && document.visibilityState === 'visible') {
+      clearTimeout(readTimer.current);
+      readTimer.current = setTimeout(() => void markRead(ticketId).catch(() => undefined), 1000);
+    }
+  });
+
+  useSocketEvent('ticket', (e) => {
+    if (e.action === 'delete' && e.ticketId === ticketId && !deletingSelf.current) {
+      toast.warning(t('tickets.header.deletedLive'), { toastId: `deleted-${ticketId}` });
+      queryClient.removeQueries({ queryKey: messagesKey(ticketId) });
+      void navigate('/tickets');
+    }
+  });
+
+  const loadOlder = useCallback(() => {
+    if (messagesQuery.hasNextPage && !messagesQuery.isFetchingNextPage) void messagesQuery.fetchNextPage();
+  }, [messagesQuery]);
+
+  const onReply = useCallback((m: MessageDto) => setReplyingTo(m), []);
+  const onDelete = useCallback((m: MessageDto) => setToDelete(m), []);
+
+  const confirmDelete = async () => {
+    if (!toDelete) return;
+    try {
+      const updated = await deleteMessage(toDelete.id);
+      if (updated && typeof updated === 'object' && 'id' in updated) upsertMessage(queryClient, updated);
+      setToDelete(null);
+    } catch (err) {
+      toastError(err);
+    }
+  };
+
+  if (!ticket) {
+    return (
+      <Box sx={{ flex: 1, display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
+        <CircularProgress />
+      </Box>
+    );
+  }
+
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0, minWidth: 0, flex: 1 }} data-testid="chat-view">
+      <TicketHeader
+        ticket={ticket}
+        onOpenContact={() => setContactOpen(true)}
+        onToggleTools={() => setToolsOpen((v) => !v)}
+        onDeleting={() => {
+          deletingSelf.current = true;
+        }}
+      />
+      <ImportExportPanel open={toolsOpen} ticket={ticket} messages={messages} me={user?.name ?? ''} />
+      <MessagesList
+        key={ticketId}
+        messages={messages}
+        isGroup={ticket.isGroup}
+        loading={messagesQuery.isLoading}
+        hasOlder={!!messagesQuery.hasNextPage}
+        loadingOlder={messagesQuery.isFetchingNextPage}
+        loadOlder={loadOlder}
+        onReply={onReply}
+        onDelete={onDelete}
+      />
+      <MessageInput ticketId={ticketId} disabled={ticket.status !== 'open'} replyingTo={replyingTo} onCancelReply={() => setReplyingTo(null)} />
+      <ContactDrawer contact={ticket.contact} open={contactOpen} onClose={() => setContactOpen(false)} />
+      <ConfirmDialog
+        open={!!toDelete}
+        title={t('chat.message.deleteTitle')}
+        text={t('chat.message.deleteText')}
+        confirmLabel={t('common.delete')}
+        onConfirm={() => void confirmDelete()}
+        onClose={() => setToDelete(null)}
+      />
+    </Box>
+  );
+}

@@ -1,0 +1,79 @@
+import type { MessageDto, TicketDto } from '@wadesk/contracts';
+import { useInfiniteQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import { api } from '../../services/api';
+
+export interface MessagesPage {
+  messages: MessageDto[];
+  ticket: TicketDto;
+  count: number;
+  hasMore: boolean;
+}
+
+export type MessagesPages = InfiniteData<MessagesPage, number>;
+
+export const messagesKey = (ticketId: number) => ['messages', ticketId] as const;
+
+/** Pages of a ticket's messages: page 1 is the newest; each page is oldest→newest. */
+export function useMessages(ticketId: number) {
+  return useInfiniteQuery({
+    queryKey: messagesKey(ticketId),
+    initialPageParam: 1,
+    queryFn: async ({ pageParam }) =>
+      (await api.get<MessagesPage>(`/messages/${ticketId}`, { params: { pageNumber: pageParam } })).data,
+    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
+    staleTime: 0,
+    gcTime: 60_000,
+    meta: { silent: true },
+  });
+}
+
+/** All loaded messages, oldest first. */
+export function flattenMessages(data: InfiniteData<MessagesPage, unknown> | undefined): MessageDto[] {
+  if (!data) return [];
+  const out: MessageDto[] = [];
+  for (let i = data.pages.length - 1; i >= 0; i -= 1) out.push(...data.pages[i].messages);
+  return out;
+}
+
+/** Adds (or replaces) a message in the cached conversation. */
+export function upsertMessage(queryClient: QueryClient, message: MessageDto): void {
+  queryClient.setQueryData<MessagesPages>(messagesKey(message.ticketId), (data) => {
+    if (!data || data.pages.length === 0) return data;
+    const exists = data.pages.some((p) => p.messages.some((m) => m.id === message.id));
+    if (exists) {
+      return {
+        ...data,
+        pages: data.pages.map((p) => ({ ...p, messages: p.messages.map((m) => (m.id === message.id ? message : m)) })),
+      };
+    }
+    return {
+      ...data,
+      pages: data.pages.map((p, i) => (i === 0 ? { ...p, messages: [...p.messages, message], count: p.count + 1 } : p)),
+    };
+  });
+}
+
+export function useUpsertMessage() {
+  const queryClient = useQueryClient();
+  return (message: MessageDto) => upsertMessage(queryClient, message);
+}
+
+export async function sendText(ticketId: number, body: string, quotedMsgId?: number): Promise<MessageDto> {
+  return (await api.post<MessageDto>(`/messages/${ticketId}`, { body, quotedMsg: quotedMsgId ? { id: quotedMsgId } : undefined })).data;
+}
+
+export async function sendMedia(ticketId: number, files: File[], body: string): Promise<MessageDto[]> {
+  const form = new FormData();
+  form.append('body', body);
+  for (const file of files) form.append('medias', file, file.name);
+  return (await api.post<MessageDto[]>(`/messages/${ticketId}`, form)).data;
+}
+
+export async function deleteMessage(id: number): Promise<MessageDto | undefined> {
+  return (await api.delete<MessageDto | undefined>(`/messages/${id}`)).data;
+}
+
+/** Marks a ticket read (the first page load does it on the server). */
+export async function markRead(ticketId: number): Promise<void> {
+  await api.get(`/messages/${ticketId}`, { params: { pageNumber: 1 } });
+}

@@ -1,0 +1,190 @@
+import { isAdmin, type WhatsappDto } from '@wadesk/contracts';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import IconButton from '@mui/material/IconButton';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import AddIcon from '@mui/icons-material/Add';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
+import EditIcon from '@mui/icons-material/Edit';
+import PhonelinkOffIcon from '@mui/icons-material/PhonelinkOff';
+import StarIcon from '@mui/icons-material/Star';
+import { useCallback, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { EmptyState } from '../../components/empty-state';
+import { Page } from '../../components/page';
+import { toastError, toastSuccess } from '../../services/toast-error';
+import { useAuth } from '../auth/auth-context';
+import { ConnectionModal } from './connection-modal';
+import { ConnectionStatus, SessionActions } from './connection-status';
+import { deleteWhatsapp, useApplyWhatsappChange, useConnectionsLive, useWhatsapps } from './connections-api';
+import { formatShortDateTime } from './format-date';
+import { QrCodeDialog } from './qr-code-dialog';
+
+export function ConnectionsPage() {
+  const { t } = useTranslation();
+  const { user } = useAuth();
+  const admin = isAdmin(user);
+  const { data: whatsapps = [], isLoading, isError } = useWhatsapps();
+  useConnectionsLive();
+  const applyChange = useApplyWhatsappChange();
+  const [modal, setModal] = useState<{ whatsappId?: number } | null>(null);
+  const [qrFor, setQrFor] = useState<number | null>(null);
+  const [toDelete, setToDelete] = useState<WhatsappDto | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  const closeQr = useCallback(() => setQrFor(null), []);
+  const columns = admin ? 7 : 6;
+
+  const confirmDelete = async () => {
+    if (!toDelete) return;
+    setDeleting(true);
+    try {
+      await deleteWhatsapp(toDelete.id);
+      applyChange({ action: 'delete', whatsappId: toDelete.id });
+      toastSuccess(t('connections.deleted'));
+      setToDelete(null);
+    } catch (err) {
+      toastError(err);
+    } finally {
+      setDeleting(false);
+    }
+  };
+
+  const sorted = [...whatsapps].sort((a, b) => a.id - b.id);
+
+  return (
+    <Page
+      title={t('pages.connections')}
+      actions={
+        admin && (
+          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setModal({})}>
+            {t('connections.add')}
+          </Button>
+        )
+      }
+    >
+      {!isLoading && !isError && sorted.length === 0 ? (
+        <EmptyState
+          icon={<PhonelinkOffIcon fontSize="large" />}
+          title={t('connections.empty.title')}
+          text={admin ? t('connections.empty.textAdmin') : t('connections.empty.text')}
+          testId="connections-empty"
+        />
+      ) : (
+        <Paper variant="outlined">
+          <TableContainer>
+            <Table
+              size="small"
+              sx={{ '& td, & th': { whiteSpace: 'nowrap' } }}
+              data-testid="connections-table"
+              aria-label={t('pages.connections')}
+            >
+              <TableHead>
+                <TableRow>
+                  <TableCell>{t('connections.columns.id')}</TableCell>
+                  <TableCell>{t('connections.columns.name')}</TableCell>
+                  <TableCell>{t('connections.columns.status')}</TableCell>
+                  <TableCell>{t('connections.columns.session')}</TableCell>
+                  <TableCell>{t('connections.columns.lastUpdate')}</TableCell>
+                  <TableCell align="center">{t('connections.columns.default')}</TableCell>
+                  {admin && <TableCell align="right">{t('common.actions')}</TableCell>}
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {sorted.map((w) => (
+                  <TableRow key={w.id} hover data-testid="connection-row" data-id={w.id}>
+                    <TableCell>{w.id}</TableCell>
+                    <TableCell>
+                      <Typography variant="body2" sx={{ fontWeight: 500 }}>
+                        {w.name}
+                      </Typography>
+                      <Typography variant="caption" color="text.secondary">
+                        {t(`connections.channels.${w.channel}`)}
+                      </Typography>
+                    </TableCell>
+                    <TableCell>
+                      <ConnectionStatus status={w.status} />
+                    </TableCell>
+                    <TableCell>
+                      <SessionActions whatsapp={w} canManage={admin} onShowQr={() => setQrFor(w.id)} />
+                    </TableCell>
+                    <TableCell>{formatShortDateTime(w.updatedAt)}</TableCell>
+                    <TableCell align="center">
+                      {w.isDefault && (
+                        <Tooltip title={t('connections.isDefault')}>
+                          <StarIcon
+                            fontSize="small"
+                            sx={{ color: 'warning.main', verticalAlign: 'middle' }}
+                            aria-label={t('connections.isDefault')}
+                            aria-hidden={false}
+                            data-testid="connection-default"
+                          />
+                        </Tooltip>
+                      )}
+                    </TableCell>
+                    {admin && (
+                      <TableCell align="right">
+                        <IconButton
+                          size="small"
+                          aria-label={t('connections.edit', { name: w.name })}
+                          onClick={() => setModal({ whatsappId: w.id })}
+                        >
+                          <EditIcon fontSize="small" />
+                        </IconButton>
+                        <IconButton
+                          size="small"
+                          aria-label={t('connections.delete', { name: w.name })}
+                          onClick={() => setToDelete(w)}
+                        >
+                          <DeleteOutlineIcon fontSize="small" />
+                        </IconButton>
+                      </TableCell>
+                    )}
+                  </TableRow>
+                ))}
+                {isLoading && (
+                  <TableRow>
+                    <TableCell colSpan={columns} align="center" sx={{ py: 3 }}>
+                      <CircularProgress size={24} aria-label={t('common.loading')} />
+                    </TableCell>
+                  </TableRow>
+                )}
+              </TableBody>
+            </Table>
+          </TableContainer>
+        </Paper>
+      )}
+      {isError && (
+        <Box sx={{ mt: 2, color: 'error.main' }}>
+          <Typography variant="body2">{t('connections.loadError')}</Typography>
+        </Box>
+      )}
+      {modal && (
+        <ConnectionModal
+          onClose={() => setModal(null)}
+          whatsappId={modal.whatsappId}
+          first={modal.whatsappId === undefined && whatsapps.length === 0}
+        />
+      )}
+      {qrFor !== null && <QrCodeDialog whatsappId={qrFor} onClose={closeQr} />}
+      <ConfirmDialog
+        open={!!toDelete}
+        title={t('connections.confirmDelete.title', { name: toDelete?.name ?? '' })}
+        text={t('connections.confirmDelete.text')}
+        confirmLabel={t('common.delete')}
+        busy={deleting}
+        onConfirm={() => void confirmDelete()}
+        onClose={() => setToDelete(null)}
+      />
+    </Page>
+  );
+}

@@ -1,0 +1,255 @@
+import { can, isAdmin, type ContactDto } from '@wadesk/contracts';
+import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
+import AddIcon from '@mui/icons-material/Add';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
+import DownloadIcon from '@mui/icons-material/Download';
+import EditIcon from '@mui/icons-material/Edit';
+import ImportContactsIcon from '@mui/icons-material/ImportContacts';
+import SearchIcon from '@mui/icons-material/Search';
+import WhatsAppIcon from '@mui/icons-material/WhatsApp';
+import { useState, type UIEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { Page } from '../../components/page';
+import { useDebouncedValue } from '../../hooks/use-debounced-value';
+import { toastError, toastSuccess } from '../../services/toast-error';
+import { useAuth } from '../auth/auth-context';
+import { ContactModal } from './contact-modal';
+import {
+  deleteContact,
+  downloadContactsCsv,
+  importContacts,
+  normalizeContactSearch,
+  startTicket,
+  useApplyContactChange,
+  useContactsList,
+  useContactsLiveUpdates,
+} from './contacts-api';
+
+/** §9: load the next page within 100 px of the bottom. */
+const SCROLL_THRESHOLD = 100;
+const COLUMNS = 5;
+
+export function ContactsPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { user } = useAuth();
+  const mayDelete = can(user?.profile, 'contacts-page:deleteContact');
+  const mayImport = isAdmin(user);
+  const [search, setSearch] = useState('');
+  const searchParam = normalizeContactSearch(useDebouncedValue(search, 500));
+  const { data, isLoading, hasNextPage, fetchNextPage, isFetchingNextPage } = useContactsList(searchParam);
+  const contacts = data?.pages.flatMap((p) => p.contacts) ?? [];
+  const [modal, setModal] = useState<{ contactId?: number } | null>(null);
+  const [toDelete, setToDelete] = useState<ContactDto | null>(null);
+  const [confirmImport, setConfirmImport] = useState(false);
+  const [busy, setBusy] = useState<'delete' | 'import' | 'export' | `ticket-${number}` | null>(null);
+  const applyChange = useApplyContactChange();
+  useContactsLiveUpdates();
+
+  const loadMore = () => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  };
+
+  const onScroll = (e: UIEvent<HTMLDivElement>) => {
+    const el = e.currentTarget;
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < SCROLL_THRESHOLD) loadMore();
+  };
+
+  /** Runs one action at a time, toasting its failure. */
+  const run = async (what: NonNullable<typeof busy>, action: () => Promise<void>) => {
+    setBusy(what);
+    try {
+      await action();
+    } catch (err) {
+      toastError(err);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const confirmDelete = () =>
+    run('delete', async () => {
+      if (!toDelete) return;
+      await deleteContact(toDelete.id);
+      applyChange({ action: 'delete', contactId: toDelete.id });
+      toastSuccess(t('contacts.deleted'));
+      setToDelete(null);
+    });
+
+  const runImport = () =>
+    run('import', async () => {
+      const { imported } = await importContacts();
+      toastSuccess(t('contacts.imported', { count: imported }));
+      setConfirmImport(false);
+    });
+
+  const openTicket = (contact: ContactDto) =>
+    run(`ticket-${contact.id}`, async () => {
+      const ticket = await startTicket(contact.id);
+      await navigate(`/tickets/${ticket.id}`);
+    });
+
+  return (
+    <Page
+      title={t('pages.contacts')}
+      actions={
+        <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, alignItems: 'center', justifyContent: 'flex-end', width: '100%' }}>
+          <TextField
+            size="small"
+            label={t('common.search')}
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            slotProps={{
+              input: {
+                startAdornment: (
+                  <InputAdornment position="start">
+                    <SearchIcon fontSize="small" />
+                  </InputAdornment>
+                ),
+              },
+            }}
+            sx={{ flex: { xs: '1 1 100%', sm: '1 1 220px' }, minWidth: 0 }}
+          />
+          {mayImport && (
+            <Button
+              variant="outlined"
+              startIcon={<ImportContactsIcon />}
+              onClick={() => setConfirmImport(true)}
+              disabled={busy === 'import'}
+            >
+              {t('contacts.import')}
+            </Button>
+          )}
+          <Button
+            variant="outlined"
+            startIcon={busy === 'export' ? <CircularProgress size={16} /> : <DownloadIcon />}
+            onClick={() => void run('export', downloadContactsCsv)}
+            disabled={busy === 'export'}
+          >
+            {t('contacts.export')}
+          </Button>
+          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setModal({})}>
+            {t('contacts.add')}
+          </Button>
+        </Stack>
+      }
+    >
+      <Paper variant="outlined">
+        <TableContainer sx={{ maxHeight: { xs: 'calc(100vh - 260px)', sm: 'calc(100vh - 190px)' } }} onScroll={onScroll}>
+          <Table stickyHeader size="small" data-testid="contacts-table" aria-label={t('pages.contacts')}>
+            <TableHead>
+              <TableRow>
+                <TableCell padding="checkbox" aria-label={t('contacts.fields.avatar')} />
+                <TableCell>{t('contacts.fields.name')}</TableCell>
+                <TableCell>{t('contacts.fields.number')}</TableCell>
+                <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{t('contacts.fields.email')}</TableCell>
+                <TableCell align="right">{t('common.actions')}</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {contacts.map((contact) => (
+                <TableRow key={contact.id} hover data-testid="contact-row">
+                  <TableCell padding="checkbox" sx={{ pl: 1 }}>
+                    <Avatar src={contact.profilePicUrl || undefined} alt="" sx={{ width: 32, height: 32 }}>
+                      {contact.name.charAt(0).toUpperCase()}
+                    </Avatar>
+                  </TableCell>
+                  <TableCell sx={{ wordBreak: 'break-word' }}>{contact.name}</TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{contact.number}</TableCell>
+                  <TableCell sx={{ display: { xs: 'none', md: 'table-cell' }, wordBreak: 'break-all' }}>
+                    {contact.email}
+                  </TableCell>
+                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    <Tooltip title={t('contacts.startTicket')}>
+                      <span>
+                        <IconButton
+                          size="small"
+                          aria-label={t('contacts.startTicketFor', { name: contact.name })}
+                          onClick={() => void openTicket(contact)}
+                          disabled={busy === `ticket-${contact.id}`}
+                        >
+                          <WhatsAppIcon fontSize="small" />
+                        </IconButton>
+                      </span>
+                    </Tooltip>
+                    <IconButton
+                      size="small"
+                      aria-label={t('contacts.editContact', { name: contact.name })}
+                      onClick={() => setModal({ contactId: contact.id })}
+                    >
+                      <EditIcon fontSize="small" />
+                    </IconButton>
+                    {mayDelete && (
+                      <IconButton
+                        size="small"
+                        aria-label={t('contacts.deleteContact', { name: contact.name })}
+                        onClick={() => setToDelete(contact)}
+                      >
+                        <DeleteOutlineIcon fontSize="small" />
+                      </IconButton>
+                    )}
+                  </TableCell>
+                </TableRow>
+              ))}
+              {!isLoading && contacts.length === 0 && (
+                <TableRow>
+                  <TableCell colSpan={COLUMNS} align="center" sx={{ py: 4, color: 'text.secondary' }}>
+                    {searchParam ? t('contacts.noMatch') : t('contacts.empty')}
+                  </TableCell>
+                </TableRow>
+              )}
+              {(isLoading || isFetchingNextPage) && (
+                <TableRow>
+                  <TableCell colSpan={COLUMNS} align="center" sx={{ py: 2 }}>
+                    <CircularProgress size={24} aria-label={t('common.loading')} />
+                  </TableCell>
+                </TableRow>
+              )}
+            </TableBody>
+          </Table>
+        </TableContainer>
+        {hasNextPage && !isFetchingNextPage && (
+          <Box sx={{ p: 1, textAlign: 'center' }}>
+            <Button onClick={loadMore}>{t('common.loadMore')}</Button>
+          </Box>
+        )}
+      </Paper>
+      {modal && <ContactModal onClose={() => setModal(null)} contactId={modal.contactId} />}
+      <ConfirmDialog
+        open={!!toDelete}
+        title={t('contacts.confirmDelete.title', { name: toDelete?.name ?? '' })}
+        text={t('contacts.confirmDelete.text')}
+        confirmLabel={t('common.delete')}
+        busy={busy === 'delete'}
+        onConfirm={() => void confirmDelete()}
+        onClose={() => setToDelete(null)}
+      />
+      <ConfirmDialog
+        open={confirmImport}
+        title={t('contacts.confirmImport.title')}
+        text={t('contacts.confirmImport.text')}
+        confirmLabel={t('contacts.import')}
+        busy={busy === 'import'}
+        onConfirm={() => void runImport()}
+        onClose={() => setConfirmImport(false)}
+      />
+    </Page>
+  );
+}

@@ -1,0 +1,74 @@
+import Box from '@mui/material/Box';
+import Grid from '@mui/material/Grid';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import Typography from '@mui/material/Typography';
+import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlineOutlined';
+import HeadsetMicIcon from '@mui/icons-material/HeadsetMic';
+import HourglassEmptyIcon from '@mui/icons-material/HourglassEmpty';
+import { useTranslation } from 'react-i18next';
+import { Page } from '../../components/page';
+import { useAuth } from '../auth/auth-context';
+import { CounterCard } from './counter-card';
+import { useDashboard, useDashboardLiveUpdates } from './dashboard-api';
+import { TicketsPerHourChart } from './tickets-per-hour-chart';
+
+/** §2 Dashboard: In service, Waiting and Closed counters for the user's queues, and today's tickets per hour. */
+export function DashboardPage() {
+  const { t } = useTranslation();
+  const { user } = useAuth();
+  const { data } = useDashboard();
+  useDashboardLiveUpdates();
+
+  return (
+    <Page title={t('pages.dashboard')}>
+      <Box data-testid="dashboard">
+        <Typography color="text.secondary" sx={{ mt: -1, mb: 2 }}>
+          {t('dashboard.welcome', { name: user?.name ?? '' })}
+        </Typography>
+        <Grid container spacing={2} sx={{ mb: 2 }}>
+          <Grid size={{ xs: 12, sm: 4 }}>
+            <CounterCard
+              label={t('dashboard.inService')}
+              value={data?.counts.open}
+              icon={<HeadsetMicIcon />}
+              color="primary"
+              testId="counter-open"
+            />
+          </Grid>
+          <Grid size={{ xs: 12, sm: 4 }}>
+            <CounterCard
+              label={t('dashboard.waiting')}
+              value={data?.counts.pending}
+              icon={<HourglassEmptyIcon />}
+              color="warning"
+              testId="counter-pending"
+            />
+          </Grid>
+          <Grid size={{ xs: 12, sm: 4 }}>
+            <CounterCard
+              label={t('dashboard.closed')}
+              value={data?.counts.closed}
+              icon={<CheckCircleOutlineIcon />}
+              color="success"
+              testId="counter-closed"
+            />
+          </Grid>
+        </Grid>
+        <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2.5 } }} data-testid="tickets-per-hour">
+          <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
+            {t('dashboard.chartTitle')}
+          </Typography>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+            {t('dashboard.chartSubtitle')}
+          </Typography>
+          {data ? (
+            <TicketsPerHourChart data={data.ticketsPerHour} label={t('dashboard.tickets')} />
+          ) : (
+            <Skeleton variant="rounded" height={280} />
+          )}
+        </Paper>
+      </Box>
+    </Page>
+  );
+}

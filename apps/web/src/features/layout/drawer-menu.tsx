@@ -1,0 +1,76 @@
+import { isAdmin } from '@wadesk/contracts';
+import Badge from '@mui/material/Badge';
+import Divider from '@mui/material/Divider';
+import List from '@mui/material/List';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import ListSubheader from '@mui/material/ListSubheader';
+import { Fragment } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useLocation } from 'react-router-dom';
+import { useAuth } from '../auth/auth-context';
+import { NAV_ITEMS, type NavItem, type NavSection } from './nav-items';
+import { useConnectionsAttention } from './use-connections-attention';
+
+const SECTIONS: { section: NavSection; titleKey?: string; adminOnly?: boolean }[] = [
+  { section: 'main' },
+  { section: 'admin', titleKey: 'layout.sections.admin', adminOnly: true },
+  { section: 'tools', titleKey: 'layout.sections.tools' },
+];
+
+function isActive(item: NavItem, pathname: string): boolean {
+  const path = pathname.toLowerCase();
+  const target = item.path.toLowerCase();
+  if (target === '/') return path === '/';
+  return path === target || path.startsWith(`${target}/`);
+}
+
+export function DrawerMenu({ onNavigate }: { onNavigate?: () => void }) {
+  const { t } = useTranslation();
+  const { user } = useAuth();
+  const { pathname } = useLocation();
+  const attention = useConnectionsAttention();
+  const admin = isAdmin(user);
+
+  return (
+    <List component="nav" aria-label={t('layout.mainMenu')} data-testid="drawer" dense sx={{ py: 0 }}>
+      {SECTIONS.filter((s) => admin || !s.adminOnly).map(({ section, titleKey }) => (
+        <Fragment key={section}>
+          {titleKey && (
+            <>
+              <Divider />
+              <ListSubheader component="div" sx={{ lineHeight: '36px' }}>
+                {t(titleKey)}
+              </ListSubheader>
+            </>
+          )}
+          {NAV_ITEMS.filter((item) => item.section === section).map((item) => {
+            const label = t(item.titleKey);
+            const showBadge = item.path === '/connections' && attention;
+            return (
+              <ListItemButton
+                key={item.path}
+                component={RouterLink}
+                to={item.path}
+                selected={isActive(item, pathname)}
+                onClick={onNavigate}
+              >
+                <ListItemIcon sx={{ minWidth: 40 }}>
+                  {showBadge ? (
+                    <Badge badgeContent="!" color="error" data-testid="connections-badge">
+                      {item.icon}
+                    </Badge>
+                  ) : (
+                    item.icon
+                  )}
+                </ListItemIcon>
+                <ListItemText primary={label} />
+              </ListItemButton>
+            );
+          })}
+        </Fragment>
+      ))}
+    </List>
+  );
+}

@@ -1,0 +1,67 @@
+import Divider from '@mui/material/Divider';
+import IconButton from '@mui/material/IconButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Typography from '@mui/material/Typography';
+import AccountCircle from '@mui/icons-material/AccountCircle';
+import LogoutIcon from '@mui/icons-material/Logout';
+import PersonIcon from '@mui/icons-material/Person';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useAuth } from '../auth/auth-context';
+import { UserModal } from '../users/user-modal';
+
+export function UserMenu() {
+  const { t } = useTranslation();
+  const { user, logout } = useAuth();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [profileOpen, setProfileOpen] = useState(false);
+  return (
+    <>
+      <IconButton color="inherit" aria-label={t('aria.userMenu')} aria-haspopup="menu" onClick={(e) => setAnchor(e.currentTarget)}>
+        <AccountCircle />
+      </IconButton>
+      <Menu
+        anchorEl={anchor}
+        open={!!anchor}
+        onClose={() => setAnchor(null)}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+      >
+        {user && (
+          <Typography variant="body2" color="text.secondary" sx={{ px: 2, py: 1 }} component="div">
+            {user.name}
+          </Typography>
+        )}
+        <Divider />
+        <MenuItem
+          onClick={() => {
+            setAnchor(null);
+            setProfileOpen(true);
+          }}
+        >
+          <ListItemIcon>
+            <PersonIcon fontSize="small" />
+          </ListItemIcon>
+          <ListItemText>{t('layout.profile')}</ListItemText>
+        </MenuItem>
+        <MenuItem
+          onClick={() => {
+            setAnchor(null);
+            void logout();
+          }}
+        >
+          <ListItemIcon>
+            <LogoutIcon fontSize="small" />
+          </ListItemIcon>
+          <ListItemText>{t('layout.logout')}</ListItemText>
+        </MenuItem>
+      </Menu>
+      {user && profileOpen && (
+        <UserModal open onClose={() => setProfileOpen(false)} userId={user.id} ownProfile />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,182 @@
+import type { QuickAnswerDto } from '@wadesk/contracts';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import AddIcon from '@mui/icons-material/Add';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
+import EditIcon from '@mui/icons-material/Edit';
+import SearchIcon from '@mui/icons-material/Search';
+import { useState, type UIEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { Page } from '../../components/page';
+import { useDebouncedValue } from '../../hooks/use-debounced-value';
+import { toastError, toastSuccess } from '../../services/toast-error';
+import { QuickAnswerModal } from './quick-answer-modal';
+import {
+  deleteQuickAnswer,
+  normalizeQuickAnswerSearch,
+  useApplyQuickAnswerChange,
+  useQuickAnswersList,
+  useQuickAnswersLiveUpdates,
+} from './quick-answers-api';
+
+/** §9: load the next page within 100 px of the bottom. */
+const SCROLL_THRESHOLD = 100;
+const COLUMNS = 3;
+
+export function QuickAnswersPage() {
+  const { t } = useTranslation();
+  const [search, setSearch] = useState('');
+  const searchParam = normalizeQuickAnswerSearch(useDebouncedValue(search, 500));
+  const { data, isLoading, hasNextPage, fetchNextPage, isFetchingNextPage } = useQuickAnswersList(searchParam);
+  const quickAnswers = data?.pages.flatMap((p) => p.quickAnswers) ?? [];
+  const [modal, setModal] = useState<{ quickAnswer?: QuickAnswerDto } | null>(null);
+  const [toDelete, setToDelete] = useState<QuickAnswerDto | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  const applyChange = useApplyQuickAnswerChange();
+  useQuickAnswersLiveUpdates();
+
+  const loadMore = () => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  };
+
+  const onScroll = (e: UIEvent<HTMLDivElement>) => {
+    const el = e.currentTarget;
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < SCROLL_THRESHOLD) loadMore();
+  };
+
+  const confirmDelete = async () => {
+    if (!toDelete) return;
+    setDeleting(true);
+    try {
+      await deleteQuickAnswer(toDelete.id);
+      applyChange({ action: 'delete', quickAnswerId: toDelete.id });
+      toastSuccess(t('quickAnswers.deleted'));
+      setToDelete(null);
+    } catch (err) {
+      toastError(err);
+    } finally {
+      setDeleting(false);
+    }
+  };
+
+  return (
+    <Page
+      title={t('pages.quickAnswers')}
+      actions={
+        <>
+          <TextField
+            size="small"
+            label={t('common.search')}
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            slotProps={{
+              input: {
+                startAdornment: (
+                  <InputAdornment position="start">
+                    <SearchIcon fontSize="small" />
+                  </InputAdornment>
+                ),
+              },
+            }}
+            sx={{ flexGrow: 1, minWidth: 0 }}
+          />
+          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setModal({})} sx={{ flexShrink: 0 }}>
+            {t('quickAnswers.add')}
+          </Button>
+        </>
+      }
+    >
+      <Paper variant="outlined">
+        <TableContainer sx={{ maxHeight: 'calc(100vh - 190px)' }} onScroll={onScroll}>
+          <Table
+            stickyHeader
+            size="small"
+            sx={{ tableLayout: 'fixed' }}
+            data-testid="quick-answers-table"
+            aria-label={t('pages.quickAnswers')}
+          >
+            <TableHead>
+              <TableRow>
+                <TableCell sx={{ width: { xs: '35%', sm: '25%' } }}>{t('quickAnswers.fields.shortcut')}</TableCell>
+                <TableCell>{t('quickAnswers.fields.message')}</TableCell>
+                <TableCell align="right" sx={{ width: 96 }}>
+                  {t('common.actions')}
+                </TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {quickAnswers.map((quickAnswer) => (
+                <TableRow key={quickAnswer.id} hover data-testid="quick-answer-row">
+                  <TableCell sx={{ wordBreak: 'break-word', fontWeight: 500 }}>{quickAnswer.shortcut}</TableCell>
+                  <TableCell>
+                    <Typography variant="body2" noWrap title={quickAnswer.message}>
+                      {quickAnswer.message}
+                    </Typography>
+                  </TableCell>
+                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    <IconButton
+                      size="small"
+                      aria-label={t('quickAnswers.editQuickAnswer', { shortcut: quickAnswer.shortcut })}
+                      onClick={() => setModal({ quickAnswer })}
+                    >
+                      <EditIcon fontSize="small" />
+                    </IconButton>
+                    <IconButton
+                      size="small"
+                      aria-label={t('quickAnswers.deleteQuickAnswer', { shortcut: quickAnswer.shortcut })}
+                      onClick={() => setToDelete(quickAnswer)}
+                    >
+                      <DeleteOutlineIcon fontSize="small" />
+                    </IconButton>
+                  </TableCell>
+                </TableRow>
+              ))}
+              {!isLoading && quickAnswers.length === 0 && (
+                <TableRow>
+                  <TableCell colSpan={COLUMNS} align="center" sx={{ py: 4, color: 'text.secondary' }}>
+                    {searchParam ? t('quickAnswers.noMatch') : t('quickAnswers.empty')}
+                  </TableCell>
+                </TableRow>
+              )}
+              {(isLoading || isFetchingNextPage) && (
+                <TableRow>
+                  <TableCell colSpan={COLUMNS} align="center" sx={{ py: 2 }}>
+                    <CircularProgress size={24} aria-label={t('common.loading')} />
+                  </TableCell>
+                </TableRow>
+              )}
+            </TableBody>
+          </Table>
+        </TableContainer>
+        {hasNextPage && !isFetchingNextPage && (
+          <Box sx={{ p: 1, textAlign: 'center' }}>
+            <Button onClick={loadMore}>{t('common.loadMore')}</Button>
+          </Box>
+        )}
+      </Paper>
+      {modal && <QuickAnswerModal onClose={() => setModal(null)} quickAnswer={modal.quickAnswer} />}
+      <ConfirmDialog
+        open={!!toDelete}
+        title={t('quickAnswers.confirmDelete.title', { shortcut: toDelete?.shortcut ?? '' })}
+        text={t('quickAnswers.confirmDelete.text')}
+        confirmLabel={t('common.delete')}
+        busy={deleting}
+        onConfirm={() => void confirmDelete()}
+        onClose={() => setToDelete(null)}
+      />
+    </Page>
+  );
+}

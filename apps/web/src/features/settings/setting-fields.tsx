@@ -1,0 +1,109 @@
+import { SETTING_DEFINITIONS, type SettingKey } from '@wadesk/contracts';
+import FormControl from '@mui/material/FormControl';
+import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
+import InputLabel from '@mui/material/InputLabel';
+import MenuItem from '@mui/material/MenuItem';
+import Select from '@mui/material/Select';
+import TextField from '@mui/material/TextField';
+import SaveIcon from '@mui/icons-material/Save';
+import { useState, type ChangeEvent, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PasswordField } from '../auth/password-field';
+
+interface FieldProps {
+  settingKey: SettingKey;
+  value: string;
+  onSave: (value: string) => Promise<void>;
+}
+
+/** The label of an option value: on/off, or a duration for timeCreateNewTicket. */
+function useOptionLabel() {
+  const { t } = useTranslation();
+  return (key: SettingKey, option: string) =>
+    key === 'timeCreateNewTicket' ? t(`settings.durations.${option}`) : t(`settings.options.${option}`);
+}
+
+export function OptionSettingField({ settingKey, value, onSave }: FieldProps) {
+  const { t } = useTranslation();
+  const optionLabel = useOptionLabel();
+  const def = SETTING_DEFINITIONS[settingKey];
+  const options: readonly string[] = 'options' in def ? def.options : [];
+  const labelId = `setting-${settingKey}-label`;
+  return (
+    <FormControl fullWidth size="small">
+      <InputLabel id={labelId}>{t(`settings.keys.${settingKey}`)}</InputLabel>
+      <Select
+        labelId={labelId}
+        label={t(`settings.keys.${settingKey}`)}
+        value={options.includes(value) ? value : ''}
+        onChange={(e) => void onSave(e.target.value)}
+        data-testid={`setting-${settingKey}`}
+      >
+        {options.map((option) => (
+          <MenuItem key={option} value={option}>
+            {optionLabel(settingKey, option)}
+          </MenuItem>
+        ))}
+      </Select>
+    </FormControl>
+  );
+}
+
+/** Free text (or a secret): saved on blur, on Enter, or with the save button. */
+export function TextSettingField({ settingKey, value, onSave, secret }: FieldProps & { secret?: boolean }) {
+  const { t } = useTranslation();
+  const [draft, setDraft] = useState(value);
+  const [saving, setSaving] = useState(false);
+  // A new value from the server (save, live update) replaces the draft.
+  const [shown, setShown] = useState(value);
+  if (shown !== value) {
+    setShown(value);
+    setDraft(value);
+  }
+  const dirty = draft !== value;
+
+  const save = async () => {
+    if (!dirty || saving) return;
+    setSaving(true);
+    try {
+      await onSave(draft);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const saveButton = (
+    <IconButton
+      size="small"
+      edge="end"
+      aria-label={t('settings.saveKey', { name: t(`settings.keys.${settingKey}`) })}
+      disabled={!dirty || saving}
+      onClick={() => void save()}
+      onMouseDown={(e) => e.preventDefault()}
+    >
+      <SaveIcon fontSize="small" />
+    </IconButton>
+  );
+
+  const common = {
+    label: t(`settings.keys.${settingKey}`),
+    value: draft,
+    size: 'small' as const,
+    fullWidth: true,
+    onChange: (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => setDraft(e.target.value),
+    onBlur: () => void save(),
+    onKeyDown: (e: KeyboardEvent) => {
+      if (e.key === 'Enter') void save();
+    },
+    helperText: t(`settings.help.${settingKey}`, { defaultValue: '' }) || undefined,
+  };
+
+  if (secret) return <PasswordField {...common} autoComplete="off" />;
+  return (
+    <TextField
+      {...common}
+      slotProps={{ input: { endAdornment: <InputAdornment position="end">{saveButton}</InputAdornment> } }}
+    />
+  );
+}

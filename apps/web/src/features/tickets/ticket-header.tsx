@@ -1,0 +1,166 @@
+import { can, type TicketDto } from '@wadesk/contracts';
+import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import ButtonBase from '@mui/material/ButtonBase';
+import IconButton from '@mui/material/IconButton';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import ArrowBackIcon from '@mui/icons-material/ArrowBack';
+import ImportExportIcon from '@mui/icons-material/ImportExport';
+import MoreVertIcon from '@mui/icons-material/MoreVert';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { toastError, toastSuccess } from '../../services/toast-error';
+import { useAuth } from '../auth/auth-context';
+import { deleteTicket, resolveWithProtocol, updateTicket, type TicketChange } from './tickets-api';
+import { applyTicketChange } from './tickets-live';
+import { TransferTicketModal } from './transfer-ticket-modal';
+
+export interface TicketHeaderProps {
+  ticket: TicketDto;
+  onOpenContact: () => void;
+  onToggleTools: () => void;
+  /** Called before this screen deletes the ticket itself (so the live delete is not announced twice). */
+  onDeleting: () => void;
+}
+
+type Action = { key: string; label: string; run: () => void; color?: 'primary' | 'error' | 'inherit' | 'success' | 'warning'; variant?: 'contained' | 'outlined' | 'text' };
+
+/** The ticket header (§2): back, contact name with #id, 'Assigned to', the actions of its status. */
+export function TicketHeader({ ticket, onOpenContact, onToggleTools, onDeleting }: TicketHeaderProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { user } = useAuth();
+  const [busy, setBusy] = useState(false);
+  const [menu, setMenu] = useState<HTMLElement | null>(null);
+  const [transfer, setTransfer] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+
+  const change = async (body: TicketChange, leave: boolean) => {
+    setBusy(true);
+    try {
+      const updated = await updateTicket(ticket.id, body);
+      applyTicketChange(queryClient, user, { type: 'update', ticket: updated });
+      if (leave) void navigate('/tickets');
+    } catch (err) {
+      toastError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const protocol = async () => {
+    setBusy(true);
+    try {
+      const result = await resolveWithProtocol(ticket.id);
+      applyTicketChange(queryClient, user, { type: 'update', ticket: result.ticket });
+      window.alert(t('tickets.header.protocolAlert', { protocol: result.protocol }));
+      void navigate('/tickets');
+    } catch (err) {
+      toastError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const remove = async () => {
+    setBusy(true);
+    onDeleting();
+    try {
+      await deleteTicket(ticket.id);
+      applyTicketChange(queryClient, user, { type: 'delete', ticketId: ticket.id });
+      toastSuccess(t('tickets.header.deleted'));
+      void navigate('/tickets');
+    } catch (err) {
+      toastError(err);
+    } finally {
+      setBusy(false);
+      setConfirmDelete(false);
+    }
+  };
+
+  const actions: Action[] = [];
+  if (ticket.status === 'pending') {
+    actions.push({ key: 'accept', label: t('tickets.actions.accept'), run: () => void change({ status: 'open' }, false), variant: 'contained', color: 'primary' });
+  } else if (ticket.status === 'open') {
+    actions.push({ key: 'return', label: t('tickets.actions.return'), run: () => void change({ status: 'pending' }, true), variant: 'outlined', color: 'inherit' });
+    actions.push({ key: 'resolve', label: t('tickets.actions.resolve'), run: () => void change({ status: 'closed' }, true), variant: 'contained', color: 'primary' });
+    actions.push({ key: 'protocol', label: t('tickets.actions.protocol'), run: () => void protocol(), variant: 'outlined', color: 'primary' });
+    actions.push({ key: 'transfer', label: t('tickets.actions.transfer'), run: () => setTransfer(true), variant: 'outlined', color: 'inherit' });
+  } else {
+    actions.push({ key: 'reopen', label: t('tickets.actions.reopen'), run: () => void change({ status: 'open' }, false), variant: 'contained', color: 'primary' });
+  }
+  const more: Action[] = [];
+  if (can(user?.profile, 'ticket-options:deleteTicket')) more.push({ key: 'delete', label: t('tickets.actions.delete'), run: () => setConfirmDelete(true), color: 'error' });
+
+  return (
+    <Paper square elevation={0} sx={{ display: 'flex', alignItems: 'center', gap: 1, px: 1, py: 0.5, minHeight: 64, borderBottom: 1, borderColor: 'divider', flexWrap: 'wrap' }}>
+      <IconButton aria-label={t('tickets.header.back')} onClick={() => void navigate('/tickets')}>
+        <ArrowBackIcon />
+      </IconButton>
+      <ButtonBase onClick={onOpenContact} sx={{ display: 'flex', gap: 1, alignItems: 'center', flex: 1, minWidth: 0, justifyContent: 'flex-start', textAlign: 'left', borderRadius: 1, py: 0.5 }} aria-label={t('tickets.header.contactInfo')}>
+        <Avatar src={ticket.contact.profilePicUrl || undefined} alt={ticket.contact.name}>
+          {ticket.contact.name.slice(0, 1).toUpperCase()}
+        </Avatar>
+        <Box sx={{ minWidth: 0 }}>
+          <Typography noWrap sx={{ fontWeight: 600 }} data-testid="ticket-title">
+            {ticket.contact.name} #{ticket.id}
+          </Typography>
+          <Typography noWrap variant="caption" color="text.secondary" component="div">
+            {ticket.user ? t('tickets.header.assignedTo', { name: ticket.user.name }) : t('tickets.header.unassigned')}
+          </Typography>
+        </Box>
+      </ButtonBase>
+      <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap', justifyContent: 'flex-end' }}>
+        {actions.map((a, i) => (
+          <Button
+            key={a.key}
+            size="small"
+            disabled={busy}
+            variant={a.variant}
+            color={a.color}
+            onClick={a.run}
+            sx={{ display: i === 0 ? 'inline-flex' : { xs: 'none', md: 'inline-flex' } }}
+          >
+            {a.label}
+          </Button>
+        ))}
+        <IconButton aria-label={t('tickets.header.tools')} onClick={onToggleTools}>
+          <ImportExportIcon />
+        </IconButton>
+        <IconButton aria-label={t('tickets.header.more')} onClick={(e) => setMenu(e.currentTarget)} disabled={busy}>
+          <MoreVertIcon />
+        </IconButton>
+      </Box>
+      <Menu anchorEl={menu} open={!!menu} onClose={() => setMenu(null)}>
+        {actions.slice(1).map((a) => (
+          <MenuItem key={a.key} sx={{ display: { md: 'none' } }} onClick={() => { setMenu(null); a.run(); }}>
+            {a.label}
+          </MenuItem>
+        ))}
+        {more.map((a) => (
+          <MenuItem key={a.key} sx={a.color === 'error' ? { color: 'error.main' } : undefined} onClick={() => { setMenu(null); a.run(); }}>
+            {a.label}
+          </MenuItem>
+        ))}
+      </Menu>
+      <TransferTicketModal ticket={ticket} open={transfer} onClose={() => setTransfer(false)} onDone={() => void navigate('/tickets')} />
+      <ConfirmDialog
+        open={confirmDelete}
+        title={t('tickets.header.deleteTitle', { id: ticket.id })}
+        text={t('tickets.header.deleteText')}
+        confirmLabel={t('common.delete')}
+        busy={busy}
+        onConfirm={() => void remove()}
+        onClose={() => setConfirmDelete(false)}
+      />
+    </Paper>
+  );
+}

@@ -1,0 +1,112 @@
+import type { ContactDto, QueueDto, TicketDto, TicketStatus, WhatsappDto } from '@wadesk/contracts';
+import { useInfiniteQuery, useQuery, type InfiniteData } from '@tanstack/react-query';
+import { api } from '../../services/api';
+
+export const TICKETS_KEY = ['tickets'] as const;
+
+export interface TicketListResponse {
+  tickets: TicketDto[];
+  hasMore: boolean;
+  count: number;
+}
+
+export type TicketsPages = InfiniteData<TicketListResponse, number>;
+
+/** What one ticket list asks the server for. */
+export interface TicketListParams {
+  status?: TicketStatus;
+  isGroup?: boolean;
+  searchParam?: string;
+  showAll: boolean;
+  /** Undefined: no queue filter (a user without queues). */
+  queueIds?: number[];
+  withUnreadMessages?: boolean;
+}
+
+export function ticketListKey(params: TicketListParams) {
+  return [...TICKETS_KEY, 'list', params] as const;
+}
+
+export function toQuery(params: TicketListParams, pageNumber: number) {
+  return {
+    pageNumber,
+    status: params.status,
+    searchParam: params.searchParam || undefined,
+    showAll: params.showAll ? 'true' : 'false',
+    isGroup: params.isGroup === undefined ? undefined : String(params.isGroup),
+    queueIds: params.queueIds ? JSON.stringify(params.queueIds) : undefined,
+    withUnreadMessages: params.withUnreadMessages ? 'true' : undefined,
+  };
+}
+
+export function useTicketsList(params: TicketListParams, enabled = true) {
+  return useInfiniteQuery({
+    queryKey: ticketListKey(params),
+    enabled,
+    initialPageParam: 1,
+    queryFn: async ({ pageParam }) =>
+      (await api.get<TicketListResponse>('/tickets', { params: toQuery(params, pageParam) })).data,
+    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
+    staleTime: 10_000,
+  });
+}
+
+export function useTicket(id: number | undefined) {
+  return useQuery({
+    queryKey: [...TICKETS_KEY, 'one', id],
+    enabled: id !== undefined,
+    queryFn: async () => (await api.get<TicketDto>(`/tickets/${id}`)).data,
+    staleTime: 0,
+    meta: { silent: true },
+  });
+}
+
+export interface TicketChange {
+  status?: TicketStatus;
+  userId?: number | null;
+  queueId?: number | null;
+  whatsappId?: number;
+}
+
+export async function updateTicket(id: number, change: TicketChange): Promise<TicketDto> {
+  return (await api.put<TicketDto>(`/tickets/${id}`, change)).data;
+}
+
+export async function createTicket(input: { contactId: number; userId?: number; status: 'open' }): Promise<TicketDto> {
+  return (await api.post<TicketDto>('/tickets', input)).data;
+}
+
+export async function resolveWithProtocol(id: number): Promise<{ protocol: string; ticket: TicketDto }> {
+  return (await api.post<{ protocol: string; ticket: TicketDto }>(`/tickets/${id}/protocol`)).data;
+}
+
+export async function deleteTicket(id: number): Promise<void> {
+  await api.delete(`/tickets/${id}`);
+}
+
+export async function closeAllTickets(): Promise<number> {
+  return (await api.post<{ closed: number }>('/ticketsClosed')).data.closed;
+}
+
+export function useQueuesList() {
+  return useQuery({
+    queryKey: ['queues'],
+    queryFn: async () => (await api.get<QueueDto[]>('/queue')).data,
+  });
+}
+
+export function useConnections(enabled = true) {
+  return useQuery({
+    queryKey: ['whatsapp'],
+    enabled,
+    queryFn: async () => (await api.get<WhatsappDto[]>('/whatsapp')).data,
+  });
+}
+
+export async function searchContacts(searchParam: string): Promise<ContactDto[]> {
+  return (await api.get<{ contacts: ContactDto[] }>('/contacts', { params: { searchParam } })).data.contacts;
+}
+
+export async function createContact(input: { name: string; number: string }): Promise<ContactDto> {
+  return (await api.post<ContactDto>('/contacts', input)).data;
+}

@@ -1,0 +1,114 @@
+import type { TicketDto } from '@wadesk/contracts';
+import Box from '@mui/material/Box';
+import CircularProgress from '@mui/material/CircularProgress';
+import Typography from '@mui/material/Typography';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { toastError } from '../../services/toast-error';
+import { useAuth } from '../auth/auth-context';
+import { TICKET_ROW_HEIGHT, TicketRow } from './ticket-row';
+import { updateTicket, type TicketListParams, useTicketsList } from './tickets-api';
+import { applyTicketChange } from './tickets-live';
+import { useQueryClient } from '@tanstack/react-query';
+
+/** §9: the next page loads within 100 px of the bottom. */
+const SCROLL_THRESHOLD = 100;
+
+export interface TicketsListProps {
+  params: TicketListParams;
+  selectedId?: number;
+  testId?: string;
+}
+
+/** A virtualized ticket list that pages on scroll. */
+export function TicketsList({ params, selectedId, testId }: TicketsListProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { user } = useAuth();
+  const { data, isLoading, hasNextPage, fetchNextPage, isFetchingNextPage } = useTicketsList(params);
+  const tickets = data?.pages.flatMap((p) => p.tickets) ?? [];
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const [busyId, setBusyId] = useState<number | null>(null);
+
+  const virtualizer = useVirtualizer({
+    count: tickets.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => TICKET_ROW_HEIGHT,
+    getItemKey: (i) => tickets[i]?.id ?? i,
+    overscan: 8,
+  });
+
+  const onScroll = () => {
+    const el = scrollRef.current;
+    if (!el) return;
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < SCROLL_THRESHOLD && hasNextPage && !isFetchingNextPage) {
+      void fetchNextPage();
+    }
+  };
+
+  const onOpen = useCallback((ticket: TicketDto) => void navigate(`/tickets/${ticket.id}`), [navigate]);
+  const change = useCallback(
+    async (ticket: TicketDto, status: 'open' | 'pending') => {
+      setBusyId(ticket.id);
+      try {
+        const updated = await updateTicket(ticket.id, { status });
+        applyTicketChange(queryClient, user, { type: 'update', ticket: updated });
+        void navigate(`/tickets/${ticket.id}`);
+      } catch (err) {
+        toastError(err);
+      } finally {
+        setBusyId(null);
+      }
+    },
+    [navigate, queryClient, user],
+  );
+  const onAccept = useCallback((ticket: TicketDto) => void change(ticket, 'open'), [change]);
+  const onView = useCallback((ticket: TicketDto) => void change(ticket, 'pending'), [change]);
+
+  return (
+    <Box ref={scrollRef} onScroll={onScroll} sx={{ flex: 1, minHeight: 0, overflowY: 'auto', position: 'relative' }} data-testid={testId}>
+      {isLoading && (
+        <Box sx={{ display: 'flex', justifyContent: 'center', p: 3 }}>
+          <CircularProgress size={28} />
+        </Box>
+      )}
+      {!isLoading && tickets.length === 0 && (
+        <Box sx={{ p: 3, textAlign: 'center' }}>
+          <Typography variant="body2" color="text.secondary">
+            {t('tickets.list.empty')}
+          </Typography>
+        </Box>
+      )}
+      <Box sx={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const ticket = tickets[item.index];
+          return (
+            <Box
+              key={item.key}
+              data-index={item.index}
+              ref={virtualizer.measureElement}
+              sx={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)` }}
+            >
+              <TicketRow
+                ticket={ticket}
+                selected={ticket.id === selectedId}
+                busy={busyId === ticket.id}
+                onOpen={onOpen}
+                onAccept={onAccept}
+                onView={onView}
+              />
+            </Box>
+          );
+        })}
+      </Box>
+      {isFetchingNextPage && (
+        <Box sx={{ display: 'flex', justifyContent: 'center', p: 1 }}>
+          <CircularProgress size={20} />
+        </Box>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,171 @@
+import { isAdmin } from '@wadesk/contracts';
+import Badge from '@mui/material/Badge';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import InputAdornment from '@mui/material/InputAdornment';
+import Paper from '@mui/material/Paper';
+import Switch from '@mui/material/Switch';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import TextField from '@mui/material/TextField';
+import AddIcon from '@mui/icons-material/Add';
+import CheckCircleIcon from '@mui/icons-material/TaskAlt';
+import DoneAllIcon from '@mui/icons-material/DoneAll';
+import GroupsIcon from '@mui/icons-material/Groups';
+import MoveToInboxIcon from '@mui/icons-material/MoveToInbox';
+import SearchIcon from '@mui/icons-material/Search';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { useDebouncedValue } from '../../hooks/use-debounced-value';
+import { toastError } from '../../services/toast-error';
+import { useAuth } from '../auth/auth-context';
+import { NewTicketModal } from './new-ticket-modal';
+import { QueueSelect, useSelectedQueues } from './queue-select';
+import { closeAllTickets, TICKETS_KEY, useTicketsList, type TicketListParams } from './tickets-api';
+import { TicketsList } from './tickets-list';
+
+type MainTab = 'open' | 'group' | 'closed' | 'search';
+type SubTab = 'open' | 'pending';
+type ClosedTab = 'private' | 'group';
+
+function useCount(params: TicketListParams, enabled: boolean): number | undefined {
+  const { data } = useTicketsList(params, enabled);
+  return data?.pages[0]?.count;
+}
+
+function CountLabel({ label, count }: { label: string; count: number | undefined }) {
+  return (
+    <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 1.5 }}>
+      {label}
+      <Badge badgeContent={count ?? 0} color="secondary" max={9999} showZero sx={{ '& .MuiBadge-badge': { position: 'static', transform: 'none' } }} />
+    </Box>
+  );
+}
+
+/** The tickets manager (§2): tabs, filters and the lists. */
+export function TicketsManager({ selectedId }: { selectedId?: number }) {
+  const { t } = useTranslation();
+  const { user } = useAuth();
+  const queryClient = useQueryClient();
+  const admin = isAdmin(user);
+  const userQueues = user?.queues ?? [];
+  const [tab, setTab] = useState<MainTab>('open');
+  const [sub, setSub] = useState<SubTab>('open');
+  const [closedTab, setClosedTab] = useState<ClosedTab>('private');
+  const [showAll, setShowAll] = useState(admin);
+  const [selectedQueues, setSelectedQueues] = useSelectedQueues(user?.id, userQueues);
+  const [search, setSearch] = useState('');
+  const searchParam = useDebouncedValue(search.trim().toLowerCase(), 500);
+  const [newOpen, setNewOpen] = useState(false);
+  const [confirmClose, setConfirmClose] = useState(false);
+  const [closing, setClosing] = useState(false);
+  const hadSearch = useRef(false);
+
+  // Clearing the search returns to the open tab (§2).
+  useEffect(() => {
+    if (search.trim()) hadSearch.current = true;
+    else if (hadSearch.current && tab === 'search') {
+      hadSearch.current = false;
+      setTab('open');
+    }
+  }, [search, tab]);
+
+  const base = { showAll: admin && showAll, queueIds: userQueues.length ? selectedQueues : undefined };
+  const isGroup = tab === 'group';
+  const openParams: TicketListParams = { ...base, status: 'open', isGroup };
+  const pendingParams: TicketListParams = { ...base, status: 'pending', isGroup };
+  const inboxLike = tab === 'open' || tab === 'group';
+  const openCount = useCount(openParams, inboxLike);
+  const pendingCount = useCount(pendingParams, inboxLike);
+
+  let listParams: TicketListParams;
+  if (tab === 'closed') listParams = { ...base, status: 'closed', isGroup: closedTab === 'group' };
+  else if (tab === 'search') listParams = { ...base, searchParam };
+  else listParams = sub === 'open' ? openParams : pendingParams;
+
+  const closeAll = async () => {
+    setClosing(true);
+    try {
+      const closed = await closeAllTickets();
+      setConfirmClose(false);
+      window.alert(t('tickets.manager.closedAll', { count: closed }));
+      await queryClient.invalidateQueries({ queryKey: TICKETS_KEY });
+    } catch (err) {
+      toastError(err);
+    } finally {
+      setClosing(false);
+    }
+  };
+
+  return (
+    <Paper square elevation={0} sx={{ display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0, borderRight: 1, borderColor: 'divider' }}>
+      <Tabs value={tab} onChange={(_, v: MainTab) => setTab(v)} variant="fullWidth" sx={{ minHeight: 56, borderBottom: 1, borderColor: 'divider' }}>
+        <Tab value="open" icon={<MoveToInboxIcon fontSize="small" />} label={t('tickets.tabs.open')} sx={{ minHeight: 56, py: 0.5, minWidth: 0, fontSize: 12 }} />
+        <Tab value="group" icon={<GroupsIcon fontSize="small" />} label={t('tickets.tabs.group')} sx={{ minHeight: 56, py: 0.5, minWidth: 0, fontSize: 12 }} />
+        <Tab value="closed" icon={<CheckCircleIcon fontSize="small" />} label={t('tickets.tabs.closed')} sx={{ minHeight: 56, py: 0.5, minWidth: 0, fontSize: 12 }} />
+        <Tab value="search" icon={<SearchIcon fontSize="small" />} label={t('tickets.tabs.search')} sx={{ minHeight: 56, py: 0.5, minWidth: 0, fontSize: 12 }} />
+      </Tabs>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, px: 1, py: 1, flexWrap: 'wrap', borderBottom: 1, borderColor: 'divider' }}>
+        {tab === 'search' ? (
+          <TextField
+            size="small"
+            fullWidth
+            autoFocus
+            placeholder={t('tickets.manager.searchPlaceholder')}
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> } }}
+          />
+        ) : (
+          <>
+            <Button size="small" variant="outlined" startIcon={<AddIcon />} onClick={() => setNewOpen(true)}>
+              {t('tickets.manager.new')}
+            </Button>
+            <Button size="small" variant="outlined" color="warning" startIcon={<DoneAllIcon />} onClick={() => setConfirmClose(true)}>
+              {t('tickets.manager.closeAll')}
+            </Button>
+            <Box sx={{ flex: 1 }} />
+            {admin && (
+              <FormControlLabel
+                sx={{ mr: 0 }}
+                control={<Switch size="small" checked={showAll} onChange={(e) => setShowAll(e.target.checked)} />}
+                label={t('tickets.manager.showAll')}
+                slotProps={{ typography: { variant: 'body2' } }}
+              />
+            )}
+            <QueueSelect queues={userQueues} selected={selectedQueues} onChange={setSelectedQueues} />
+          </>
+        )}
+      </Box>
+      {inboxLike && (
+        <Tabs value={sub} onChange={(_, v: SubTab) => setSub(v)} variant="fullWidth" sx={{ minHeight: 40, borderBottom: 1, borderColor: 'divider' }}>
+          <Tab value="open" sx={{ minHeight: 40, py: 0 }} label={<CountLabel label={t('tickets.tabs.workingOn')} count={openCount} />} />
+          <Tab value="pending" sx={{ minHeight: 40, py: 0 }} label={<CountLabel label={t('tickets.tabs.queue')} count={pendingCount} />} />
+        </Tabs>
+      )}
+      {tab === 'closed' && (
+        <Tabs value={closedTab} onChange={(_, v: ClosedTab) => setClosedTab(v)} variant="fullWidth" sx={{ minHeight: 40, borderBottom: 1, borderColor: 'divider' }}>
+          <Tab value="private" sx={{ minHeight: 40, py: 0 }} label={t('tickets.tabs.private')} />
+          <Tab value="group" sx={{ minHeight: 40, py: 0 }} label={t('tickets.tabs.groups')} />
+        </Tabs>
+      )}
+      {tab === 'search' && !searchParam ? (
+        <Box sx={{ flex: 1 }} />
+      ) : (
+        <TicketsList key={JSON.stringify(listParams)} params={listParams} selectedId={selectedId} testId="tickets-list" />
+      )}
+      <NewTicketModal open={newOpen} onClose={() => setNewOpen(false)} />
+      <ConfirmDialog
+        open={confirmClose}
+        title={t('tickets.manager.closeAllTitle')}
+        text={t('tickets.manager.closeAllText')}
+        busy={closing}
+        onConfirm={() => void closeAll()}
+        onClose={() => setConfirmClose(false)}
+      />
+    </Paper>
+  );
+}

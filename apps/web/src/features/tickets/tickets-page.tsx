@@ -1,0 +1,41 @@
+import Box from '@mui/material/Box';
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import ChatIcon from '@mui/icons-material/ChatBubbleOutlineOutlined';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router-dom';
+import { ChatView } from '../chat/chat-view';
+import { SMALL_SCREEN_QUERY } from '../layout/app-layout';
+import { TicketsManager } from './tickets-manager';
+
+/** /tickets/:ticketId? — the list on the left, the chat on the right; one at a time under 600 px (§2). */
+export function TicketsPage() {
+  const { t } = useTranslation();
+  const { ticketId } = useParams();
+  const id = ticketId && /^\d+$/.test(ticketId) ? Number(ticketId) : undefined;
+  const small = useMediaQuery(SMALL_SCREEN_QUERY, { noSsr: true });
+  const showList = !small || id === undefined;
+  const showChat = !small || id !== undefined;
+  return (
+    <Box sx={{ display: 'flex', height: 'calc(100dvh - 48px)', minHeight: 0, overflow: 'hidden' }}>
+      {showList && (
+        <Box sx={{ width: small ? '100%' : '34%', minWidth: small ? 0 : 340, maxWidth: small ? 'none' : 480, display: 'flex', flexDirection: 'column', minHeight: 0 }}>
+          <TicketsManager selectedId={id} />
+        </Box>
+      )}
+      {showChat && (
+        <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column', minHeight: 0 }}>
+          {id !== undefined ? (
+            <ChatView key={id} ticketId={id} />
+          ) : (
+            <Paper square elevation={0} sx={{ flex: 1, display: 'flex', alignItems: 'center', justifyContent: 'center', flexDirection: 'column', gap: 1, bgcolor: '#f7f8fa' }} data-testid="no-ticket-selected">
+              <ChatIcon sx={{ fontSize: 64, color: 'text.disabled' }} />
+              <Typography color="text.secondary">{t('tickets.noTicketSelected')}</Typography>
+            </Paper>
+          )}
+        </Box>
+      )}
+    </Box>
+  );
+}

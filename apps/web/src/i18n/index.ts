@@ -1,0 +1,47 @@
+import i18n from 'i18next';
+import LanguageDetector from 'i18next-browser-languagedetector';
+import { initReactI18next } from 'react-i18next';
+import { translations } from './resources';
+
+export const LANGUAGES = [
+  { code: 'en', label: 'English' },
+  { code: 'pt', label: 'Português' },
+  { code: 'es', label: 'Español' },
+] as const;
+
+export type LanguageCode = (typeof LANGUAGES)[number]['code'];
+
+export const LANGUAGE_STORAGE_KEY = 'i18nextLng';
+
+void i18n
+  .use(LanguageDetector)
+  .use(initReactI18next)
+  .init({
+    resources: {
+      en: { translation: translations.en },
+      pt: { translation: translations.pt },
+      es: { translation: translations.es },
+    },
+    fallbackLng: 'en',
+    supportedLngs: LANGUAGES.map((l) => l.code),
+    nonExplicitSupportedLngs: true,
+    load: 'languageOnly',
+    interpolation: { escapeValue: false },
+    detection: {
+      order: ['localStorage', 'navigator'],
+      lookupLocalStorage: LANGUAGE_STORAGE_KEY,
+      caches: ['localStorage'],
+    },
+  });
+
+i18n.on('languageChanged', (lng) => {
+  if (typeof document !== 'undefined') document.documentElement.lang = lng;
+});
+
+/** The current interface language, reduced to one of ours. */
+export function currentLanguage(): LanguageCode {
+  const lng = (i18n.resolvedLanguage ?? i18n.language ?? 'en').slice(0, 2);
+  return LANGUAGES.some((l) => l.code === lng) ? (lng as LanguageCode) : 'en';
+}
+
+export default i18n;

@@ -1,0 +1,43 @@
+import { AxiosError, AxiosHeaders, type AxiosResponse } from 'axios';
+import { beforeAll, describe, expect, it } from 'vitest';
+import i18n from '../i18n';
+import { errorMessage } from './toast-error';
+
+function httpError(status: number, data: unknown): AxiosError {
+  const config = { headers: new AxiosHeaders() };
+  const response = { status, statusText: '', headers: {}, config, data } as AxiosResponse;
+  return new AxiosError('Request failed', 'ERR_BAD_RESPONSE', config, null, response);
+}
+
+describe('errorMessage (§8)', () => {
+  beforeAll(async () => {
+    await i18n.changeLanguage('en');
+  });
+
+  it('translates a known code and uses it as the toast id', () => {
+    expect(errorMessage(httpError(403, { error: 'ERR_NO_PERMISSION', message: 'nope' }))).toEqual({
+      text: "You don't have permission to access this resource.",
+      code: 'ERR_NO_PERMISSION',
+    });
+  });
+
+  it('shows the server text for an unknown code, with the code as id', () => {
+    expect(errorMessage(httpError(400, { error: 'ERR_SOMETHING_NEW', message: 'Something new' }))).toEqual({
+      text: 'Something new',
+      code: 'ERR_SOMETHING_NEW',
+    });
+  });
+
+  it("falls back to 'An error occurred!' with no message", () => {
+    expect(errorMessage(httpError(500, ''))).toEqual({ text: 'An error occurred!' });
+    expect(errorMessage(undefined)).toEqual({ text: 'An error occurred!' });
+  });
+
+  it('translates in the chosen language', async () => {
+    await i18n.changeLanguage('pt');
+    expect(errorMessage(httpError(401, { error: 'ERR_SESSION_EXPIRED', message: 'x' })).text).toBe(
+      'Sessão expirada. Por favor, entre novamente.',
+    );
+    await i18n.changeLanguage('en');
+  });
+});

@@ -1,0 +1,34 @@
+import { AxiosError } from 'axios';
+import { isErrorCode, type ErrorBody } from '@wadesk/contracts';
+import { toast } from 'react-toastify';
+import i18n from '../i18n';
+
+/** What to show for a failed call (§8): translated code, else the server's text, else a generic message. */
+export function errorMessage(err: unknown): { text: string; code?: string } {
+  if (err instanceof AxiosError) {
+    const body = err.response?.data as Partial<ErrorBody> | undefined;
+    const code = body?.error;
+    if (isErrorCode(code) && i18n.exists(`errors.${code}`)) {
+      if (code === 'ERR_VALIDATION' && body?.issues?.length) {
+        const details = body.issues.map((i) => `${i.path}: ${i.message}`).join('; ');
+        return { text: `${i18n.t(`errors.${code}`)} ${details}`, code };
+      }
+      return { text: i18n.t(`errors.${code}`), code };
+    }
+    if (typeof code === 'string' && code) return { text: body?.message || code, code };
+    if (body?.message) return { text: body.message };
+    if (err.message && !err.response) return { text: err.message };
+  } else if (err instanceof Error && err.message) {
+    return { text: err.message };
+  }
+  return { text: i18n.t('errors.generic') };
+}
+
+export function toastError(err: unknown): void {
+  const { text, code } = errorMessage(err);
+  toast.error(text, { toastId: code ?? text, autoClose: 3000 });
+}
+
+export function toastSuccess(text: string): void {
+  toast.success(text, { autoClose: 3000 });
+}

@@ -1,0 +1,58 @@
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+const port = Number(process.env.E2E_PORT ?? 8181);
+// A fresh embedded database for every run.
+const dataDir = path.join(os.tmpdir(), `wadesk-e2e-${process.pid}-${Date.now()}`);
+const root = path.resolve(import.meta.dirname, '..');
+
+export const ADMIN = { email: 'admin@e2e.local', password: 'admin-e2e-pass' };
+
+export default defineConfig({
+  testDir: './tests',
+  outputDir: path.join(root, 'test-results'),
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  use: {
+    baseURL: `http://localhost:${port}`,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    locale: 'en-US',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  webServer: {
+    command: 'node apps/server/dist/main.js',
+    cwd: root,
+    url: `http://localhost:${port}/api/health`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'pipe',
+    env: {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      SIMULATOR: 'on',
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      LOG_LEVEL: 'warn',
+      SIGNUP_LIMIT_PER_HOUR: '1000',
+      ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
+    },
+  },
+});

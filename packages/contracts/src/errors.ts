@@ -1,0 +1,70 @@
+/**
+ * The one catalogue of error codes: the specification's list (§8) plus ours.
+ * Each code has its HTTP status; the web translates `errors.<CODE>`.
+ */
+export const ERROR_CATALOGUE = {
+  ERR_NO_OTHER_WHATSAPP: 400,
+  ERR_NO_DEF_WAPP_FOUND: 404,
+  ERR_WAPP_NOT_INITIALIZED: 400,
+  ERR_WAPP_CHECK_CONTACT: 400,
+  ERR_WAPP_INVALID_CONTACT: 400,
+  ERR_WAPP_DOWNLOAD_MEDIA: 400,
+  ERR_WAPP_GREETING_REQUIRED: 400,
+  ERR_INVALID_CREDENTIALS: 401,
+  ERR_SENDING_WAPP_MSG: 400,
+  ERR_DELETE_WAPP_MSG: 400,
+  ERR_FETCH_WAPP_MSG: 400,
+  ERR_OTHER_OPEN_TICKET: 409,
+  ERR_SESSION_EXPIRED: 401,
+  ERR_USER_CREATION_DISABLED: 403,
+  ERR_NO_PERMISSION: 403,
+  ERR_DUPLICATED_CONTACT: 409,
+  ERR_NO_SETTING_FOUND: 404,
+  ERR_NO_CONTACT_FOUND: 404,
+  ERR_NO_TICKET_FOUND: 404,
+  ERR_NO_USER_FOUND: 404,
+  ERR_NO_WAPP_FOUND: 404,
+  ERR_NO_QUEUE_FOUND: 404,
+  ERR_NO_QUICK_ANSWER_FOUND: 404,
+  ERR_CREATING_MESSAGE: 500,
+  ERR_CREATING_TICKET: 500,
+  ERR_QUEUE_COLOR_ALREADY_EXISTS: 409,
+  ERR_QUEUE_NAME_ALREADY_EXISTS: 409,
+  ERR_EMAIL_ALREADY_EXISTS: 409,
+  ERR_SETTING_READ_ONLY: 400,
+  ERR_CANNOT_DELETE_SELF: 400,
+  ERR_LAST_ADMIN: 400,
+  ERR_VALIDATION: 400,
+  ERR_RATE_LIMITED: 429,
+  ERR_NOT_FOUND: 404,
+  ERR_INTERNAL: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(ERROR_CATALOGUE, value);
+}
+
+export function errorStatus(code: ErrorCode): number {
+  return ERROR_CATALOGUE[code];
+}
+
+/** The i18n key the web uses to translate a code. */
+export function errorI18nKey(code: ErrorCode): `errors.${ErrorCode}` {
+  return `errors.${code}`;
+}
+
+export interface ValidationIssue {
+  path: string;
+  message: string;
+}
+
+/** Body of every error response. */
+export interface ErrorBody {
+  error: ErrorCode;
+  message: string;
+  issues?: ValidationIssue[];
+}

@@ -1,0 +1,21 @@
+export * from './errors.js';
+export * from './validation.js';
+export * from './socket-events.js';
+export * from './schemas/auth.js';
+export * from './schemas/users.js';
+export * from './schemas/queues.js';
+export * from './schemas/settings.js';
+export * from './schemas/whatsapp.js';
+export * from './schemas/simulator.js';
+export * from './schemas/contacts.js';
+export * from './schemas/quick-answers.js';
+export * from './schemas/tickets.js';
+export * from './permissions.js';
+
+export interface Paginated {
+  hasMore: boolean;
+  count: number;
+}
+
+/** Page sizes (architecture: tickets 40, messages 20, the rest 20). */
+export const PAGE_SIZE = { tickets: 40, messages: 20, contacts: 20, users: 20, quickAnswers: 20 } as const;

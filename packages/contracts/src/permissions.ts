@@ -1,0 +1,26 @@
+/**
+ * The permission rules table (§6): which profile may do what. The web hides what a profile may not do;
+ * the server checks the same rules and is the authority.
+ */
+export const PERMISSION_RULES = {
+  user: [],
+  admin: [
+    'drawer-admin-items:view',
+    'tickets-manager:showall',
+    'user-modal:editProfile',
+    'user-modal:editQueues',
+    'ticket-options:deleteTicket',
+    'ticket-options:transferWhatsapp',
+    'contacts-page:deleteContact',
+  ],
+} as const satisfies Record<string, readonly string[]>;
+
+export type PermissionRule = (typeof PERMISSION_RULES)['admin'][number];
+
+/** Whether a profile ('admin' or 'user', any case) may act by the rule. */
+export function can(profile: string | null | undefined, rule: PermissionRule): boolean {
+  const key = (profile ?? '').toLowerCase();
+  if (key !== 'admin' && key !== 'user') return false;
+  const allowed: readonly string[] = PERMISSION_RULES[key];
+  return allowed.includes(rule);
+}

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { boundedString, emailField, MESSAGES, passwordField } from '../validation.js';
+import type { UserDto } from './users.js';
+
+export const LoginInput = z.object({
+  email: emailField,
+  password: z.string({ error: MESSAGES.required }).min(1, MESSAGES.required).max(200, MESSAGES.tooLong),
+});
+export type LoginInput = z.infer<typeof LoginInput>;
+
+export const SignupInput = z.object({
+  name: boundedString(2, 50),
+  email: emailField,
+  password: passwordField,
+});
+export type SignupInput = z.infer<typeof SignupInput>;
+
+/** Answer of login and refresh_token. */
+export interface AuthResponse {
+  token: string;
+  user: UserDto;
+}
+
+/** Access token lifetime in seconds (15 minutes). */
+export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
+/** Refresh token lifetime in seconds (7 days). */
+export const REFRESH_TOKEN_TTL_SECONDS = 7 * 24 * 60 * 60;
+/** Failed logins allowed per IP and e-mail within the window. */
+export const LOGIN_FAILURE_LIMIT = 5;
+export const LOGIN_FAILURE_WINDOW_SECONDS = 5 * 60;

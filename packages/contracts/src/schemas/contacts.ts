@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { boundedString, MESSAGES, pageNumberField, searchParamField } from '../validation.js';
+
+export const ExtraInfoInput = z.object({
+  id: z.coerce.number().int().positive().optional(),
+  name: z.string().trim().min(1, MESSAGES.required).max(100, MESSAGES.tooLong),
+  value: z.string().max(1000, MESSAGES.tooLong).default(''),
+});
+
+export const ContactInput = z.object({
+  name: boundedString(2, 50),
+  number: z
+    .string({ error: MESSAGES.required })
+    .trim()
+    .min(1, MESSAGES.required)
+    .regex(/^\d+$/, 'Digits only, international format, no plus sign')
+    .min(8, MESSAGES.tooShort)
+    .max(50, MESSAGES.tooLong),
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(254, MESSAGES.tooLong)
+    .refine((v) => v === '' || z.email().safeParse(v).success, MESSAGES.invalidEmail)
+    .default(''),
+  extraInfo: z.array(ExtraInfoInput).max(100).default([]),
+});
+export type ContactInput = z.input<typeof ContactInput>;
+
+/** POST /contact: a contact without extra info (extra info sent is ignored). */
+export const ContactWithoutExtraInfoInput = ContactInput.omit({ extraInfo: true });
+export type ContactWithoutExtraInfoInput = z.input<typeof ContactWithoutExtraInfoInput>;
+
+/**
+ * PUT /contacts/:id: the contact's fields; `extraInfo`, when given, replaces the list (items with an id are
+ * updated, new ones inserted, missing ones deleted); when absent the list stays.
+ */
+export const ContactUpdateInput = ContactInput.extend({ extraInfo: z.array(ExtraInfoInput).max(100).optional() });
+export type ContactUpdateInput = z.input<typeof ContactUpdateInput>;
+
+/** Search applies only from this many characters (§5). */
+export const CONTACT_SEARCH_MIN_LENGTH = 3;
+
+export const ContactListQuery = z.object({ searchParam: searchParamField, pageNumber: pageNumberField });
+export type ContactListQuery = z.input<typeof ContactListQuery>;
+
+export interface ExtraInfoDto {
+  id: number;
+  name: string;
+  value: string;
+}
+
+export interface ContactDto {
+  id: number;
+  name: string;
+  number: string;
+  email: string;
+  profilePicUrl: string;
+  isGroup: boolean;
+  extraInfo: ExtraInfoDto[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ContactListResponse {
+  contacts: ContactDto[];
+  hasMore: boolean;
+  count: number;
+}
+
+/** Answer of POST /contacts/import: how many new contacts were created. */
+export interface ContactImportResponse {
+  imported: number;
+}

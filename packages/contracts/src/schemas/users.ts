@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { boundedString, emailField, MESSAGES, passwordField } from '../validation.js';
+import type { QueueDto } from './queues.js';
+
+export const PROFILES = ['admin', 'user'] as const;
+export const Profile = z.enum(PROFILES);
+export type Profile = z.infer<typeof Profile>;
+
+const queueIds = z.array(z.coerce.number().int().positive()).max(500);
+const whatsappId = z.coerce.number().int().positive().nullable();
+
+/** An empty password on edit means "keep the current one". */
+const optionalPassword = z.preprocess((v) => (v === '' || v === null ? undefined : v), passwordField.optional());
+
+export const UserCreateInput = z.object({
+  name: boundedString(2, 50),
+  email: emailField,
+  password: passwordField,
+  profile: Profile.default('user'),
+  whatsappId: whatsappId.optional(),
+  queueIds: queueIds.default([]),
+});
+export type UserCreateInput = z.input<typeof UserCreateInput>;
+
+export const UserUpdateInput = z.object({
+  name: boundedString(2, 50).optional(),
+  email: emailField.optional(),
+  password: optionalPassword,
+  profile: Profile.optional(),
+  whatsappId: whatsappId.optional(),
+  queueIds: queueIds.optional(),
+});
+export type UserUpdateInput = z.input<typeof UserUpdateInput>;
+
+export const UserListQuery = z.object({
+  searchParam: z.string().trim().max(200, MESSAGES.tooLong).transform((s) => s.toLowerCase()).default(''),
+  pageNumber: z.coerce.number().int().min(1).max(100000).default(1),
+});
+
+export interface UserDto {
+  id: number;
+  name: string;
+  email: string;
+  profile: Profile;
+  whatsappId: number | null;
+  whatsapp: { id: number; name: string } | null;
+  queues: QueueDto[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface UserListResponse {
+  users: UserDto[];
+  hasMore: boolean;
+  count: number;
+}
+
+export function isAdmin(user: Pick<UserDto, 'profile'> | null | undefined): boolean {
+  return !!user && user.profile.toLowerCase() === 'admin';
+}

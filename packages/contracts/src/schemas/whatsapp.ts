@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { boundedString, MESSAGES } from '../validation.js';
+import type { QueueDto } from './queues.js';
+
+export const CHANNELS = ['baileys', 'simulator'] as const;
+export const Channel = z.enum(CHANNELS);
+export type Channel = z.infer<typeof Channel>;
+
+/** Connection states (§4). */
+export const SESSION_STATUSES = ['OPENING', 'qrcode', 'PAIRING', 'CONNECTED', 'TIMEOUT', 'DISCONNECTED'] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+
+/** States that make the drawer show its '!' badge. */
+export const ATTENTION_STATUSES: readonly SessionStatus[] = ['qrcode', 'PAIRING', 'DISCONNECTED', 'TIMEOUT', 'OPENING'];
+
+export const WhatsappInput = z.object({
+  name: boundedString(2, 50),
+  greetingMessage: z.string().max(30000, MESSAGES.tooLong).default(''),
+  farewellMessage: z.string().max(30000, MESSAGES.tooLong).default(''),
+  isDefault: z.boolean().default(false),
+  queueIds: z.array(z.coerce.number().int().positive()).max(500).default([]),
+  channel: Channel.default('baileys'),
+});
+export type WhatsappInput = z.input<typeof WhatsappInput>;
+
+/** Only the fields sent change: no defaults here (zod's partial() would still apply them). */
+export const WhatsappUpdateInput = z.object({
+  name: boundedString(2, 50).optional(),
+  greetingMessage: z.string().max(30000, MESSAGES.tooLong).optional(),
+  farewellMessage: z.string().max(30000, MESSAGES.tooLong).optional(),
+  isDefault: z.boolean().optional(),
+  queueIds: z.array(z.coerce.number().int().positive()).max(500).optional(),
+  channel: Channel.optional(),
+});
+export type WhatsappUpdateInput = z.input<typeof WhatsappUpdateInput>;
+
+export interface WhatsappSessionDto {
+  id: number;
+  status: SessionStatus;
+  qrcode: string;
+  retries: number;
+  updatedAt: string;
+}
+
+export interface WhatsappDto extends WhatsappSessionDto {
+  name: string;
+  channel: Channel;
+  isDefault: boolean;
+  greetingMessage: string;
+  farewellMessage: string;
+  queues: QueueDto[];
+  createdAt: string;
+}

@@ -1,0 +1,40 @@
+import type { ContactDto } from './schemas/contacts.js';
+import type { QueueDto } from './schemas/queues.js';
+import type { QuickAnswerDto } from './schemas/quick-answers.js';
+import type { SettingDto } from './schemas/settings.js';
+import type { MessageDto, TicketDto, TicketStatus } from './schemas/tickets.js';
+import type { UserDto } from './schemas/users.js';
+import type { WhatsappDto, WhatsappSessionDto } from './schemas/whatsapp.js';
+
+/** Events the server sends (§4 "Live updates"), each `{ action, ... }`. */
+export interface ServerToClientEvents {
+  user: (e: { action: 'create' | 'update'; user: UserDto } | { action: 'delete'; userId: number }) => void;
+  settings: (e: { action: 'update'; setting: SettingDto }) => void;
+  whatsapp: (e: { action: 'update'; whatsapp: WhatsappDto } | { action: 'delete'; whatsappId: number }) => void;
+  whatsappSession: (e: { action: 'update'; session: WhatsappSessionDto }) => void;
+  ticket: (
+    e:
+      | { action: 'update'; ticket: TicketDto }
+      | { action: 'updateUnread'; ticketId: number }
+      | { action: 'delete'; ticketId: number },
+  ) => void;
+  appMessage: (e: { action: 'create' | 'update'; message: MessageDto; ticket: TicketDto; contact: ContactDto }) => void;
+  contact: (e: { action: 'create' | 'update'; contact: ContactDto } | { action: 'delete'; contactId: number }) => void;
+  quickAnswer: (
+    e: { action: 'create' | 'update'; quickAnswer: QuickAnswerDto } | { action: 'delete'; quickAnswerId: number },
+  ) => void;
+  queue: (e: { action: 'create' | 'update'; queue: QueueDto } | { action: 'delete'; queueId: number }) => void;
+}
+
+export type JoinAck = (result: { ok: boolean; error?: string }) => void;
+
+/** Rooms a client asks to join (§4): the server checks each. */
+export interface ClientToServerEvents {
+  joinNotification: (ack?: JoinAck) => void;
+  joinTickets: (status: TicketStatus, ack?: JoinAck) => void;
+  joinChatBox: (ticketId: number, ack?: JoinAck) => void;
+  leaveChatBox: (ticketId: number) => void;
+}
+
+export type ServerEventName = keyof ServerToClientEvents;
+export type ServerEventPayload<E extends ServerEventName> = Parameters<ServerToClientEvents[E]>[0];

@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+// Runs every test of the project and ends with one line: "N passed, N failed, N skipped".
+// Steps: Chromium (Debian's, installed with apt-get when missing), build, lint, type-check,
+// vitest (unit + integration), Playwright (end-to-end in Chromium).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const out = path.join(root, '.test-output');
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const summary = [];
+
+function run(cmd, args, options = {}) {
+  console.log(`\n▶ ${cmd} ${args.join(' ')}`);
+  const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...options.env } });
+  return result.status === 0;
+}
+
+/** A step that is one test: it passes or fails as a whole. */
+function step(name, ok) {
+  if (ok) totals.passed += 1;
+  else totals.failed += 1;
+  summary.push(`${ok ? 'ok  ' : 'FAIL'} ${name}`);
+  return ok;
+}
+
+function ensureChromium() {
+  if (existsSync('/usr/bin/chromium')) return true;
+  console.log('Installing Debian chromium with apt-get...');
+  const sudo = process.getuid && process.getuid() === 0 ? [] : ['sudo'];
+  const env = { DEBIAN_FRONTEND: 'noninteractive' };
+  const apt = (args) => (sudo.length ? run('sudo', ['apt-get', ...args], { env }) : run('apt-get', args, { env }));
+  return apt(['update']) && apt(['install', '-y', '--no-install-recommends', 'chromium', 'fonts-liberation']) && existsSync('/usr/bin/chromium');
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+const chromium = step('chromium available', ensureChromium());
+const built = step('build', run('npm', ['run', 'build']));
+step('lint (eslint)', run('npx', ['eslint', '.', '--max-warnings=1000']));
+step('type-check (tsc)', run('npm', ['run', 'typecheck']));
+
+// Unit and integration tests (PostgreSQL when DATABASE_URL is set, embedded PGlite otherwise).
+const vitestJson = path.join(out, 'vitest.json');
+const vitestOk = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
+const vitest = readJson(vitestJson);
+if (vitest) {
+  totals.passed += vitest.numPassedTests;
+  totals.failed += vitest.numFailedTests;
+  totals.skipped += (vitest.numPendingTests ?? 0) + (vitest.numTodoTests ?? 0);
+  summary.push(`vitest: ${vitest.numPassedTests} passed, ${vitest.numFailedTests} failed`);
+  if (!vitestOk && vitest.numFailedTests === 0) step('vitest run (suite errors)', false);
+} else {
+  step('vitest run', false);
+}
+
+// End-to-end tests in Chromium against the built app.
+if (chromium && built) {
+  const pwJson = path.join(out, 'playwright.json');
+  const pwOk = run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'], {
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson },
+  });
+  const pw = readJson(pwJson);
+  if (pw?.stats) {
+    const { expected = 0, unexpected = 0, flaky = 0, skipped = 0 } = pw.stats;
+    totals.passed += expected + flaky;
+    totals.failed += unexpected;
+    totals.skipped += skipped;
+    summary.push(`playwright: ${expected + flaky} passed, ${unexpected} failed, ${skipped} skipped`);
+    if (!pwOk && unexpected === 0) step('playwright run (suite errors)', false);
+  } else {
+    step('playwright run', false);
+  }
+} else {
+  step('playwright (not run: chromium or build missing)', false);
+}
+
+console.log('\n' + summary.join('\n'));
+console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(totals.failed > 0 ? 1 : 0);
