@@ -166,8 +166,11 @@ ALTER TABLE "whatsapp_queues" ADD CONSTRAINT "whatsapp_queues_whatsapp_id_whatsa
 ALTER TABLE "whatsapp_queues" ADD CONSTRAINT "whatsapp_queues_queue_id_queues_id_fk" FOREIGN KEY ("queue_id") REFERENCES "public"."queues"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "contact_custom_fields_contact_idx" ON "contact_custom_fields" USING btree ("contact_id");--> statement-breakpoint
 CREATE INDEX "contacts_name_lower_idx" ON "contacts" USING btree (lower("name"));--> statement-breakpoint
+CREATE INDEX "contacts_name_trgm_idx" ON "contacts" USING gin (lower("name") gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "contacts_number_trgm_idx" ON "contacts" USING gin ("number" gin_trgm_ops);--> statement-breakpoint
 CREATE UNIQUE INDEX "messages_channel_id_unique" ON "messages" USING btree ("whatsapp_id","channel_message_id");--> statement-breakpoint
 CREATE INDEX "messages_ticket_created_idx" ON "messages" USING btree ("ticket_id","created_at");--> statement-breakpoint
+CREATE INDEX "messages_body_trgm_idx" ON "messages" USING gin (lower("body") gin_trgm_ops);--> statement-breakpoint
 CREATE UNIQUE INDEX "queues_color_unique" ON "queues" USING btree (lower("color"));--> statement-breakpoint
 CREATE INDEX "quick_answers_shortcut_lower_idx" ON "quick_answers" USING btree (lower("shortcut"));--> statement-breakpoint
 CREATE INDEX "refresh_tokens_user_idx" ON "refresh_tokens" USING btree ("user_id");--> statement-breakpoint

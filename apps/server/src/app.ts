@@ -16,8 +16,8 @@ import { registerErrorHandler } from './http/error-handler.js';
 import { AccessTokens } from './modules/auth/access-token.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { AuthService } from './modules/auth/auth.service.js';
-import { noDeviceContacts, uncheckedNumbers } from './modules/contacts/contact-sources.js';
 import { contactsRoutes } from './modules/contacts/contacts.routes.js';
+import { defaultConnectionContacts, defaultConnectionNumberChecker } from './modules/contacts/connection-contact-sources.js';
 import { ContactsService } from './modules/contacts/contacts.service.js';
 import { queuesRoutes } from './modules/queues/queues.routes.js';
 import { QueuesService } from './modules/queues/queues.service.js';
@@ -96,14 +96,6 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   const auth = new AuthService(db, new AccessTokens(config.jwtSecret), users, settings, config.signupLimitPerHour);
   const queues = new QueuesService(db, events);
   const quickAnswers = new QuickAnswersService(db, events);
-  // TODO(session manager, apps/server/src/channels/): replace both with adapters over the default connection:
-  // find the default connection (whatsapps.isDefault), take its driver with the session manager's `driver(id)`,
-  // and answer `driver.checkNumber(number)` / the device's contact list; answer null while no default connection
-  // is connected. Until then numbers are accepted unchecked and the import answers ERR_NO_DEF_WAPP_FOUND.
-  const contacts = new ContactsService(db, events, {
-    numberChecker: uncheckedNumbers,
-    deviceContacts: noDeviceContacts,
-  });
 
   await settings.seed();
   await ensureAdmin(db, users, config, http.log);
@@ -117,11 +109,15 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   usersRoutes(http, users);
   settingsRoutes(http, settings);
   queuesRoutes(http, queues);
-  contactsRoutes(http, contacts);
   quickAnswersRoutes(http, quickAnswers);
   const channels = createChannelLayer(http, db, events, config, options.channels);
   const { sessions } = channels;
   const whatsapps = new WhatsappService(db, events, sessions);
+  const contacts = new ContactsService(db, events, {
+    numberChecker: defaultConnectionNumberChecker(db, sessions),
+    deviceContacts: defaultConnectionContacts(db, sessions),
+  });
+  contactsRoutes(http, contacts);
   whatsappRoutes(http, whatsapps);
   whatsappSessionRoutes(http, whatsapps);
 

@@ -130,6 +130,9 @@ export interface ChannelDriver {
   /** Open (everyone sends) or close (admins only) a group. */
   setGroupAnnounce(groupId: string, announce: boolean): Promise<void>;
 
+  /** The device's address book, when the network offers one (contact import). */
+  listContacts?(): Promise<{ number: string; name: string }[]>;
+
   /** Recent messages of the device, newest last, at most `limit`. */
   fetchHistory(limit: number): Promise<InboundMessage[]>;
 }

@@ -1,4 +1,5 @@
 import type { Channel } from '@wadesk/contracts';
+import { createBaileysDriver } from './baileys/index.js';
 import type { ChannelDriverFactory } from './channel-driver.js';
 import type { SimulatorNetwork } from './simulator/simulator-network.js';
 
@@ -12,7 +13,7 @@ export function createDriverRegistry(
 ): Map<Channel, ChannelDriverFactory> {
   const drivers = new Map<Channel, ChannelDriverFactory>();
   if (simulator) drivers.set('simulator', simulator.driverFactory);
-  // The Baileys driver registers here: drivers.set('baileys', createBaileysDriver).
+  drivers.set('baileys', createBaileysDriver);
   for (const [channel, factory] of overrides ?? []) drivers.set(channel, factory);
   return drivers;
 }

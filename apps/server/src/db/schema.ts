@@ -146,7 +146,11 @@ export const contacts = pgTable(
     isGroup: boolean('is_group').notNull().default(false),
     ...timestamps,
   },
-  (t) => [index('contacts_name_lower_idx').on(sql`lower(${t.name})`)],
+  (t) => [
+    index('contacts_name_lower_idx').on(sql`lower(${t.name})`),
+    index('contacts_name_trgm_idx').using('gin', sql`lower(${t.name}) gin_trgm_ops`),
+    index('contacts_number_trgm_idx').using('gin', sql`${t.number} gin_trgm_ops`),
+  ],
 );
 
 export const contactCustomFields = pgTable(

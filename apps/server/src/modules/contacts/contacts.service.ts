@@ -21,6 +21,7 @@ import {
   type DeviceContactsSource,
   type NumberChecker,
 } from './contact-sources.js';
+import { TicketsRepository } from '../tickets/tickets.repository.js';
 import { contactsCsv } from './contacts-csv.js';
 import { ContactsRepository, type ContactWrite } from './contacts.repository.js';
 
@@ -124,7 +125,10 @@ export class ContactsService {
     if (!can(actor.profile, 'contacts-page:deleteContact')) {
       throw new AppError('ERR_NO_PERMISSION', "You don't have permission to access this resource.");
     }
+    // Its tickets go with it (foreign key cascade): tell open lists to drop them.
+    const tickets = await new TicketsRepository(this.db).findDtosOfContact(id);
     if (!(await this.repo().delete(id))) throw new AppError('ERR_NO_CONTACT_FOUND', 'Contact not found.');
+    for (const ticket of tickets) this.events.emit('ticket.deleted', { ticket });
     this.events.emit('contact.deleted', { contactId: id });
   }
 

@@ -112,6 +112,11 @@ export class TicketsRepository {
     return rows.map(toTicketDto);
   }
 
+  async findDtosOfContact(contactId: number): Promise<TicketDto[]> {
+    const rows = await this.selectDtos().where(eq(tickets.contactId, contactId));
+    return rows.map(toTicketDto);
+  }
+
   private where(filter: TicketListFilter): SQL | undefined {
     const conditions: (SQL | undefined)[] = [];
     if (filter.status) conditions.push(eq(tickets.status, filter.status));
@@ -140,12 +145,12 @@ export class TicketsRepository {
       conditions.push(or(eq(tickets.userId, filter.mineOrPendingOf), eq(tickets.status, 'pending')));
     }
     if (filter.search) {
+      // Each subquery runs once (hashed) and can use the trigram indexes on contacts and message bodies.
       const pattern = `%${escapeLike(filter.search)}%`;
       conditions.push(
         or(
-          sql`lower(${contacts.name}) like ${pattern}`,
-          sql`${contacts.number} like ${pattern}`,
-          sql`exists (select 1 from messages m where m.ticket_id = ${tickets.id} and lower(m.body) like ${pattern})`,
+          sql`${tickets.contactId} in (select c.id from contacts c where lower(c.name) like ${pattern} or c.number like ${pattern})`,
+          sql`${tickets.id} in (select m.ticket_id from messages m where lower(m.body) like ${pattern})`,
         ),
       );
     }

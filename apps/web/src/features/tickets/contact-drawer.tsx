@@ -19,7 +19,7 @@ export const CONTACT_DRAWER_WIDTH = 320;
 export function ContactDrawer({ contact, open, onClose }: { contact: ContactDto; open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   return (
-    <Drawer anchor="right" open={open} onClose={onClose} sx={{ '& .MuiDrawer-paper': { width: { xs: '100%', sm: CONTACT_DRAWER_WIDTH } } }}>
+    <Drawer anchor="right" open={open} onClose={onClose} sx={{ zIndex: (theme) => theme.zIndex.appBar + 2, '& .MuiDrawer-paper': { width: { xs: '100%', sm: CONTACT_DRAWER_WIDTH } } }}>
       <Toolbar variant="dense" sx={{ borderBottom: 1, borderColor: 'divider', gap: 1 }}>
         <IconButton edge="start" aria-label={t('tickets.contact.close')} onClick={onClose}>
           <CloseIcon />

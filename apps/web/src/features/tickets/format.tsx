@@ -21,6 +21,17 @@ export function formatRowTime(iso: string, now = new Date()): string {
   return today ? formatTime(iso) : formatDate(iso);
 }
 
+const MEDIA_ICONS: Record<string, string> = {
+  image: '📷',
+  audio: '🎤',
+  video: '🎥',
+  sticker: '🖼️',
+  document: '📎',
+  other: '📎',
+  location: '📍',
+  vcard: '👤',
+};
+
 /** The last message as a row shows it: vcard and inline image data hidden. */
 export function previewText(text: string): string {
   if (!text) return '';
@@ -29,6 +40,8 @@ export function previewText(text: string): string {
     return name ? `👤 ${name}` : '👤';
   }
   if (/data:image\/[a-z+]+;base64,/i.test(text)) return '📷';
+  const media = /^\[(\w+)\]$/.exec(text.trim())?.[1];
+  if (media && media in MEDIA_ICONS) return MEDIA_ICONS[media];
   return text;
 }
 

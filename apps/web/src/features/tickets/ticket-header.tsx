@@ -30,7 +30,19 @@ export interface TicketHeaderProps {
   onDeleting: () => void;
 }
 
-type Action = { key: string; label: string; run: () => void; color?: 'primary' | 'error' | 'inherit' | 'success' | 'warning'; variant?: 'contained' | 'outlined' | 'text' };
+/** From which screen size an action is a button; below it, it sits in the menu (the chat pane is narrow). */
+type ShownFrom = 'xs' | 'lg' | 'xl';
+const buttonDisplay = (from: ShownFrom = 'xs') => (from === 'xs' ? 'inline-flex' : { xs: 'none', [from]: 'inline-flex' });
+const menuDisplay = (from: ShownFrom = 'xs') => (from === 'xs' ? 'none' : { xs: 'flex', [from]: 'none' });
+
+type Action = {
+  key: string;
+  label: string;
+  run: () => void;
+  color?: 'primary' | 'error' | 'inherit' | 'success' | 'warning';
+  variant?: 'contained' | 'outlined' | 'text';
+  from?: ShownFrom;
+};
 
 /** The ticket header (§2): back, contact name with #id, 'Assigned to', the actions of its status. */
 export function TicketHeader({ ticket, onOpenContact, onToggleTools, onDeleting }: TicketHeaderProps) {
@@ -90,10 +102,10 @@ export function TicketHeader({ ticket, onOpenContact, onToggleTools, onDeleting 
   if (ticket.status === 'pending') {
     actions.push({ key: 'accept', label: t('tickets.actions.accept'), run: () => void change({ status: 'open' }, false), variant: 'contained', color: 'primary' });
   } else if (ticket.status === 'open') {
-    actions.push({ key: 'return', label: t('tickets.actions.return'), run: () => void change({ status: 'pending' }, true), variant: 'outlined', color: 'inherit' });
+    actions.push({ key: 'return', label: t('tickets.actions.return'), run: () => void change({ status: 'pending' }, true), variant: 'outlined', color: 'inherit', from: 'lg' });
     actions.push({ key: 'resolve', label: t('tickets.actions.resolve'), run: () => void change({ status: 'closed' }, true), variant: 'contained', color: 'primary' });
-    actions.push({ key: 'protocol', label: t('tickets.actions.protocol'), run: () => void protocol(), variant: 'outlined', color: 'primary' });
-    actions.push({ key: 'transfer', label: t('tickets.actions.transfer'), run: () => setTransfer(true), variant: 'outlined', color: 'inherit' });
+    actions.push({ key: 'protocol', label: t('tickets.actions.protocol'), run: () => void protocol(), variant: 'outlined', color: 'primary', from: 'xl' });
+    actions.push({ key: 'transfer', label: t('tickets.actions.transfer'), run: () => setTransfer(true), variant: 'outlined', color: 'inherit', from: 'lg' });
   } else {
     actions.push({ key: 'reopen', label: t('tickets.actions.reopen'), run: () => void change({ status: 'open' }, false), variant: 'contained', color: 'primary' });
   }
@@ -105,7 +117,7 @@ export function TicketHeader({ ticket, onOpenContact, onToggleTools, onDeleting 
       <IconButton aria-label={t('tickets.header.back')} onClick={() => void navigate('/tickets')}>
         <ArrowBackIcon />
       </IconButton>
-      <ButtonBase onClick={onOpenContact} sx={{ display: 'flex', gap: 1, alignItems: 'center', flex: 1, minWidth: 0, justifyContent: 'flex-start', textAlign: 'left', borderRadius: 1, py: 0.5 }} aria-label={t('tickets.header.contactInfo')}>
+      <ButtonBase onClick={onOpenContact} sx={{ display: 'flex', gap: 1, alignItems: 'center', flex: 1, minWidth: 140, justifyContent: 'flex-start', textAlign: 'left', borderRadius: 1, py: 0.5 }} aria-label={t('tickets.header.contactInfo')}>
         <Avatar src={ticket.contact.profilePicUrl || undefined} alt={ticket.contact.name}>
           {ticket.contact.name.slice(0, 1).toUpperCase()}
         </Avatar>
@@ -119,7 +131,7 @@ export function TicketHeader({ ticket, onOpenContact, onToggleTools, onDeleting 
         </Box>
       </ButtonBase>
       <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap', justifyContent: 'flex-end' }}>
-        {actions.map((a, i) => (
+        {actions.map((a) => (
           <Button
             key={a.key}
             size="small"
@@ -127,7 +139,7 @@ export function TicketHeader({ ticket, onOpenContact, onToggleTools, onDeleting 
             variant={a.variant}
             color={a.color}
             onClick={a.run}
-            sx={{ display: i === 0 ? 'inline-flex' : { xs: 'none', md: 'inline-flex' } }}
+            sx={{ display: buttonDisplay(a.from), whiteSpace: 'nowrap' }}
           >
             {a.label}
           </Button>
@@ -140,8 +152,8 @@ export function TicketHeader({ ticket, onOpenContact, onToggleTools, onDeleting 
         </IconButton>
       </Box>
       <Menu anchorEl={menu} open={!!menu} onClose={() => setMenu(null)}>
-        {actions.slice(1).map((a) => (
-          <MenuItem key={a.key} sx={{ display: { md: 'none' } }} onClick={() => { setMenu(null); a.run(); }}>
+        {actions.map((a) => (
+          <MenuItem key={a.key} sx={{ display: menuDisplay(a.from) }} onClick={() => { setMenu(null); a.run(); }}>
             {a.label}
           </MenuItem>
         ))}

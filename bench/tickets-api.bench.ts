@@ -1,0 +1,126 @@
+/**
+ * Load benchmark of the ticket list and search, on loopback only, bounded in time.
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/tickets-api.bench.ts
+ *
+ * Creates a throwaway database (PostgreSQL) or an in-memory PGlite, seeds contacts, tickets and messages with
+ * SQL, boots the real app on a random loopback port and measures requests per second with autocannon.
+ * Sizes: BENCH_TICKETS (default 5000), BENCH_MESSAGES_PER_TICKET (default 20), BENCH_SECONDS (default 10).
+ */
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import autocannon from 'autocannon';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { buildApp } from '../apps/server/src/app.js';
+import { loadConfig } from '../apps/server/src/config.js';
+import { migrateDatabase, openDatabase, type DatabaseHandle } from '../apps/server/src/db/client.js';
+
+const TICKETS = Number(process.env.BENCH_TICKETS ?? 5000);
+const PER_TICKET = Number(process.env.BENCH_MESSAGES_PER_TICKET ?? 20);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+
+async function openBenchDatabase(): Promise<{ handle: DatabaseHandle; drop(): Promise<void> }> {
+  const base = process.env.DATABASE_URL;
+  if (!base) {
+    const handle = await openDatabase({});
+    return { handle, drop: async () => undefined };
+  }
+  const name = `wadesk_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase({ databaseUrl: url.toString(), poolSize: 20 });
+  return {
+    handle,
+    async drop() {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+async function seed(handle: DatabaseHandle): Promise<void> {
+  const { db } = handle;
+  await db.execute(sql`insert into whatsapps (name, channel, status, is_default) values ('Bench', 'simulator', 'DISCONNECTED', true)`);
+  await db.execute(sql`insert into queues (name, color) values ('Vendas', '#111111'), ('Suporte', '#222222')`);
+  await db.execute(sql`
+    insert into contacts (name, number)
+    select 'Cliente ' || g, (5511900000000 + g)::text from generate_series(1, ${TICKETS}) g`);
+  await db.execute(sql`
+    insert into tickets (status, contact_id, whatsapp_id, queue_id, last_message, unread_messages, updated_at)
+    select (array['open','pending','closed'])[1 + g % 3], g, 1, 1 + g % 2, 'mensagem ' || g, g % 4,
+           now() - (g || ' seconds')::interval
+    from generate_series(1, ${TICKETS}) g`);
+  await db.execute(sql`
+    insert into messages (channel_message_id, whatsapp_id, ticket_id, contact_id, body, from_me, created_at)
+    select 'B' || t || '-' || m, 1, t, t,
+           'mensagem ' || m || ' do ticket ' || t || ' sobre ' || (array['entrega','boleto','troca','pedido','garantia'])[1 + (t * m) % 5],
+           m % 2 = 0, now() - ((${PER_TICKET} - m) || ' minutes')::interval
+    from generate_series(1, ${TICKETS}) t, generate_series(1, ${PER_TICKET}) m`);
+  await db.execute(sql`update whatsapps set status = 'DISCONNECTED'`);
+  await db.execute(sql`analyze`);
+}
+
+async function run(url: string, token: string, title: string): Promise<{ title: string; rps: number; p50: number; p99: number; errors: number }> {
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    headers: { authorization: `Bearer ${token}` },
+  });
+  return {
+    title,
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
+}
+
+async function main(): Promise<void> {
+  const { handle, drop } = await openBenchDatabase();
+  try {
+    await migrateDatabase(handle);
+    const started = Date.now();
+    await seed(handle);
+    console.log(`seeded ${TICKETS} tickets and ${TICKETS * PER_TICKET} messages in ${((Date.now() - started) / 1000).toFixed(1)} s (${handle.kind})`);
+    const config = loadConfig(
+      { ADMIN_EMAIL: 'bench@bench.local', ADMIN_PASSWORD: 'bench-pass', SIMULATOR: 'on', LOG_LEVEL: 'warn' },
+      { jwtSecret: 'bench-jwt-secret', refreshSecret: 'bench-refresh-secret', dataDir: '/tmp/wadesk-bench', webDist: '/nonexistent' },
+    );
+    const app = await buildApp(config, { database: handle, logger: false });
+    await app.http.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(app.http.server.address() as AddressInfo).port}`;
+    const login = await fetch(`${base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'bench@bench.local', password: 'bench-pass' }),
+    });
+    const { token } = (await login.json()) as { token: string };
+    const results = [
+      await run(`${base}/api/tickets?status=open&showAll=true&pageNumber=1`, token, 'list open tickets (page 1, 40 rows)'),
+      await run(`${base}/api/tickets?status=pending&showAll=true&pageNumber=3`, token, 'list pending tickets (page 3)'),
+      await run(`${base}/api/tickets?searchParam=garantia&showAll=true`, token, 'search a word in messages'),
+      await run(`${base}/api/tickets?searchParam=cliente%2012&showAll=true`, token, 'search a contact name'),
+    ];
+    console.log(`\n${handle.kind}, ${TICKETS} tickets, ${TICKETS * PER_TICKET} messages, ${CONNECTIONS} connections, ${SECONDS} s each`);
+    console.log('| request | req/s | p50 ms | p99 ms | errors |\n|---|---|---|---|---|');
+    for (const r of results) console.log(`| ${r.title} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} |`);
+    await app.close();
+  } finally {
+    await handle.close();
+    await drop();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,169 @@
+import { expect, test } from '@playwright/test';
+import { connectedSimulator, contactWrites, uiLogin, unique } from './support/api';
+import {
+  createQueue,
+  createQuickAnswer,
+  expectTicketStatus,
+  openTab,
+  outbox,
+  shot,
+  simulatorAck,
+  ticketRow,
+  TINY_PNG,
+  tinyWav,
+  uniqueNumber,
+} from './support/tickets';
+
+test.describe('the attendant screen', () => {
+  test('a contact writes, the attendant handles the ticket live from queue to resolved', async ({ page, request }) => {
+    const connection = await connectedSimulator(request);
+    const queue = await createQueue(request);
+    const number = uniqueNumber();
+    const name = `Maria ${unique()}`;
+
+    await uiLogin(page);
+    await expect(page.getByRole('tab', { name: /Working on/ })).toBeVisible();
+    await shot(page, '01-empty');
+
+    // A contact writes: the ticket appears live in Queue with an unread badge and the bell counts it.
+    await contactWrites(request, connection.id, { from: number, name, body: 'Hello, I need *help* with ~my~ order' });
+    await openTab(page, /Queue/);
+    const row = ticketRow(page, name);
+    await expect(row).toBeVisible();
+    await expect(row.getByTestId('unread-badge')).toContainText('1');
+    await expect(row.getByTestId('last-message').locator('strong')).toHaveText('help');
+    await expect(row.getByTestId('last-message').locator('s')).toHaveText('my');
+    await expect(page.getByTestId('notifications-count').locator('.MuiBadge-badge')).not.toHaveText('0');
+    await expect(page.getByTestId('notifications-count').locator('.MuiBadge-badge')).toBeVisible();
+    await shot(page, '02-queue-live');
+
+    // Accept → Working on, chat open.
+    await row.getByRole('button', { name: 'Accept' }).click();
+    await page.waitForURL(/\/tickets\/\d+$/);
+    const ticketId = Number(page.url().split('/').pop());
+    await expect(page.getByTestId('ticket-title')).toHaveText(`${name} #${ticketId}`);
+    await expect(page.getByText(/Assigned to:/)).toBeVisible();
+    await openTab(page, /Working on/);
+    await expect(ticketRow(page, name)).toBeVisible();
+    await expect(page.getByTestId('messages-list').getByText('Hello, I need')).toBeVisible();
+
+    // The reply reaches the simulator's outbox, signed.
+    const input = page.getByRole('textbox', { name: /Type a message/ });
+    await input.fill('We are on it');
+    await input.press('Enter');
+    await expect.poll(async () => (await outbox(request, connection.id, number)).map((o) => o.body)).toContainEqual(expect.stringContaining('We are on it'));
+    const sent = (await outbox(request, connection.id, number)).find((o) => o.body.includes('We are on it'));
+    expect(sent?.body).toMatch(/^\*.+:\*\nWe are on it$/);
+    const mine = page.locator('[data-testid="message"][data-from-me="true"]').filter({ hasText: 'We are on it' });
+    await expect(mine).toBeVisible();
+
+    // Ticks follow the simulator's acks.
+    await simulatorAck(request, connection.id, sent!.id, 3);
+    await expect(mine.getByTestId('ack-3')).toBeVisible();
+    await shot(page, '03-chat-acked');
+
+    // '/' lists quick answers and inserts the chosen one.
+    const shortcut = await createQuickAnswer(request, 'Thank you for waiting, we will answer soon.');
+    await input.fill(`/${shortcut}`);
+    await page.getByTestId('quick-answers').getByText(`/${shortcut}`).click();
+    await expect(input).toHaveValue('Thank you for waiting, we will answer soon.');
+    await shot(page, '04-quick-answer');
+    await input.press('Enter');
+    await expect(page.locator('[data-testid="message"][data-from-me="true"]').filter({ hasText: 'Thank you for waiting' })).toBeVisible();
+
+    // Empty (trimmed) text is not sent.
+    const before = (await outbox(request, connection.id, number)).length;
+    await input.fill('   ');
+    await input.press('Enter');
+    await page.waitForTimeout(300);
+    expect((await outbox(request, connection.id, number)).length).toBe(before);
+    await input.fill('');
+
+    // An image and an audio from the contact render.
+    await contactWrites(request, connection.id, { from: number, name, body: '', mediaType: 'image', mediaUrl: TINY_PNG });
+    await contactWrites(request, connection.id, { from: number, name, body: '', mediaType: 'audio', mediaUrl: tinyWav() });
+    const image = page.getByTestId('messages-list').getByRole('img', { name: 'image' }).last();
+    await expect(image).toBeVisible();
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    const audio = page.getByTestId('messages-list').locator('audio').last();
+    await expect(audio).toBeAttached();
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.readyState)).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'playback speed' }).last().click();
+    await expect(page.getByRole('button', { name: 'playback speed' }).last()).toHaveText('1.5x');
+    await shot(page, '05-media');
+
+    // Delete one of my messages.
+    await mine.hover();
+    await mine.getByRole('button', { name: 'message options' }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await expect(page.getByText('This action cannot be reverted.')).toBeVisible();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await expect(page.locator(`[data-message-id]`).filter({ has: page.getByTestId('message-deleted') })).toHaveCount(1);
+    await expect.poll(async () => (await outbox(request, connection.id, number)).find((o) => o.id === sent!.id)?.isDeleted).toBe(true);
+    await shot(page, '06-deleted');
+
+    // Transfer to a queue: back to pending.
+    await page.getByRole('button', { name: 'Transfer' }).click();
+    await page.getByRole('dialog').getByLabel('Queue').click();
+    await page.getByRole('option', { name: queue.name }).click();
+    await shot(page, '07-transfer');
+    await page.getByRole('dialog').getByRole('button', { name: 'Transfer' }).click();
+    await page.waitForURL(/\/tickets$/);
+    await expectTicketStatus(request, ticketId, 'pending');
+    await openTab(page, /Queue/);
+    await expect(ticketRow(page, name)).toBeVisible();
+    await expect(ticketRow(page, name).getByTestId('queue-bar')).toHaveAttribute('aria-label', queue.name);
+
+    // Accept again, then resolve → Resolved tab.
+    await ticketRow(page, name).getByRole('button', { name: 'Accept' }).click();
+    await page.waitForURL(`**/tickets/${ticketId}`);
+    await page.getByRole('button', { name: 'Resolve' }).click();
+    await page.waitForURL(/\/tickets$/);
+    await expectTicketStatus(request, ticketId, 'closed');
+    await openTab(page, /Resolved/);
+    const closedRow = ticketRow(page, name);
+    await expect(closedRow).toBeVisible();
+    await expect(closedRow.getByText('closed', { exact: true })).toBeVisible();
+    await shot(page, '08-resolved');
+
+    // Reopen.
+    await closedRow.click();
+    await page.getByRole('button', { name: 'Reopen' }).click();
+    await expectTicketStatus(request, ticketId, 'open');
+    await expect(page.getByRole('button', { name: 'Resolve' })).toBeVisible();
+    await openTab(page, /Inbox/);
+    await openTab(page, /Working on/);
+    await expect(ticketRow(page, name)).toBeVisible();
+
+    // The contact drawer.
+    await page.getByRole('button', { name: 'contact details' }).click();
+    await expect(page.getByTestId('contact-drawer').getByRole('link', { name: number })).toHaveAttribute('href', `tel:+${number}`);
+    await shot(page, '09-contact-drawer');
+  });
+
+  test('phone width: one pane at a time with a back button', async ({ page, request }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const connection = await connectedSimulator(request);
+    const number = uniqueNumber();
+    const name = `Phone ${unique()}`;
+    await uiLogin(page);
+    await contactWrites(request, connection.id, { from: number, name, body: 'Hi from a phone' });
+    await openTab(page, /Queue/);
+    const row = ticketRow(page, name);
+    await expect(row).toBeVisible();
+    await expect(page.getByTestId('no-ticket-selected')).toHaveCount(0);
+    await shot(page, '10-phone-list');
+    await row.getByRole('button', { name: 'Accept' }).click();
+    await page.waitForURL(/\/tickets\/\d+$/);
+    await expect(page.getByTestId('tickets-list')).toHaveCount(0);
+    await expect(page.getByTestId('messages-list').getByText('Hi from a phone')).toBeVisible();
+    const input = page.getByRole('textbox', { name: /Type a message/ });
+    await input.fill('Reply from phone');
+    await input.press('Enter');
+    await expect.poll(async () => (await outbox(request, connection.id, number)).map((o) => o.body)).toContainEqual(expect.stringContaining('Reply from phone'));
+    await shot(page, '11-phone-chat');
+    await page.getByRole('button', { name: 'back' }).click();
+    await page.waitForURL(/\/tickets$/);
+    await expect(page.getByTestId('tickets-list')).toBeVisible();
+  });
+});
