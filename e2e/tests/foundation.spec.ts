@@ -46,8 +46,8 @@ test.describe('sign up and sign in', () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
-  test('signs in and lands on /tickets; a signed-in user opening /login goes to /', async ({ page }) => {
-    const user = await createUser(page.request);
+  test('signs in and lands on /tickets; a signed-in user opening /login goes to /', async ({ page, request }) => {
+    const user = await createUser(request);
     await uiLogin(page, user.email, user.password);
     await expect(page.getByTestId('coming-soon')).toBeVisible();
     await shot(page, 'tickets-after-login');
@@ -57,8 +57,8 @@ test.describe('sign up and sign in', () => {
     await expect(page.getByTestId('dashboard')).toContainText(`Welcome, ${user.name}!`);
   });
 
-  test('logout goes to /login and the session is gone', async ({ page }) => {
-    const user = await createUser(page.request);
+  test('logout goes to /login and the session is gone', async ({ page, request }) => {
+    const user = await createUser(request);
     await uiLogin(page, user.email, user.password);
     await page.getByRole('button', { name: 'user menu' }).click();
     await page.getByRole('menuitem', { name: 'Logout' }).click();
@@ -94,8 +94,8 @@ test.describe('sign up and sign in', () => {
     await expect(password).toHaveAttribute('type', 'password');
   });
 
-  test('a wrong password shows the translated error toast and stays on /login', async ({ page }) => {
-    const user = await createUser(page.request);
+  test('a wrong password shows the translated error toast and stays on /login', async ({ page, request }) => {
+    const user = await createUser(request);
     await page.goto('/login');
     await page.getByLabel('Email', { exact: true }).fill(user.email);
     await page.getByLabel('Password', { exact: true }).fill('not-the-password');
@@ -107,8 +107,8 @@ test.describe('sign up and sign in', () => {
 });
 
 test.describe('roles', () => {
-  test('an admin sees Users, Queues and Settings, and edits a user in the modal', async ({ page }) => {
-    const user = await createUser(page.request);
+  test('an admin sees Users, Queues and Settings, and edits a user in the modal', async ({ page, request }) => {
+    const user = await createUser(request);
     const newName = `Edited ${unique()}`;
     await uiLogin(page);
 
@@ -141,13 +141,13 @@ test.describe('roles', () => {
     await expect(row.getByRole('button', { name: `edit ${newName}` })).toBeVisible();
 
     // The server kept it.
-    const token = await apiLogin(page.request);
-    const saved = await api<{ name: string }>(page.request, token, 'GET', `/api/users/${user.id}`);
+    const token = await apiLogin(request);
+    const saved = await api<{ name: string }>(request, token, 'GET', `/api/users/${user.id}`);
     expect(saved.name).toBe(newName);
   });
 
-  test('a user sees no admin items, the server refuses them, and /users shows no permission', async ({ page }) => {
-    const user = await createUser(page.request, { profile: 'user' });
+  test('a user sees no admin items, the server refuses them, and /users shows no permission', async ({ page, request }) => {
+    const user = await createUser(request, { profile: 'user' });
     await uiLogin(page, user.email, user.password);
 
     const drawer = page.getByTestId('drawer');
@@ -157,13 +157,13 @@ test.describe('roles', () => {
     await expect(drawer.getByText('Administration')).toHaveCount(0);
 
     // The server enforces the role, whatever the client shows.
-    const token = await apiLogin(page.request, user.email, user.password);
+    const token = await apiLogin(request, user.email, user.password);
     for (const [method, url, data] of [
       ['GET', '/api/users', undefined],
       ['POST', '/api/users', { name: 'Nope', email: `nope-${unique()}@e2e.local`, password: 'nope-pass', profile: 'admin' }],
       ['PUT', '/api/settings/userCreation', { value: 'disabled' }],
     ] as const) {
-      const res = await page.request.fetch(url, { method, data, headers: { authorization: `Bearer ${token}` } });
+      const res = await request.fetch(url, { method, data, headers: { authorization: `Bearer ${token}` } });
       expect(res.status(), `${method} ${url}`).toBe(403);
       expect(((await res.json()) as { error: string }).error).toBe('ERR_NO_PERMISSION');
     }
@@ -177,8 +177,8 @@ test.describe('roles', () => {
     await expect(page.getByTestId('settings')).toHaveCount(0);
   });
 
-  test("a user's Profile menu opens the own-user modal without admin fields", async ({ page }) => {
-    const user = await createUser(page.request, { profile: 'user' });
+  test("a user's Profile menu opens the own-user modal without admin fields", async ({ page, request }) => {
+    const user = await createUser(request, { profile: 'user' });
     await uiLogin(page, user.email, user.password);
     await page.getByRole('button', { name: 'user menu' }).click();
     await page.getByRole('menuitem', { name: 'Profile' }).click();
@@ -193,8 +193,8 @@ test.describe('roles', () => {
 });
 
 test.describe('language', () => {
-  test('switching to Portuguese and then Spanish changes the UI texts', async ({ page }) => {
-    const user = await createUser(page.request);
+  test('switching to Portuguese and then Spanish changes the UI texts', async ({ page, request }) => {
+    const user = await createUser(request);
     await uiLogin(page, user.email, user.password);
     await expect(page.getByRole('heading', { name: 'Tickets', level: 1 })).toBeVisible();
     await expect(drawerLink(page, 'Contacts')).toBeVisible();
@@ -251,8 +251,8 @@ test.describe('language', () => {
 test.describe('phone width', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
-  test('the drawer is temporary: hidden until the menu button opens it, closed after navigating', async ({ page }) => {
-    const user = await createUser(page.request);
+  test('the drawer is temporary: hidden until the menu button opens it, closed after navigating', async ({ page, request }) => {
+    const user = await createUser(request);
     await uiLogin(page, user.email, user.password);
     await expect(page.getByRole('heading', { name: 'Tickets', level: 1 })).toBeVisible();
     await expect(page.getByTestId('drawer')).toBeHidden();
@@ -274,23 +274,24 @@ test.describe('phone width', () => {
     await expect(page.getByTestId('drawer')).toBeHidden();
   });
 
-  test('the desktop drawer is permanent with no menu button', async ({ page }) => {
+  test('the desktop drawer is permanent with no menu button', async ({ page, request }) => {
     await page.setViewportSize({ width: 1280, height: 800 });
-    const user = await createUser(page.request);
+    const user = await createUser(request);
     await uiLogin(page, user.email, user.password);
     await expect(page.getByTestId('drawer')).toBeVisible();
     await expect(page.getByRole('button', { name: 'open drawer' })).toHaveCount(0);
-    const box = await page.getByTestId('drawer').boundingBox();
+    // The drawer paper (the nav's parent) is 240 px wide.
+    const box = await page.getByTestId('drawer').locator('xpath=..').boundingBox();
     expect(box?.width).toBe(240);
   });
 });
 
 test.describe('settings', () => {
-  test('an option setting saves with a toast; userApiToken is read-only with a copy button', async ({ page, context }) => {
+  test('an option setting saves with a toast; userApiToken is read-only with a copy button', async ({ page, context, request }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    const token = await apiLogin(page.request);
+    const token = await apiLogin(request);
     // acceptCalls does not change what other tests rely on (unlike userCreation).
-    const settings = await api<{ key: string; value: string }[]>(page.request, token, 'GET', '/api/settings');
+    const settings = await api<{ key: string; value: string }[]>(request, token, 'GET', '/api/settings');
     const before = settings.find((s) => s.key === 'acceptCalls')?.value;
     const apiToken = settings.find((s) => s.key === 'userApiToken')?.value ?? '';
     expect(apiToken).not.toBe('');
@@ -311,7 +312,7 @@ test.describe('settings', () => {
       await expect(select).toContainText(toLabel);
       await expect
         .poll(async () => {
-          const now = await api<{ key: string; value: string }[]>(page.request, token, 'GET', '/api/settings');
+          const now = await api<{ key: string; value: string }[]>(request, token, 'GET', '/api/settings');
           return now.find((s) => s.key === 'acceptCalls')?.value;
         })
         .toBe(toValue);
@@ -326,13 +327,13 @@ test.describe('settings', () => {
       await shot(page, 'settings');
 
       // PUT cannot overwrite it either.
-      const res = await page.request.put('/api/settings/userApiToken', {
+      const res = await request.put('/api/settings/userApiToken', {
         data: { value: 'hacked' },
         headers: { authorization: `Bearer ${token}` },
       });
       expect(res.ok()).toBe(false);
     } finally {
-      await api(page.request, token, 'PUT', '/api/settings/acceptCalls', { value: fromValue });
+      await api(request, token, 'PUT', '/api/settings/acceptCalls', { value: fromValue });
     }
   });
 });

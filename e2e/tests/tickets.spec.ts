@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { connectedSimulator, contactWrites, uiLogin, unique } from './support/api';
+import { api, apiLogin, connectedSimulator, contactWrites, uiLogin, unique } from './support/api';
 import {
   createQueue,
   createQuickAnswer,
@@ -139,6 +139,23 @@ test.describe('the attendant screen', () => {
     await page.getByRole('button', { name: 'contact details' }).click();
     await expect(page.getByTestId('contact-drawer').getByRole('link', { name: number })).toHaveAttribute('href', `tel:+${number}`);
     await shot(page, '09-contact-drawer');
+    await page.getByRole('button', { name: 'close' }).click();
+
+    // Search across tickets and messages; clearing it returns to the open tab.
+    await openTab(page, /Search/);
+    const search = page.getByPlaceholder('Search tickets and messages');
+    await search.fill('need help');
+    await expect(ticketRow(page, name)).toBeVisible();
+    await search.fill('');
+    await expect(page.getByRole('tab', { name: /Inbox/ })).toHaveAttribute('aria-selected', 'true');
+
+    // Deleted live while open: told so, back to /tickets.
+    await ticketRow(page, name).click();
+    await page.waitForURL(`**/tickets/${ticketId}`);
+    const token = await apiLogin(request);
+    await api(request, token, 'DELETE', `/api/tickets/${ticketId}`);
+    await expect(page.getByText('The ticket you were on has been deleted.')).toBeVisible();
+    await page.waitForURL(/\/tickets$/);
   });
 
   test('phone width: one pane at a time with a back button', async ({ page, request }) => {
@@ -165,5 +182,45 @@ test.describe('the attendant screen', () => {
     await page.getByRole('button', { name: 'back' }).click();
     await page.waitForURL(/\/tickets$/);
     await expect(page.getByTestId('tickets-list')).toBeVisible();
+  });
+
+  test('speaks Portuguese: tabs, row, header and chat', async ({ page, request }) => {
+    await page.addInitScript(() => localStorage.setItem('i18nextLng', 'pt'));
+    const connection = await connectedSimulator(request);
+    const number = uniqueNumber();
+    const name = `João ${unique()}`;
+    await contactWrites(request, connection.id, { from: number, name, body: 'Olá, *bom dia*!' });
+    await contactWrites(request, connection.id, { from: number, name, body: '-23.5505,-46.6333|Avenida Paulista, 1000', mediaType: 'location' });
+    const token = await apiLogin(request);
+    const { tickets } = await api<{ tickets: { id: number }[] }>(request, token, 'GET', `/api/tickets?searchParam=${number}&showAll=true`);
+    const ticketId = tickets[0].id;
+    await api(request, token, 'PUT', `/api/tickets/${ticketId}`, { status: 'open' });
+    await api(request, token, 'POST', `/api/messages/${ticketId}`, { body: 'Bom dia! Como posso ajudar?' });
+
+    await uiLogin(page);
+    await expect(page.getByRole('tab', { name: /Atendendo/ })).toBeVisible();
+    await expect(page.getByRole('tab', { name: /Aguardando/ })).toBeVisible();
+    await expect(page.getByTestId('no-ticket-selected')).toContainText('Selecione um ticket');
+    await shot(page, 'pt-01-list');
+    await ticketRow(page, name).click();
+    await expect(page.getByRole('button', { name: 'Resolver' })).toBeVisible();
+    await expect(page.getByText(/Atribuído à:/)).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Abrir no mapa' })).toHaveAttribute('href', /-23\.5505%2C-46\.6333/);
+    await expect(page.getByText('Avenida Paulista, 1000')).toBeVisible();
+    await shot(page, 'pt-02-chat');
+    await page.getByRole('button', { name: 'importar e exportar' }).click();
+    await expect(page.getByTestId('import-export-panel').getByRole('button')).toHaveCount(4);
+    await page.getByTestId('import-export-panel').getByRole('button', { name: 'EMAIL' }).click();
+    await expect(page.getByText('EMAIL ainda não está configurado.')).toBeVisible();
+    await shot(page, 'pt-03-tools');
+    await page.getByRole('button', { name: 'Transferir' }).click();
+    await expect(page.getByRole('dialog').getByText('Transferir ticket')).toBeVisible();
+    await shot(page, 'pt-04-transfer');
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancelar' }).click();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, 'pt-05-phone-chat');
+    await page.getByRole('button', { name: 'voltar' }).click();
+    await expect(page.getByTestId('tickets-list')).toBeVisible();
+    await shot(page, 'pt-06-phone-list');
   });
 });

@@ -10,7 +10,11 @@ export function unique(): string {
   return `${Date.now().toString(36)}${seq}`;
 }
 
-/** Signs in through the API and answers the access token. */
+/**
+ * Signs in through the API and answers the access token.
+ * Pass the `request` fixture, not `page.request`: `page.request` shares the browser's cookies, so the
+ * refresh cookie of this login would silently sign the page in (as the admin, for createUser & co.).
+ */
 export async function apiLogin(request: APIRequestContext, email = ADMIN.email, password = ADMIN.password): Promise<string> {
   const res = await request.post('/api/auth/login', { data: { email, password } });
   expect(res.status(), await res.text()).toBe(200);

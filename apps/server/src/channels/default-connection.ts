@@ -1,6 +1,5 @@
 import type { Database } from '../db/client.js';
 import { AppError } from '../http/app-error.js';
-import type { NumberChecker } from '../modules/contacts/contact-sources.js';
 import { WhatsappRepository } from '../modules/whatsapp/whatsapp.repository.js';
 import type { ChannelDriver } from './channel-driver.js';
 import type { SessionManager } from './session-manager.js';
@@ -15,14 +14,4 @@ export async function defaultConnectionDriver(db: Database, sessions: SessionMan
     if (err instanceof AppError && err.code === 'ERR_WAPP_NOT_INITIALIZED') return null;
     throw err;
   }
-}
-
-/** Checks numbers through the default connection; null (accept unchecked) while it is not connected. */
-export function defaultConnectionNumberChecker(db: Database, sessions: () => SessionManager): NumberChecker {
-  return {
-    async checkNumber(number) {
-      const driver = await defaultConnectionDriver(db, sessions());
-      return driver ? driver.checkNumber(number) : null;
-    },
-  };
 }

@@ -95,6 +95,18 @@ export class SimulatorDriver implements ChannelDriver, SimulatorLink {
     if (entry) entry.isDeleted = true;
   }
 
+  /** The phone's address book: everyone it has chatted with (groups excluded). */
+  async listContacts(): Promise<{ number: string; name: string }[]> {
+    this.requireConnected();
+    const names = new Map<string, string>();
+    for (const m of this.device.history) {
+      if (m.isGroup) continue;
+      const name = !m.fromMe && m.chatName ? m.chatName : (names.get(m.chatId) ?? m.chatId);
+      names.set(m.chatId, name);
+    }
+    return [...names].map(([number, name]) => ({ number, name }));
+  }
+
   async checkNumber(number: string): Promise<{ exists: boolean; number?: string }> {
     this.requireConnected();
     const digits = number.replace(/\D/g, '');

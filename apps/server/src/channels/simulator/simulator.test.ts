@@ -231,8 +231,8 @@ describe('simulator: access', () => {
 
 describe('default connection helpers', () => {
   it('checks numbers through the default connection once it is connected', async () => {
-    const { defaultConnectionNumberChecker } = await import('../default-connection.js');
-    const checker = defaultConnectionNumberChecker(t.app.database.db, () => t.app.services.sessions);
+    const { defaultConnectionNumberChecker } = await import('../../modules/contacts/connection-contact-sources.js');
+    const checker = defaultConnectionNumberChecker(t.app.database.db, t.app.services.sessions);
     // `connection` was the first one created, so it is the default, and it is paired.
     expect(await checker.checkNumber('5511987650000')).toEqual({ exists: false });
     expect(await checker.checkNumber('5511987654321')).toEqual({ exists: true, number: '5511987654321' });

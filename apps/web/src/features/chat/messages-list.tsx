@@ -54,7 +54,7 @@ export function MessagesList({ messages, isGroup, loading, hasOlder, loadingOlde
   const scrollRef = useRef<HTMLDivElement>(null);
   const items = useMemo(() => buildItems(messages), [messages]);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const prev = useRef<{ firstKey?: string; lastKey?: string; count: number; atBottom: boolean }>({ count: 0, atBottom: true });
+  const prev = useRef<{ anchorKey?: string; anchorStart: number; lastKey?: string; count: number; atBottom: boolean }>({ anchorStart: 0, count: 0, atBottom: true });
 
   const virtualizer = useVirtualizer({
     count: items.length,
@@ -70,17 +70,16 @@ export function MessagesList({ messages, isGroup, loading, hasOlder, loadingOlde
   useLayoutEffect(() => {
     const el = scrollRef.current;
     const before = prev.current;
-    const firstKey = items[0]?.key;
+    const anchorIndex = items.findIndex((i) => i.kind === 'msg');
+    const anchorKey = items[anchorIndex]?.key;
     const lastKey = items[items.length - 1]?.key;
     if (el && items.length > 0) {
       if (before.count === 0) {
         virtualizer.scrollToIndex(items.length - 1, { align: 'end' });
-      } else if (before.firstKey && firstKey !== before.firstKey) {
-        const k = items.findIndex((i) => i.key === before.firstKey);
-        if (k > 0) {
-          const start = virtualizer.measurementsCache[k]?.start ?? 0;
-          el.scrollTop += start - 8;
-        }
+      } else if (before.anchorKey && anchorKey !== before.anchorKey) {
+        const k = items.findIndex((i) => i.key === before.anchorKey);
+        const start = k >= 0 ? virtualizer.measurementsCache[k]?.start : undefined;
+        if (start !== undefined) el.scrollTop += start - before.anchorStart;
       } else if (lastKey !== before.lastKey) {
         const last = items[items.length - 1];
         if (before.atBottom || (last.kind === 'msg' && last.message.fromMe)) {
@@ -88,7 +87,13 @@ export function MessagesList({ messages, isGroup, loading, hasOlder, loadingOlde
         }
       }
     }
-    prev.current = { firstKey, lastKey, count: items.length, atBottom: before.atBottom };
+    prev.current = {
+      anchorKey,
+      anchorStart: virtualizer.measurementsCache[anchorIndex]?.start ?? 0,
+      lastKey,
+      count: items.length,
+      atBottom: before.atBottom,
+    };
   }, [items, virtualizer]);
 
   const check = () => {

@@ -81,7 +81,7 @@ export function SessionActions({ whatsapp, canManage, onShowQr }: SessionActions
       );
     case 'DISCONNECTED':
       return canManage ? (
-        <Stack direction="row" spacing={1}>
+        <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
           <Button size="small" variant="outlined" disabled={busy} onClick={() => run(sessionActions.retry)}>
             {t('connections.actions.retry')}
           </Button>

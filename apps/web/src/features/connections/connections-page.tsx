@@ -12,6 +12,8 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import type { Theme } from '@mui/material/styles';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/Edit';
@@ -30,6 +32,21 @@ import { deleteWhatsapp, useApplyWhatsappChange, useConnectionsLive, useWhatsapp
 import { formatShortDateTime } from './format-date';
 import { QrCodeDialog } from './qr-code-dialog';
 
+function DefaultStar({ label }: { label: string }) {
+  return (
+    <Tooltip title={label}>
+      <StarIcon
+        fontSize="small"
+        sx={{ color: 'warning.main', verticalAlign: 'middle', ml: 0.5 }}
+        role="img"
+        aria-label={label}
+        aria-hidden={false}
+        data-testid="connection-default"
+      />
+    </Tooltip>
+  );
+}
+
 export function ConnectionsPage() {
   const { t } = useTranslation();
   const { user } = useAuth();
@@ -42,7 +59,9 @@ export function ConnectionsPage() {
   const [toDelete, setToDelete] = useState<WhatsappDto | null>(null);
   const [deleting, setDeleting] = useState(false);
   const closeQr = useCallback(() => setQrFor(null), []);
-  const columns = admin ? 7 : 6;
+  // Under 600 px the table keeps name, status (with the session action below it) and actions.
+  const compact = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  const columns = (compact ? 2 : 6) + (admin ? 1 : 0);
 
   const confirmDelete = async () => {
     if (!toDelete) return;
@@ -84,28 +103,33 @@ export function ConnectionsPage() {
           <TableContainer>
             <Table
               size="small"
-              sx={{ '& td, & th': { whiteSpace: 'nowrap' } }}
+              sx={compact ? undefined : { '& td, & th': { whiteSpace: 'nowrap' } }}
               data-testid="connections-table"
               aria-label={t('pages.connections')}
             >
               <TableHead>
                 <TableRow>
-                  <TableCell>{t('connections.columns.id')}</TableCell>
+                  {!compact && <TableCell>{t('connections.columns.id')}</TableCell>}
                   <TableCell>{t('connections.columns.name')}</TableCell>
                   <TableCell>{t('connections.columns.status')}</TableCell>
-                  <TableCell>{t('connections.columns.session')}</TableCell>
-                  <TableCell>{t('connections.columns.lastUpdate')}</TableCell>
-                  <TableCell align="center">{t('connections.columns.default')}</TableCell>
+                  {!compact && (
+                    <>
+                      <TableCell>{t('connections.columns.session')}</TableCell>
+                      <TableCell>{t('connections.columns.lastUpdate')}</TableCell>
+                      <TableCell align="center">{t('connections.columns.default')}</TableCell>
+                    </>
+                  )}
                   {admin && <TableCell align="right">{t('common.actions')}</TableCell>}
                 </TableRow>
               </TableHead>
               <TableBody>
                 {sorted.map((w) => (
                   <TableRow key={w.id} hover data-testid="connection-row" data-id={w.id}>
-                    <TableCell>{w.id}</TableCell>
+                    {!compact && <TableCell>{w.id}</TableCell>}
                     <TableCell>
                       <Typography variant="body2" sx={{ fontWeight: 500 }}>
                         {w.name}
+                        {compact && w.isDefault && <DefaultStar label={t('connections.isDefault')} />}
                       </Typography>
                       <Typography variant="caption" color="text.secondary">
                         {t(`connections.channels.${w.channel}`)}
@@ -113,24 +137,21 @@ export function ConnectionsPage() {
                     </TableCell>
                     <TableCell>
                       <ConnectionStatus status={w.status} />
-                    </TableCell>
-                    <TableCell>
-                      <SessionActions whatsapp={w} canManage={admin} onShowQr={() => setQrFor(w.id)} />
-                    </TableCell>
-                    <TableCell>{formatShortDateTime(w.updatedAt)}</TableCell>
-                    <TableCell align="center">
-                      {w.isDefault && (
-                        <Tooltip title={t('connections.isDefault')}>
-                          <StarIcon
-                            fontSize="small"
-                            sx={{ color: 'warning.main', verticalAlign: 'middle' }}
-                            aria-label={t('connections.isDefault')}
-                            aria-hidden={false}
-                            data-testid="connection-default"
-                          />
-                        </Tooltip>
+                      {compact && (
+                        <Box sx={{ mt: 0.75 }}>
+                          <SessionActions whatsapp={w} canManage={admin} onShowQr={() => setQrFor(w.id)} />
+                        </Box>
                       )}
                     </TableCell>
+                    {!compact && (
+                      <>
+                        <TableCell>
+                          <SessionActions whatsapp={w} canManage={admin} onShowQr={() => setQrFor(w.id)} />
+                        </TableCell>
+                        <TableCell>{formatShortDateTime(w.updatedAt)}</TableCell>
+                        <TableCell align="center">{w.isDefault && <DefaultStar label={t('connections.isDefault')} />}</TableCell>
+                      </>
+                    )}
                     {admin && (
                       <TableCell align="right">
                         <IconButton

@@ -19,7 +19,7 @@ import Typography from '@mui/material/Typography';
 import ChatIcon from '@mui/icons-material/Chat';
 import PhoneAndroidIcon from '@mui/icons-material/PhoneAndroid';
 import QrCodeScannerIcon from '@mui/icons-material/QrCodeScanner';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import { EmptyState } from '../../components/empty-state';
@@ -145,6 +145,11 @@ function CustomerPanel({
           ))}
         </List>
       )}
+      {contacts.length > 0 && (
+        <Typography variant="caption" color="text.secondary" component="p" sx={{ mb: 1 }}>
+          {t('simulator.customer.orNew')}
+        </Typography>
+      )}
       <Box component="form" onSubmit={start} noValidate>
         <Stack spacing={1.5}>
           <TextField
@@ -208,6 +213,12 @@ export function SimulatorPage() {
   const [target, setTarget] = useState<SimulatorChatTarget | null>(null);
   const [sent, setSent] = useState<Record<string, CustomerMessage[]>>({});
 
+  const chatRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    // On narrow screens the chat sits below the pickers: bring it into view when a customer is chosen.
+    if (target && window.matchMedia('(max-width: 899px)').matches) chatRef.current?.scrollIntoView({ behavior: 'smooth' });
+  }, [target]);
+
   const chatKey = selected && target ? `${selected.id}|${target.group?.id ?? ''}|${target.number}` : '';
 
   const select = (id: number) => {
@@ -230,18 +241,20 @@ export function SimulatorPage() {
             <DevicePanel whatsapps={whatsapps} selected={selected} onSelect={select} />
             <CustomerPanel key={selected.id} whatsappId={selected.id} target={target} onTarget={setTarget} />
           </Stack>
-          {target ? (
-            <SimulatorChat
-              key={chatKey}
-              whatsappId={selected.id}
-              connected={selected.status === 'CONNECTED'}
-              target={target}
-              sent={sent[chatKey] ?? []}
-              onSentChange={(update) => setSent((all) => ({ ...all, [chatKey]: update(all[chatKey] ?? []) }))}
-            />
-          ) : (
-            <EmptyState icon={<ChatIcon fontSize="large" />} title={t('simulator.noChat.title')} text={t('simulator.noChat.text')} />
-          )}
+          <Box ref={chatRef} sx={{ minWidth: 0 }}>
+            {target ? (
+              <SimulatorChat
+                key={chatKey}
+                whatsappId={selected.id}
+                connected={selected.status === 'CONNECTED'}
+                target={target}
+                sent={sent[chatKey] ?? []}
+                onSentChange={(update) => setSent((all) => ({ ...all, [chatKey]: update(all[chatKey] ?? []) }))}
+              />
+            ) : (
+              <EmptyState icon={<ChatIcon fontSize="large" />} title={t('simulator.noChat.title')} text={t('simulator.noChat.text')} />
+            )}
+          </Box>
         </Box>
       ) : null}
       {!isLoading && !selected && (
