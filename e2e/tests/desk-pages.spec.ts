@@ -23,11 +23,11 @@ async function useLanguage(page: Page, lng: 'en' | 'es' | 'pt'): Promise<void> {
 }
 
 test.describe('contacts', () => {
-  test('creates, searches, edits and deletes a contact with extra info', async ({ page }) => {
+  test('creates, searches, edits and deletes a contact with extra info', async ({ page, request }) => {
     const id = unique();
     const name = `Ana ${id}`;
     const number = uniqueNumber();
-    const other = await createContact(page.request, { name: `Bruno ${unique()}` });
+    const other = await createContact(request, { name: `Bruno ${unique()}` });
     await uiLogin(page);
     await page.goto('/contacts');
     await expect(page.getByRole('heading', { name: 'Contacts', level: 1 })).toBeVisible();
@@ -81,16 +81,11 @@ test.describe('contacts', () => {
     await expect(page.getByText('Contact saved').first()).toBeVisible();
     await expect(page.getByTestId('contact-row').filter({ hasText: `${name} Edited` })).toBeVisible();
 
-    const contactId = await page.evaluate(
-      async ([token, search]) => {
-        const res = await fetch(`/api/contacts?searchParam=${encodeURIComponent(search)}`, {
-          headers: { authorization: `Bearer ${token}` },
-        });
-        return ((await res.json()) as { contacts: { id: number }[] }).contacts[0].id;
-      },
-      [await apiLogin(page.request), number] as const,
-    );
-    const saved = await getContact(page.request, contactId);
+    const token = await apiLogin(request);
+    const found = await api<{ contacts: { id: number }[] }>(request, token, 'GET', `/api/contacts?searchParam=${number}`);
+    expect(found.contacts).toHaveLength(1);
+    const contactId = found.contacts[0].id;
+    const saved = await getContact(request, contactId);
     expect(saved.name).toBe(`${name} Edited`);
     expect(saved.extraInfo.map(({ name: n, value }) => [n, value])).toEqual([
       ['Company', 'Acme Ltd'],
@@ -104,14 +99,13 @@ test.describe('contacts', () => {
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await expect(page.getByText('Contact deleted')).toBeVisible();
     await expect(page.getByTestId('contact-row').filter({ hasText: name })).toHaveCount(0);
-    const token = await apiLogin(page.request);
-    const gone = await page.request.get(`/api/contacts/${contactId}`, { headers: { authorization: `Bearer ${token}` } });
+    const gone = await request.get(`/api/contacts/${contactId}`, { headers: { authorization: `Bearer ${token}` } });
     expect(gone.status()).toBe(404);
   });
 
-  test('a user sees no delete button, and the server refuses the deletion', async ({ page }) => {
-    const contact = await createContact(page.request, { name: `Carla ${unique()}` });
-    const user = await createUser(page.request);
+  test('a user sees no delete button, and the server refuses the deletion', async ({ page, request }) => {
+    const contact = await createContact(request, { name: `Carla ${unique()}` });
+    const user = await createUser(request);
     await uiLogin(page, user.email, user.password);
     await page.goto('/contacts');
     const row = page.getByTestId('contact-row').filter({ hasText: contact.name });
@@ -120,19 +114,19 @@ test.describe('contacts', () => {
     await expect(row.getByRole('button', { name: `delete ${contact.name}` })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Import from device' })).toHaveCount(0);
 
-    const token = await apiLogin(page.request, user.email, user.password);
-    const res = await page.request.delete(`/api/contacts/${contact.id}`, { headers: { authorization: `Bearer ${token}` } });
+    const token = await apiLogin(request, user.email, user.password);
+    const res = await request.delete(`/api/contacts/${contact.id}`, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status()).toBe(403);
     expect(((await res.json()) as { error: string }).error).toBe('ERR_NO_PERMISSION');
-    expect((await getContact(page.request, contact.id)).name).toBe(contact.name);
+    expect((await getContact(request, contact.id)).name).toBe(contact.name);
   });
 
-  test('a contact created elsewhere appears live; start a ticket opens it, a second one is refused', async ({ page }) => {
-    await sharedSimulator(page.request);
+  test('a contact created elsewhere appears live; start a ticket opens it, a second one is refused', async ({ page, request }) => {
+    await sharedSimulator(request);
     await uiLogin(page);
     await page.goto('/contacts');
     await expect(page.getByTestId('contacts-table')).toBeVisible();
-    const contact = await createContact(page.request, { name: `Aaron ${unique()}` });
+    const contact = await createContact(request, { name: `Aaron ${unique()}` });
     const row = page.getByTestId('contact-row').filter({ hasText: contact.name });
     await expect(row).toBeVisible();
 
@@ -140,8 +134,8 @@ test.describe('contacts', () => {
     await expect(page).toHaveURL(/\/tickets\/\d+$/);
     const ticketId = Number(page.url().split('/').pop());
     const ticket = await api<{ status: string; contactId: number }>(
-      page.request,
-      await apiLogin(page.request),
+      request,
+      await apiLogin(request),
       'GET',
       `/api/tickets/${ticketId}`,
     );
@@ -153,8 +147,8 @@ test.describe('contacts', () => {
     await expect(page).toHaveURL(/\/contacts$/);
   });
 
-  test('exports the contacts as CSV', async ({ page }) => {
-    const contact = await createContact(page.request, { name: `Export ${unique()}` });
+  test('exports the contacts as CSV', async ({ page, request }) => {
+    const contact = await createContact(request, { name: `Export ${unique()}` });
     await uiLogin(page);
     await page.goto('/contacts');
     const download = page.waitForEvent('download');
@@ -167,8 +161,8 @@ test.describe('contacts', () => {
 });
 
 test.describe('queues', () => {
-  test('adds a queue with a preset colour; a taken colour shows the translated error', async ({ page }) => {
-    const taken = await createQueue(page.request, { color: uniqueColor() });
+  test('adds a queue with a preset colour; a taken colour shows the translated error', async ({ page, request }) => {
+    const taken = await createQueue(request, { color: uniqueColor() });
     await uiLogin(page);
     await page.goto('/queues');
     await expect(page.getByTestId('queue-row').filter({ hasText: taken.name })).toBeVisible();
@@ -181,7 +175,7 @@ test.describe('queues', () => {
     await expect(modal.getByLabel('Custom color', { exact: true }).last()).toHaveValue('#7C7C7C');
     await modal.getByLabel('Name').fill(name);
     const preset = (await modal.getByTestId('queue-color-presets').getByRole('radio').nth(5).getAttribute('aria-label'))!;
-    const existing = await api<{ color: string }[]>(page.request, await apiLogin(page.request), 'GET', '/api/queue');
+    const existing = await api<{ color: string }[]>(request, await apiLogin(request), 'GET', '/api/queue');
     const free = existing.some((q) => q.color.toLowerCase() === preset.toLowerCase())
       ? uniqueColor()
       : preset;
@@ -204,8 +198,8 @@ test.describe('queues', () => {
     await expect(es).toBeVisible();
   });
 
-  test('deletes a queue after its confirmation', async ({ page }) => {
-    const queue = await createQueue(page.request);
+  test('deletes a queue after its confirmation', async ({ page, request }) => {
+    const queue = await createQueue(request);
     await uiLogin(page);
     await page.goto('/queues');
     await page.getByRole('button', { name: `delete ${queue.name}` }).click();
@@ -251,9 +245,9 @@ test.describe('quick answers', () => {
 });
 
 test.describe('dashboard', () => {
-  test('"In service" goes up live when a waiting ticket is accepted', async ({ page }) => {
-    const connection = await sharedSimulator(page.request);
-    const ticket = await inboundTicket(page.request, connection.id);
+  test('"In service" goes up live when a waiting ticket is accepted', async ({ page, request }) => {
+    const connection = await sharedSimulator(request);
+    const ticket = await inboundTicket(request, connection.id);
     await uiLogin(page);
     await page.goto('/');
     await expect(page.getByTestId('counter-open-value')).toBeVisible();
@@ -262,13 +256,13 @@ test.describe('dashboard', () => {
     const pending = await counterValue(page, 'counter-pending');
     expect(pending).toBeGreaterThanOrEqual(1);
 
-    const token = await apiLogin(page.request);
-    await api(page.request, token, 'PUT', `/api/tickets/${ticket.id}`, { status: 'open' });
+    const token = await apiLogin(request);
+    await api(request, token, 'PUT', `/api/tickets/${ticket.id}`, { status: 'open' });
     await expect(page.getByTestId('counter-open-value')).toHaveText(String(open + 1));
     await expect(page.getByTestId('counter-pending-value')).toHaveText(String(pending - 1));
 
     // A new contact writing in shows up as waiting, still without reload.
-    await inboundTicket(page.request, connection.id, 'Another question');
+    await inboundTicket(request, connection.id, 'Another question');
     await expect(page.getByTestId('counter-pending-value')).toHaveText(String(pending));
   });
 });

@@ -11,7 +11,17 @@ import { api, apiLogin, createUser, uiLogin, unique } from './support/api';
 /** With E2E_SHOTS=<dir>, saves a screenshot of a key state there (to look at what a user sees). */
 async function shot(page: Page, name: string): Promise<void> {
   const dir = process.env.E2E_SHOTS;
-  if (dir) await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+  if (dir) await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: false });
+}
+
+/**
+ * Closes a toast by clicking it. Toasts open at the top right, over the top bar's bell, language and
+ * user-menu buttons, which stay unclickable until the toast fades (3 s).
+ */
+async function closeToast(page: Page, text: string): Promise<void> {
+  const toast = page.getByText(text, { exact: true });
+  await toast.click();
+  await expect(toast).toBeHidden();
 }
 
 const drawerLink = (page: Page, name: string) => page.getByTestId('drawer').getByRole('link', { name, exact: true });
@@ -60,6 +70,7 @@ test.describe('sign up and sign in', () => {
   test('logout goes to /login and the session is gone', async ({ page, request }) => {
     const user = await createUser(request);
     await uiLogin(page, user.email, user.password);
+    await closeToast(page, 'Login successful!');
     await page.getByRole('button', { name: 'user menu' }).click();
     await page.getByRole('menuitem', { name: 'Logout' }).click();
     await expect(page).toHaveURL(/\/login$/);
@@ -180,6 +191,7 @@ test.describe('roles', () => {
   test("a user's Profile menu opens the own-user modal without admin fields", async ({ page, request }) => {
     const user = await createUser(request, { profile: 'user' });
     await uiLogin(page, user.email, user.password);
+    await closeToast(page, 'Login successful!');
     await page.getByRole('button', { name: 'user menu' }).click();
     await page.getByRole('menuitem', { name: 'Profile' }).click();
     const modal = page.getByTestId('user-modal');
@@ -198,6 +210,7 @@ test.describe('language', () => {
     await uiLogin(page, user.email, user.password);
     await expect(page.getByRole('heading', { name: 'Tickets', level: 1 })).toBeVisible();
     await expect(drawerLink(page, 'Contacts')).toBeVisible();
+    await closeToast(page, 'Login successful!');
 
     // English → Portuguese (pt.json).
     await page.getByRole('button', { name: 'language' }).click();
@@ -248,14 +261,15 @@ test.describe('language', () => {
   });
 });
 
-test.describe('phone width', () => {
-  test.use({ viewport: { width: 390, height: 844 } });
-
-  test('the drawer is temporary: hidden until the menu button opens it, closed after navigating', async ({ page, request }) => {
+test.describe('drawer', () => {
+  test('at phone width the drawer is temporary: hidden until the menu button opens it, closed after navigating', async ({ page, request }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
     const user = await createUser(request);
     await uiLogin(page, user.email, user.password);
     await expect(page.getByRole('heading', { name: 'Tickets', level: 1 })).toBeVisible();
     await expect(page.getByTestId('drawer')).toBeHidden();
+    // At phone width the toast spans the top of the screen, over the menu button.
+    await closeToast(page, 'Login successful!');
 
     await page.getByRole('button', { name: 'open drawer' }).click();
     await expect(page.getByTestId('drawer')).toBeVisible();
@@ -267,15 +281,14 @@ test.describe('phone width', () => {
     await expect(page.getByRole('heading', { name: 'Contacts', level: 1 })).toBeVisible();
     await expect(page.getByTestId('drawer')).toBeHidden();
 
-    // Opens again, and a click on the backdrop closes it as well.
+    // Opens again, and Escape closes it as well.
     await page.getByRole('button', { name: 'open drawer' }).click();
     await expect(page.getByTestId('drawer')).toBeVisible();
     await page.keyboard.press('Escape');
     await expect(page.getByTestId('drawer')).toBeHidden();
   });
 
-  test('the desktop drawer is permanent with no menu button', async ({ page, request }) => {
-    await page.setViewportSize({ width: 1280, height: 800 });
+  test('at desktop width the drawer is permanent, 240 px, with no menu button', async ({ page, request }) => {
     const user = await createUser(request);
     await uiLogin(page, user.email, user.password);
     await expect(page.getByTestId('drawer')).toBeVisible();

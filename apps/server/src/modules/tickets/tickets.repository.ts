@@ -117,6 +117,11 @@ export class TicketsRepository {
     return rows.map(toTicketDto);
   }
 
+  async findDtosOfConnection(whatsappId: number): Promise<TicketDto[]> {
+    const rows = await this.selectDtos().where(eq(tickets.whatsappId, whatsappId));
+    return rows.map(toTicketDto);
+  }
+
   private where(filter: TicketListFilter): SQL | undefined {
     const conditions: (SQL | undefined)[] = [];
     if (filter.status) conditions.push(eq(tickets.status, filter.status));

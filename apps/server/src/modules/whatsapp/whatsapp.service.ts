@@ -6,6 +6,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
 import type { DomainEvents } from '../../events/domain-events.js';
 import { AppError } from '../../http/app-error.js';
 import { WhatsappRepository } from './whatsapp.repository.js';
+import { TicketsRepository } from '../tickets/tickets.repository.js';
 
 export type CreateData = z.output<typeof WhatsappInput>;
 export type UpdateData = z.output<typeof WhatsappUpdateInput>;
@@ -94,11 +95,14 @@ export class WhatsappService {
   async delete(id: number): Promise<void> {
     if (!(await this.repo().findDto(id))) throw new AppError('ERR_NO_WAPP_FOUND');
     await this.sessions.stop(id);
+    // Its tickets go with it (foreign key cascade): tell open lists to drop them.
+    const tickets = await new TicketsRepository(this.db).findDtosOfConnection(id);
     const promoted = await this.db.transaction(async (tx) => {
       const repo = new WhatsappRepository(tx);
       if (!(await repo.delete(id))) return null;
       return repo.ensureDefault();
     });
+    for (const ticket of tickets) this.events.emit('ticket.deleted', { ticket });
     this.events.emit('whatsapp.deleted', { whatsappId: id });
     if (promoted) await this.announce([promoted]);
   }

@@ -141,11 +141,11 @@ export function MessagesList({ messages, isGroup, loading, hasOlder, loadingOlde
         {virtualizer.getVirtualItems().map((v) => {
           const item = items[v.index];
           return (
-            <Box
+            <div
               key={v.key}
               data-index={v.index}
               ref={virtualizer.measureElement}
-              sx={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${v.start}px)` }}
+              style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${v.start}px)` }}
             >
               {item.kind === 'day' ? (
                 <Box sx={{ display: 'flex', justifyContent: 'center', py: 1 }}>
@@ -154,7 +154,7 @@ export function MessagesList({ messages, isGroup, loading, hasOlder, loadingOlde
               ) : (
                 <MessageBubble message={item.message} isGroup={isGroup} onReply={onReply} onDelete={onDelete} />
               )}
-            </Box>
+            </div>
           );
         })}
       </Box>

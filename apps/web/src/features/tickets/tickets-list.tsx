@@ -86,11 +86,10 @@ export function TicketsList({ params, selectedId, testId }: TicketsListProps) {
         {virtualizer.getVirtualItems().map((item) => {
           const ticket = tickets[item.index];
           return (
-            <Box
+            <div
               key={item.key}
               data-index={item.index}
-              ref={virtualizer.measureElement}
-              sx={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)` }}
+              style={{ position: 'absolute', top: 0, left: 0, width: '100%', height: TICKET_ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
             >
               <TicketRow
                 ticket={ticket}
@@ -100,7 +99,7 @@ export function TicketsList({ params, selectedId, testId }: TicketsListProps) {
                 onAccept={onAccept}
                 onView={onView}
               />
-            </Box>
+            </div>
           );
         })}
       </Box>
