@@ -1,10 +1,19 @@
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 8181);
 // A fresh embedded database for every run.
-const dataDir = path.join(os.tmpdir(), `wadesk-e2e-${process.pid}-${Date.now()}`);
+// Data folders of earlier runs (older than two hours) are removed; this run's goes when a later run starts.
+for (const name of readdirSync(os.tmpdir())) {
+  const dir = path.join(os.tmpdir(), name);
+  if (name.startsWith('wadesk-e2e-') && Date.now() - statSync(dir).mtimeMs > 2 * 3600 * 1000) {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+process.env.E2E_DATA_DIR ??= path.join(os.tmpdir(), `wadesk-e2e-${process.pid}-${Date.now()}`);
+const dataDir = process.env.E2E_DATA_DIR;
 const root = path.resolve(import.meta.dirname, '..');
 
 export const ADMIN = { email: 'admin@e2e.local', password: 'admin-e2e-pass' };

@@ -3,10 +3,11 @@
 // Steps: Chromium (Debian's, installed with apt-get when missing), build, lint, type-check,
 // vitest (unit + integration), Playwright (end-to-end in Chromium).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, '.test-output');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
@@ -86,5 +87,7 @@ if (chromium && built) {
 }
 
 console.log('\n' + summary.join('\n'));
-console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+const line = `${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`;
+writeFileSync(path.join(out, 'summary.txt'), `${line}\n`);
+console.log(line);
 process.exit(totals.failed > 0 ? 1 : 0);

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { connectedSimulator, uiLogin, unique } from './support/api';
+import { api, apiLogin, connectedSimulator, uiLogin, unique } from './support/api';
 import {
   addConnectionThroughUi,
   connectionId,
@@ -58,6 +58,10 @@ test('a simulator connection is paired through the simulator page and turns CONN
   await expect(connectionsBadge(page)).toBeVisible();
   await row.getByRole('button', { name: 'New QR' }).click();
   await expect(row.getByRole('button', { name: 'QR code' })).toBeVisible();
+
+  // Leave no connection waiting for a QR code behind (later specs see the same drawer badge).
+  await api(request, await apiLogin(request), 'DELETE', `/api/whatsapp/${id}`);
+  await expect(row).toBeHidden();
 });
 
 test('edits and deletes a connection with a confirmation', async ({ page, request }) => {

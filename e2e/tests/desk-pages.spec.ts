@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { api, apiLogin, createUser, uiLogin, unique } from './support/api';
 import {
@@ -35,7 +36,7 @@ test.describe('contacts', () => {
     // Create, with two extra info rows, one then removed.
     await page.getByRole('button', { name: 'Add contact' }).click();
     const modal = page.getByRole('dialog', { name: 'Add contact' });
-    await modal.getByRole('button', { name: 'Add' }).click();
+    await modal.getByRole('button', { name: 'Add', exact: true }).click();
     await expect(modal.getByText('Required').first()).toBeVisible();
     await modal.getByLabel('Name', { exact: true }).fill(name);
     await modal.getByLabel('Number').fill('+55 11');
@@ -48,10 +49,10 @@ test.describe('contacts', () => {
     await rows.nth(1).getByLabel('Name').fill('Temporary');
     await modal.getByRole('button', { name: 'remove information 2' }).click();
     await expect(rows).toHaveCount(1);
-    await modal.getByRole('button', { name: 'Add' }).click();
+    await modal.getByRole('button', { name: 'Add', exact: true }).click();
     await expect(modal.getByText('Digits only, international format, no plus sign')).toBeVisible();
     await modal.getByLabel('Number').fill(number);
-    await modal.getByRole('button', { name: 'Add' }).click();
+    await modal.getByRole('button', { name: 'Add', exact: true }).click();
     await expect(page.getByText('Contact saved')).toBeVisible();
     await expect(modal).toBeHidden();
 
@@ -155,8 +156,10 @@ test.describe('contacts', () => {
     await page.getByRole('button', { name: 'Export CSV' }).click();
     const file = await download;
     expect(file.suggestedFilename()).toMatch(/\.csv$/);
-    const text = (await file.createReadStream()).read() as Buffer | null;
-    expect(text?.toString('utf8')).toContain(contact.number);
+    const text = await readFile(await file.path(), 'utf8');
+    expect(text.charCodeAt(0), 'UTF-8 byte order mark').toBe(0xfeff);
+    expect(text).toContain(contact.number);
+    expect(text).toContain(contact.name);
   });
 });
 
@@ -172,7 +175,7 @@ test.describe('queues', () => {
     await page.getByRole('button', { name: 'Add queue' }).click();
     const modal = page.getByRole('dialog', { name: 'Add queue' });
     await expect(modal.getByTestId('queue-color-presets').getByRole('radio')).toHaveCount(50);
-    await expect(modal.getByLabel('Custom color', { exact: true }).last()).toHaveValue('#7C7C7C');
+    await expect(modal.getByLabel('Custom color', { exact: true })).toHaveValue('#7C7C7C');
     await modal.getByLabel('Name').fill(name);
     const preset = (await modal.getByTestId('queue-color-presets').getByRole('radio').nth(5).getAttribute('aria-label'))!;
     const existing = await api<{ color: string }[]>(request, await apiLogin(request), 'GET', '/api/queue');
@@ -182,7 +185,7 @@ test.describe('queues', () => {
     if (free === preset) await modal.getByRole('radio', { name: preset }).click();
     else await modal.getByTestId('queue-color-input').fill(free);
     await modal.getByLabel('Greeting message').fill('Welcome to sales!');
-    await modal.getByRole('button', { name: 'Add' }).click();
+    await modal.getByRole('button', { name: 'Add', exact: true }).click();
     await expect(page.getByText('Queue saved successfully')).toBeVisible();
     await expect(page.getByTestId('queue-row').filter({ hasText: name })).toContainText('Welcome to sales!');
 
@@ -192,8 +195,8 @@ test.describe('queues', () => {
     const es = page.getByRole('dialog', { name: 'Agregar cola' });
     await es.getByLabel('Nombre').fill(`Soporte ${unique()}`);
     await es.getByTestId('queue-color-input').fill(taken.color.toLowerCase());
-    await es.getByRole('button', { name: 'Agregar' }).click();
-    await expect(page.getByRole('alert').filter({ hasText: 'Este color ya está en uso, elige otro.' })).toBeVisible();
+    await es.getByRole('button', { name: 'Agregar', exact: true }).click();
+    await expect(page.locator('.Toastify').getByText('Este color ya está en uso, elige otro.')).toBeVisible();
     await expect(es.getByText('Este color ya está en uso, elige otro.')).toBeVisible();
     await expect(es).toBeVisible();
   });
@@ -220,10 +223,10 @@ test.describe('quick answers', () => {
     const modal = page.getByRole('dialog', { name: 'Add quick answer' });
     await modal.getByLabel('Shortcut').fill(shortcut);
     await modal.getByLabel('Message').fill('short');
-    await modal.getByRole('button', { name: 'Add' }).click();
+    await modal.getByRole('button', { name: 'Add', exact: true }).click();
     await expect(modal.getByText('Too Short!')).toBeVisible();
     await modal.getByLabel('Message').fill('Hello! How can we help you today?');
-    await modal.getByRole('button', { name: 'Add' }).click();
+    await modal.getByRole('button', { name: 'Add', exact: true }).click();
     await expect(page.getByText('Quick reply saved')).toBeVisible();
     const row = page.getByTestId('quick-answer-row').filter({ hasText: shortcut });
     await expect(row).toContainText('Hello! How can we help you today?');
@@ -249,7 +252,7 @@ test.describe('dashboard', () => {
     const connection = await sharedSimulator(request);
     const ticket = await inboundTicket(request, connection.id);
     await uiLogin(page);
-    await page.goto('/');
+    await page.getByRole('link', { name: 'Dashboard', exact: true }).click();
     await expect(page.getByTestId('counter-open-value')).toBeVisible();
     await expect(page.getByTestId('tickets-per-hour').locator('.recharts-bar-rectangle').first()).toBeAttached();
     const open = await counterValue(page, 'counter-open');

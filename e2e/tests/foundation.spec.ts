@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { api, apiLogin, createUser, uiLogin, unique } from './support/api';
+import { api, apiLogin, createUser, uiLogin, unique } from './support/api.js';
 
 /**
  * Issue 2 (foundation) in Chromium through the real UI: sign-up and sign-in, the public / private
@@ -15,13 +15,13 @@ async function shot(page: Page, name: string): Promise<void> {
 }
 
 /**
- * Closes a toast by clicking it. Toasts open at the top right, over the top bar's bell, language and
- * user-menu buttons, which stay unclickable until the toast fades (3 s).
+ * Closes a toast with its close button. Toasts open at the top right, over the top bar's bell, language
+ * and user-menu buttons, which stay unclickable until the toast fades (3 s, paused while hovered).
  */
 async function closeToast(page: Page, text: string): Promise<void> {
-  const toast = page.getByText(text, { exact: true });
-  await toast.click();
-  await expect(toast).toBeHidden();
+  const toast = page.getByRole('alert').filter({ hasText: text });
+  await toast.getByRole('button', { name: 'close' }).click();
+  await expect(toast).toHaveCount(0);
 }
 
 const drawerLink = (page: Page, name: string) => page.getByTestId('drawer').getByRole('link', { name, exact: true });

@@ -223,5 +223,40 @@ test.describe('the attendant screen', () => {
     await page.getByRole('button', { name: 'voltar' }).click();
     await expect(page.getByTestId('tickets-list')).toBeVisible();
     await shot(page, 'pt-06-phone-list');
+    await page.setViewportSize({ width: 1280, height: 720 });
+
+    // Protocolo: resolves, shows the number in an alert.
+    await ticketRow(page, name).click();
+    const protocolAlert = page.waitForEvent('dialog');
+    await page.getByRole('button', { name: 'mais opções' }).click();
+    await page.getByRole('menuitem', { name: 'Protocolo' }).click();
+    const dialog = await protocolAlert;
+    expect(dialog.message()).toMatch(/Número do protocolo: \d+/);
+    await dialog.accept();
+    await expectTicketStatus(request, ticketId, 'closed');
+
+    // Close all, after a confirmation: an alert, then the lists reload empty.
+    await page.getByRole('button', { name: 'Fechar', exact: true }).click();
+    const closedAlert = page.waitForEvent('dialog');
+    await page.getByRole('dialog').getByRole('button', { name: /Confirmar/i }).click();
+    const closed = await closedAlert;
+    expect(closed.message()).toMatch(/fechado/);
+    await closed.accept();
+    await expect(page.getByRole('tab', { name: /Atendendo/ })).toContainText('0');
+  });
+
+  test('New starts a ticket with a contact created from the typed name', async ({ page, request }) => {
+    await connectedSimulator(request);
+    const number = uniqueNumber();
+    await uiLogin(page);
+    await page.getByRole('button', { name: 'New' }).click();
+    await page.getByLabel('Search contact').fill(number);
+    await page.getByRole('option', { name: `Add contact "${number}"` }).click();
+    await page.getByLabel('Name').fill('Carla Nova');
+    await shot(page, '12-new-ticket');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/\/tickets\/\d+$/);
+    await expect(page.getByTestId('ticket-title')).toContainText('Carla Nova');
+    await expect(page.getByRole('button', { name: 'Resolve' })).toBeVisible();
   });
 });

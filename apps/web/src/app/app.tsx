@@ -34,7 +34,8 @@ export function App() {
           </AuthProvider>
         </BrowserRouter>
       </QueryClientProvider>
-      <ToastContainer position="top-right" autoClose={3000} newestOnTop />
+      {/* Below the 48 px app bar, so toasts never cover its buttons. */}
+      <ToastContainer position="top-right" autoClose={3000} newestOnTop closeOnClick style={{ top: 64 }} />
     </ThemeProvider>
   );
 }

@@ -153,7 +153,7 @@ export function ConnectionsPage() {
                       </>
                     )}
                     {admin && (
-                      <TableCell align="right">
+                      <TableCell align="right" sx={{ whiteSpace: 'nowrap', px: compact ? 0.5 : undefined }}>
                         <IconButton
                           size="small"
                           aria-label={t('connections.edit', { name: w.name })}

@@ -15,6 +15,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import DownloadIcon from '@mui/icons-material/Download';
@@ -45,6 +46,8 @@ import {
 /** §9: load the next page within 100 px of the bottom. */
 const SCROLL_THRESHOLD = 100;
 const COLUMNS = 5;
+/** Header buttons share the row on phones. */
+const BUTTON_SX = { flex: { xs: '1 1 auto', sm: '0 0 auto' }, whiteSpace: 'nowrap' } as const;
 
 export function ContactsPage() {
   const { t } = useTranslation();
@@ -133,6 +136,7 @@ export function ContactsPage() {
               startIcon={<ImportContactsIcon />}
               onClick={() => setConfirmImport(true)}
               disabled={busy === 'import'}
+              sx={BUTTON_SX}
             >
               {t('contacts.import')}
             </Button>
@@ -142,10 +146,11 @@ export function ContactsPage() {
             startIcon={busy === 'export' ? <CircularProgress size={16} /> : <DownloadIcon />}
             onClick={() => void run('export', downloadContactsCsv)}
             disabled={busy === 'export'}
+            sx={BUTTON_SX}
           >
             {t('contacts.export')}
           </Button>
-          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setModal({})}>
+          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setModal({})} sx={BUTTON_SX}>
             {t('contacts.add')}
           </Button>
         </Stack>
@@ -158,7 +163,7 @@ export function ContactsPage() {
               <TableRow>
                 <TableCell padding="checkbox" aria-label={t('contacts.fields.avatar')} />
                 <TableCell>{t('contacts.fields.name')}</TableCell>
-                <TableCell>{t('contacts.fields.number')}</TableCell>
+                <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('contacts.fields.number')}</TableCell>
                 <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{t('contacts.fields.email')}</TableCell>
                 <TableCell align="right">{t('common.actions')}</TableCell>
               </TableRow>
@@ -166,13 +171,26 @@ export function ContactsPage() {
             <TableBody>
               {contacts.map((contact) => (
                 <TableRow key={contact.id} hover data-testid="contact-row">
-                  <TableCell padding="checkbox" sx={{ pl: 1 }}>
+                  <TableCell padding="checkbox" sx={{ pl: { xs: 1, sm: 2 } }}>
                     <Avatar src={contact.profilePicUrl || undefined} alt="" sx={{ width: 32, height: 32 }}>
                       {contact.name.charAt(0).toUpperCase()}
                     </Avatar>
                   </TableCell>
-                  <TableCell sx={{ wordBreak: 'break-word' }}>{contact.name}</TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{contact.number}</TableCell>
+                  <TableCell sx={{ overflowWrap: 'anywhere' }}>
+                    {contact.name}
+                    {/* On phones the number column is hidden: the number goes under the name. */}
+                    <Typography
+                      variant="caption"
+                      color="text.secondary"
+                      component="div"
+                      sx={{ display: { xs: 'block', sm: 'none' } }}
+                    >
+                      {contact.number}
+                    </Typography>
+                  </TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap', display: { xs: 'none', sm: 'table-cell' } }}>
+                    {contact.number}
+                  </TableCell>
                   <TableCell sx={{ display: { xs: 'none', md: 'table-cell' }, wordBreak: 'break-all' }}>
                     {contact.email}
                   </TableCell>

@@ -23,7 +23,7 @@ export function CounterCard({ label, value, icon, color, testId }: CounterCardPr
       role="group"
       aria-labelledby={labelId}
       data-testid={testId}
-      sx={{ p: 2.5, display: 'flex', alignItems: 'center', gap: 2, height: '100%' }}
+      sx={{ p: { xs: 1.5, sm: 2.5 }, display: 'flex', alignItems: 'center', gap: 2, height: '100%' }}
     >
       <Box sx={{ flexGrow: 1, minWidth: 0 }}>
         <Typography id={labelId} variant="body2" color="text.secondary" sx={{ fontWeight: 500 }}>
@@ -32,7 +32,7 @@ export function CounterCard({ label, value, icon, color, testId }: CounterCardPr
         {value === undefined ? (
           <Skeleton width={56} height={48} />
         ) : (
-          <Typography variant="h4" component="p" sx={{ fontWeight: 600 }} data-testid={`${testId}-value`}>
+          <Typography variant="h4" component="p" sx={{ fontWeight: 600, fontSize: { xs: '1.75rem', sm: '2.125rem' } }} data-testid={`${testId}-value`}>
             {value}
           </Typography>
         )}
@@ -43,7 +43,8 @@ export function CounterCard({ label, value, icon, color, testId }: CounterCardPr
           width: 48,
           height: 48,
           borderRadius: '50%',
-          display: 'grid',
+          // Three counters share a phone's width: no room for the icon there.
+          display: { xs: 'none', sm: 'grid' },
           placeItems: 'center',
           flexShrink: 0,
           color: `${color}.main`,

@@ -26,8 +26,8 @@ export function DashboardPage() {
         <Typography color="text.secondary" sx={{ mt: -1, mb: 2 }}>
           {t('dashboard.welcome', { name: user?.name ?? '' })}
         </Typography>
-        <Grid container spacing={2} sx={{ mb: 2 }}>
-          <Grid size={{ xs: 12, sm: 4 }}>
+        <Grid container spacing={{ xs: 1, sm: 2 }} sx={{ mb: 2 }}>
+          <Grid size={4}>
             <CounterCard
               label={t('dashboard.inService')}
               value={data?.counts.open}
@@ -36,7 +36,7 @@ export function DashboardPage() {
               testId="counter-open"
             />
           </Grid>
-          <Grid size={{ xs: 12, sm: 4 }}>
+          <Grid size={4}>
             <CounterCard
               label={t('dashboard.waiting')}
               value={data?.counts.pending}
@@ -45,7 +45,7 @@ export function DashboardPage() {
               testId="counter-pending"
             />
           </Grid>
-          <Grid size={{ xs: 12, sm: 4 }}>
+          <Grid size={4}>
             <CounterCard
               label={t('dashboard.closed')}
               value={data?.counts.closed}

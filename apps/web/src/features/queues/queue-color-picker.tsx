@@ -37,7 +37,7 @@ export function QueueColorPicker({ value, onChange, onBlur, error }: QueueColorP
         role="radiogroup"
         aria-labelledby="queue-color-presets-label"
         data-testid="queue-color-presets"
-        sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(28px, 1fr))', gap: 0.75 }}
+        sx={{ display: 'grid', gridTemplateColumns: 'repeat(10, minmax(0, 32px))', gap: 0.75 }}
       >
         {QUEUE_COLOR_PRESETS.map((color) => {
           const selected = color.toLowerCase() === current;
@@ -50,7 +50,7 @@ export function QueueColorPicker({ value, onChange, onBlur, error }: QueueColorP
                 onClick={() => onChange(color)}
                 sx={{
                   aspectRatio: '1',
-                  minWidth: 28,
+                  minWidth: 0,
                   borderRadius: 1,
                   bgcolor: color,
                   color: isDark(color) ? 'common.white' : 'common.black',
@@ -69,7 +69,7 @@ export function QueueColorPicker({ value, onChange, onBlur, error }: QueueColorP
         <Box
           component="input"
           type="color"
-          aria-label={t('queues.fields.customColor')}
+          aria-label={t('queues.fields.pickColor')}
           value={HEX6.test(value) ? value : '#7c7c7c'}
           onChange={(e) => onChange(e.target.value.toUpperCase())}
           sx={{

@@ -5,6 +5,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -76,7 +77,7 @@ export function QuickAnswersPage() {
     <Page
       title={t('pages.quickAnswers')}
       actions={
-        <>
+        <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, alignItems: 'center', justifyContent: 'flex-end', width: '100%' }}>
           <TextField
             size="small"
             label={t('common.search')}
@@ -91,12 +92,17 @@ export function QuickAnswersPage() {
                 ),
               },
             }}
-            sx={{ flexGrow: 1, minWidth: 0 }}
+            sx={{ flex: { xs: '1 1 100%', sm: '1 1 220px' }, minWidth: 0 }}
           />
-          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setModal({})} sx={{ flexShrink: 0 }}>
+          <Button
+            variant="contained"
+            startIcon={<AddIcon />}
+            onClick={() => setModal({})}
+            sx={{ flex: { xs: '1 1 auto', sm: '0 0 auto' }, whiteSpace: 'nowrap' }}
+          >
             {t('quickAnswers.add')}
           </Button>
-        </>
+        </Stack>
       }
     >
       <Paper variant="outlined">
@@ -110,7 +116,7 @@ export function QuickAnswersPage() {
           >
             <TableHead>
               <TableRow>
-                <TableCell sx={{ width: { xs: '35%', sm: '25%' } }}>{t('quickAnswers.fields.shortcut')}</TableCell>
+                <TableCell sx={{ width: { xs: '30%', sm: '25%' } }}>{t('quickAnswers.fields.shortcut')}</TableCell>
                 <TableCell>{t('quickAnswers.fields.message')}</TableCell>
                 <TableCell align="right" sx={{ width: 96 }}>
                   {t('common.actions')}
@@ -122,7 +128,17 @@ export function QuickAnswersPage() {
                 <TableRow key={quickAnswer.id} hover data-testid="quick-answer-row">
                   <TableCell sx={{ wordBreak: 'break-word', fontWeight: 500 }}>{quickAnswer.shortcut}</TableCell>
                   <TableCell>
-                    <Typography variant="body2" noWrap title={quickAnswer.message}>
+                    <Typography
+                      variant="body2"
+                      title={quickAnswer.message}
+                      sx={{
+                        display: '-webkit-box',
+                        WebkitLineClamp: 2,
+                        WebkitBoxOrient: 'vertical',
+                        overflow: 'hidden',
+                        overflowWrap: 'anywhere',
+                      }}
+                    >
                       {quickAnswer.message}
                     </Typography>
                   </TableCell>

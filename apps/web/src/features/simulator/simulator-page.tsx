@@ -241,7 +241,7 @@ export function SimulatorPage() {
             <DevicePanel whatsapps={whatsapps} selected={selected} onSelect={select} />
             <CustomerPanel key={selected.id} whatsappId={selected.id} target={target} onTarget={setTarget} />
           </Stack>
-          <Box ref={chatRef} sx={{ minWidth: 0 }}>
+          <Box ref={chatRef} sx={{ minWidth: 0, scrollMarginTop: 64 }}>
             {target ? (
               <SimulatorChat
                 key={chatKey}

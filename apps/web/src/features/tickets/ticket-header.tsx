@@ -113,11 +113,11 @@ export function TicketHeader({ ticket, onOpenContact, onToggleTools, onDeleting 
   if (can(user?.profile, 'ticket-options:deleteTicket')) more.push({ key: 'delete', label: t('tickets.actions.delete'), run: () => setConfirmDelete(true), color: 'error' });
 
   return (
-    <Paper square elevation={0} sx={{ display: 'flex', alignItems: 'center', gap: 1, px: 1, py: 0.5, minHeight: 64, borderBottom: 1, borderColor: 'divider', flexWrap: 'wrap' }}>
+    <Paper square elevation={0} sx={{ display: 'flex', alignItems: 'center', gap: 1, px: 1, py: 0.5, minHeight: 64, borderBottom: 1, borderColor: 'divider', flexWrap: { xs: 'nowrap', sm: 'wrap' } }}>
       <IconButton aria-label={t('tickets.header.back')} onClick={() => void navigate('/tickets')}>
         <ArrowBackIcon />
       </IconButton>
-      <ButtonBase onClick={onOpenContact} sx={{ display: 'flex', gap: 1, alignItems: 'center', flex: 1, minWidth: 140, justifyContent: 'flex-start', textAlign: 'left', borderRadius: 1, py: 0.5 }} aria-label={t('tickets.header.contactInfo')}>
+      <ButtonBase onClick={onOpenContact} sx={{ display: 'flex', gap: 1, alignItems: 'center', flex: 1, minWidth: { xs: 0, sm: 140 }, justifyContent: 'flex-start', textAlign: 'left', borderRadius: 1, py: 0.5 }} aria-label={t('tickets.header.contactInfo')}>
         <Avatar src={ticket.contact.profilePicUrl || undefined} alt={ticket.contact.name}>
           {ticket.contact.name.slice(0, 1).toUpperCase()}
         </Avatar>
@@ -130,7 +130,7 @@ export function TicketHeader({ ticket, onOpenContact, onToggleTools, onDeleting 
           </Typography>
         </Box>
       </ButtonBase>
-      <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap', justifyContent: 'flex-end' }}>
+      <Box sx={{ display: 'flex', gap: { xs: 0, sm: 1 }, alignItems: 'center', flexWrap: 'wrap', justifyContent: 'flex-end' }}>
         {actions.map((a) => (
           <Button
             key={a.key}
