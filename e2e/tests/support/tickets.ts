@@ -76,7 +76,7 @@ export function ticketRow(page: Page, contactName: string): Locator {
 export async function shot(page: Page, name: string): Promise<void> {
   const dir = process.env.TICKETS_SHOTS;
   if (!dir) return;
-  for (const close of await page.locator('.Toastify__close-button').all()) await close.click().catch(() => undefined);
+  for (const close of await page.locator('.Toastify__close-button').all()) await close.click({ timeout: 1000 }).catch(() => undefined);
   await page.waitForTimeout(400);
   await page.screenshot({ path: `${dir}/${name}.png` });
 }

@@ -3,9 +3,7 @@ import Avatar from '@mui/material/Avatar';
 import Badge from '@mui/material/Badge';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
 import ListItemButton from '@mui/material/ListItemButton';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +11,18 @@ import { formatRowTime, previewText, renderMarkdown } from './format';
 
 export const TICKET_ROW_HEIGHT = 84;
 const NO_QUEUE_COLOR = '#7C7C7C';
+const TAG_SX = {
+  display: 'inline-block',
+  px: 0.75,
+  borderRadius: 2,
+  fontSize: 11,
+  lineHeight: '16px',
+  bgcolor: 'action.selected',
+  whiteSpace: 'nowrap',
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  flexShrink: 0,
+} as const;
 
 export interface TicketRowProps {
   ticket: TicketDto;
@@ -39,13 +49,14 @@ export const TicketRow = memo(function TicketRow({ ticket, selected, busy, onOpe
       aria-label={ticket.contact.name}
       sx={{ height: TICKET_ROW_HEIGHT, pl: 0, pr: 1, py: 0.5, gap: 1, alignItems: 'stretch', borderBottom: 1, borderColor: 'divider', cursor: pending ? 'default' : 'pointer' }}
     >
-      <Tooltip title={queueName} placement="right">
-        <Box
-          data-testid="queue-bar"
-          aria-label={queueName}
-          sx={{ width: 6, flexShrink: 0, bgcolor: ticket.queue?.color ?? NO_QUEUE_COLOR, borderRadius: '0 4px 4px 0' }}
-        />
-      </Tooltip>
+      {/* A native tooltip: cheap enough for rows mounted while scrolling fast. */}
+      <Box
+        data-testid="queue-bar"
+        aria-label={queueName}
+        title={queueName}
+        sx={{ width: 6, flexShrink: 0, borderRadius: '0 4px 4px 0' }}
+        style={{ backgroundColor: ticket.queue?.color ?? NO_QUEUE_COLOR }}
+      />
       <Avatar src={ticket.contact.profilePicUrl || undefined} alt={ticket.contact.name} sx={{ alignSelf: 'center' }}>
         {ticket.contact.name.slice(0, 1).toUpperCase()}
       </Avatar>
@@ -55,7 +66,9 @@ export const TicketRow = memo(function TicketRow({ ticket, selected, busy, onOpe
             {ticket.contact.name}
           </Typography>
           {ticket.status === 'closed' && (
-            <Chip label={t('tickets.row.closed')} size="small" color="default" sx={{ height: 18, fontSize: 11 }} />
+            <Box component="span" sx={TAG_SX}>
+              {t('tickets.row.closed')}
+            </Box>
           )}
           <Typography variant="caption" color={ticket.unreadMessages ? 'primary.main' : 'text.secondary'} sx={{ flexShrink: 0 }}>
             {formatRowTime(ticket.updatedAt)}
@@ -77,12 +90,9 @@ export const TicketRow = memo(function TicketRow({ ticket, selected, busy, onOpe
         </Box>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, mt: 0.25, minWidth: 0 }}>
           {(ticket.user || ticket.whatsapp) && (
-            <Chip
-              size="small"
-              variant="outlined"
-              sx={{ height: 18, fontSize: 11, maxWidth: '60%' }}
-              label={[ticket.user?.name, ticket.whatsapp?.name].filter(Boolean).join(' · ')}
-            />
+            <Box component="span" sx={{ ...TAG_SX, bgcolor: 'transparent', border: 1, borderColor: 'divider', maxWidth: '60%' }}>
+              {[ticket.user?.name, ticket.whatsapp?.name].filter(Boolean).join(' · ')}
+            </Box>
           )}
           <Box sx={{ flex: 1 }} />
           {pending && (

@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { toastError } from '../../services/toast-error';
@@ -29,7 +29,7 @@ export function TicketsList({ params, selectedId, testId }: TicketsListProps) {
   const queryClient = useQueryClient();
   const { user } = useAuth();
   const { data, isLoading, hasNextPage, fetchNextPage, isFetchingNextPage } = useTicketsList(params);
-  const tickets = data?.pages.flatMap((p) => p.tickets) ?? [];
+  const tickets = useMemo(() => data?.pages.flatMap((p) => p.tickets) ?? [], [data]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const [busyId, setBusyId] = useState<number | null>(null);
 
@@ -37,7 +37,7 @@ export function TicketsList({ params, selectedId, testId }: TicketsListProps) {
     count: tickets.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => TICKET_ROW_HEIGHT,
-    getItemKey: (i) => tickets[i]?.id ?? i,
+    getItemKey: useCallback((i: number) => tickets[i]?.id ?? i, [tickets]),
     overscan: 8,
   });
 
