@@ -258,5 +258,61 @@ test.describe('the attendant screen', () => {
     await page.waitForURL(/\/tickets\/\d+$/);
     await expect(page.getByTestId('ticket-title')).toContainText('Carla Nova');
     await expect(page.getByRole('button', { name: 'Resolve' })).toBeVisible();
+    const token = await apiLogin(request);
+    const created = await api<{ whatsappId: number }>(request, token, 'GET', `/api/tickets/${page.url().split('/').pop()}`);
+
+    // An attachment: preview, caption, sent as media.
+    await page.getByTestId('attach-input').setInputFiles({
+      name: 'photo.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from(TINY_PNG.split(',')[1], 'base64'),
+    });
+    await expect(page.getByTestId('attachments-preview').getByRole('img', { name: 'photo.png' })).toBeVisible();
+    await page.getByLabel('Caption').fill('Here is the photo');
+    await shot(page, '13-attachment-preview');
+    await page.getByRole('button', { name: 'send' }).click();
+    await expect.poll(async () => (await outbox(request, created.whatsappId, number)).map((o) => `${o.mediaType}:${o.body}`)).toContainEqual(
+      expect.stringMatching(/^image:.*Here is the photo$/s),
+    );
+    await expect(page.locator('[data-testid="message"][data-from-me="true"]').getByRole('img', { name: 'image' })).toBeVisible();
+  });
+});
+
+test.describe('audio recording', () => {
+  test.use({
+    permissions: ['microphone'],
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--use-fake-device-for-media-stream',
+        '--use-fake-ui-for-media-stream',
+      ],
+    },
+  });
+
+  test('records with an mm:ss timer and sends an MP3', async ({ page, request }) => {
+    const connection = await connectedSimulator(request);
+    const number = uniqueNumber();
+    const name = `Rec ${unique()}`;
+    await contactWrites(request, connection.id, { from: number, name, body: 'Send me an audio' });
+    await uiLogin(page);
+    await openTab(page, /Queue/);
+    await ticketRow(page, name).getByRole('button', { name: 'Accept' }).click();
+    await page.waitForURL(/\/tickets\/\d+$/);
+    await page.getByRole('button', { name: 'record audio' }).click();
+    await expect(page.getByTestId('recording-timer')).toHaveText('00:02', { timeout: 5000 });
+    await shot(page, '14-recording');
+    await page.getByRole('button', { name: 'send recording' }).click();
+    await expect
+      .poll(async () => (await outbox(request, connection.id, number)).map((o) => o.mediaType), { timeout: 15_000 })
+      .toContainEqual('audio');
+    await expect(page.locator('[data-testid="message"][data-from-me="true"] audio')).toBeAttached();
   });
 });

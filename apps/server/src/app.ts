@@ -172,7 +172,12 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
 async function serveWebApp(http: FastifyInstance, webDist: string): Promise<void> {
   const hasWeb = existsSync(path.join(webDist, 'index.html'));
   // Files are looked up on each request, so rebuilding the web app needs no restart.
-  if (hasWeb) await http.register(fastifyStatic, { root: webDist, wildcard: true, index: false });
+  if (hasWeb) {
+    await http.register(fastifyStatic, { root: webDist, wildcard: true, index: false });
+    http.get('/', { config: { access: 'public' } }, (_request, reply) =>
+      reply.header('cache-control', 'no-cache').sendFile('index.html'),
+    );
+  }
   http.setNotFoundHandler((request, reply) => {
     const url = request.url;
     if (url.startsWith('/api') || url.startsWith('/socket.io') || url.startsWith('/assets/') || request.method !== 'GET') {

@@ -36,6 +36,7 @@ export interface OutboxItem {
   id: string;
   to: string;
   body: string;
+  mediaType: string | null;
   ack: number;
   isDeleted: boolean;
 }

@@ -1,0 +1,56 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './test/test-app.js';
+
+let t: TestApp;
+let webDist: string;
+beforeAll(async () => {
+  webDist = mkdtempSync(path.join(os.tmpdir(), 'wadesk-web-'));
+  writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>WA Desk</title>');
+  mkdirSync(path.join(webDist, 'assets'));
+  writeFileSync(path.join(webDist, 'assets', 'app.js'), 'console.log(1)');
+  t = await createTestApp({ webDist });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('one origin: web app, API and sockets', () => {
+  it('serves the web app at / and for every client-side route', async () => {
+    for (const url of ['/', '/tickets', '/tickets/12', '/Settings', '/login']) {
+      const res = await t.app.http.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type']).toMatch(/text\/html/);
+      expect(res.body).toContain('WA Desk');
+    }
+  });
+
+  it('serves built assets, files added after start included, and 404 for a missing one', async () => {
+    expect((await t.app.http.inject({ method: 'GET', url: '/assets/app.js' })).statusCode).toBe(200);
+    writeFileSync(path.join(webDist, 'assets', 'later.js'), 'console.log(2)');
+    expect((await t.app.http.inject({ method: 'GET', url: '/assets/later.js' })).statusCode).toBe(200);
+    expect((await t.app.http.inject({ method: 'GET', url: '/assets/missing.js' })).statusCode).toBe(404);
+  });
+
+  it('answers unknown API paths with JSON ERR_NOT_FOUND (after authentication)', async () => {
+    expect((await t.call('GET', '/api/nothing-here')).status).toBe(401);
+    const res = await t.call('GET', '/api/nothing-here', { token: await t.adminToken() });
+    expect(res.status).toBe(404);
+    expect(res.body.error).toBe('ERR_NOT_FOUND');
+  });
+
+  it('answers with and without a trailing slash', async () => {
+    const token = await t.adminToken();
+    expect((await t.call('GET', '/api/users/', { token })).status).toBe(200);
+    expect((await t.call('GET', '/api/users', { token })).status).toBe(200);
+    expect((await t.call('GET', '/api/whatsapp/', { token })).status).toBe(200);
+  });
+
+  it('reports its health without a token', async () => {
+    const res = await t.call('GET', '/api/health');
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('ok');
+  });
+});
