@@ -163,6 +163,7 @@ export class TicketsRepository {
   }
 
   async list(filter: TicketListFilter, page: number, pageSize: number): Promise<{ tickets: TicketDto[]; count: number }> {
+    if (filter.search) return this.search(filter, page, pageSize);
     const where = this.where(filter);
     const [total] = await this.db
       .select({ n: count() })
@@ -175,6 +176,38 @@ export class TicketsRepository {
       .limit(pageSize)
       .offset((page - 1) * pageSize);
     return { tickets: rows.map(toTicketDto), count: total?.n ?? 0 };
+  }
+
+  /** A search matches once (a CTE), then counts and pages the matches in the same statement. */
+  private async search(filter: TicketListFilter, page: number, pageSize: number): Promise<{ tickets: TicketDto[]; count: number }> {
+    const matched = this.db.$with('matched').as(
+      this.db
+        .select({ matchedId: sql<number>`${tickets.id}`.as('matched_id') })
+        .from(tickets)
+        .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+        .where(this.where(filter)),
+    );
+    const rows = await this.db
+      .with(matched)
+      .select({ ...ticketColumns, total: sql<number>`(select count(*) from ${matched})`.mapWith(Number) })
+      .from(tickets)
+      .innerJoin(matched, eq(matched.matchedId, tickets.id))
+      .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+      .leftJoin(queues, eq(queues.id, tickets.queueId))
+      .leftJoin(users, eq(users.id, tickets.userId))
+      .leftJoin(whatsapps, eq(whatsapps.id, tickets.whatsappId))
+      .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize);
+    if (rows.length === 0 && page > 1) {
+      const [total] = await this.db
+        .select({ n: count() })
+        .from(tickets)
+        .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+        .where(this.where(filter));
+      return { tickets: [], count: total?.n ?? 0 };
+    }
+    return { tickets: rows.map(toTicketDto), count: rows[0]?.total ?? 0 };
   }
 
   /** The open or pending ticket of a contact on a connection. */
