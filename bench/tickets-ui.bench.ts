@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * Browser benchmark of the attendant screen: a list of 5,000 tickets and a chat of 10,000 messages.
  *

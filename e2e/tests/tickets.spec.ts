@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { chromium, expect, test } from '@playwright/test';
 import { api, apiLogin, connectedSimulator, contactWrites, uiLogin, unique } from './support/api';
 import {
   createQueue,
@@ -226,22 +226,21 @@ test.describe('the attendant screen', () => {
     await page.setViewportSize({ width: 1280, height: 720 });
 
     // Protocolo: resolves, shows the number in an alert.
+    const alerts: string[] = [];
+    page.on('dialog', (d) => {
+      alerts.push(d.message());
+      void d.accept();
+    });
     await ticketRow(page, name).click();
-    const protocolAlert = page.waitForEvent('dialog');
     await page.getByRole('button', { name: 'mais opções' }).click();
     await page.getByRole('menuitem', { name: 'Protocolo' }).click();
-    const dialog = await protocolAlert;
-    expect(dialog.message()).toMatch(/Número do protocolo: \d+/);
-    await dialog.accept();
+    await expect.poll(() => alerts).toContainEqual(expect.stringMatching(/^Número do protocolo: \d+$/));
     await expectTicketStatus(request, ticketId, 'closed');
 
     // Close all, after a confirmation: an alert, then the lists reload empty.
     await page.getByRole('button', { name: 'Fechar', exact: true }).click();
-    const closedAlert = page.waitForEvent('dialog');
     await page.getByRole('dialog').getByRole('button', { name: /Confirmar/i }).click();
-    const closed = await closedAlert;
-    expect(closed.message()).toMatch(/fechado/);
-    await closed.accept();
+    await expect.poll(() => alerts).toContainEqual(expect.stringMatching(/fechado/));
     await expect(page.getByRole('tab', { name: /Atendendo/ })).toContainText('0');
   });
 
@@ -278,26 +277,15 @@ test.describe('the attendant screen', () => {
   });
 });
 
-test.describe('audio recording', () => {
-  test.use({
-    permissions: ['microphone'],
-    launchOptions: {
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--use-fake-device-for-media-stream',
-        '--use-fake-ui-for-media-stream',
-      ],
-    },
+test('audio recording: an mm:ss timer, then an MP3 is sent', async ({ request, baseURL }) => {
+  // A browser of its own, with a fake microphone.
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'],
   });
-
-  test('records with an mm:ss timer and sends an MP3', async ({ page, request }) => {
+  try {
+    const context = await browser.newContext({ baseURL, permissions: ['microphone'], locale: 'en-US' });
+    const page = await context.newPage();
     const connection = await connectedSimulator(request);
     const number = uniqueNumber();
     const name = `Rec ${unique()}`;
@@ -314,5 +302,7 @@ test.describe('audio recording', () => {
       .poll(async () => (await outbox(request, connection.id, number)).map((o) => o.mediaType), { timeout: 15_000 })
       .toContainEqual('audio');
     await expect(page.locator('[data-testid="message"][data-from-me="true"] audio')).toBeAttached();
-  });
+  } finally {
+    await browser.close();
+  }
 });

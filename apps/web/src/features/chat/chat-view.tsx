@@ -70,7 +70,14 @@ export function ChatView({ ticketId }: { ticketId: number }) {
     };
   }, [socket, ticketId, t]);
 
-  useEffect(() => () => clearTimeout(readTimer.current), []);
+  // Leaving a ticket drops its loaded pages: coming back loads the newest page again, not every page seen.
+  useEffect(
+    () => () => {
+      clearTimeout(readTimer.current);
+      queryClient.removeQueries({ queryKey: messagesKey(ticketId) });
+    },
+    [queryClient, ticketId],
+  );
 
   useSocketEvent('appMessage', (e) => {
     if (e.message.ticketId !== ticketId) return;

@@ -115,7 +115,8 @@ export const MessageBubble = memo(function MessageBubble({ message, isGroup, onR
           {formatTime(message.createdAt)}
           {mine && <AckIcon ack={message.ack} />}
         </Typography>
-        <Menu anchorEl={anchor} open={!!anchor} onClose={() => setAnchor(null)}>
+        {anchor && (
+        <Menu anchorEl={anchor} open onClose={() => setAnchor(null)}>
           <MenuItem
             onClick={() => {
               setAnchor(null);
@@ -135,6 +136,7 @@ export const MessageBubble = memo(function MessageBubble({ message, isGroup, onR
             </MenuItem>
           )}
         </Menu>
+        )}
       </Box>
     </Box>
   );
