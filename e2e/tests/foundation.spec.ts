@@ -45,7 +45,7 @@ test.describe('sign up and sign in', () => {
     await page.getByRole('button', { name: 'Enter' }).click();
     await expect(page).toHaveURL(/\/tickets$/);
     await expect(page.getByText('Login successful!')).toBeVisible();
-    await expect(page.getByRole('heading', { name: 'Tickets', level: 1 })).toBeVisible();
+    await expect(page.getByRole('tab', { name: 'Inbox' })).toBeVisible();
   });
 
   test('the login page links to sign-up and back', async ({ page }) => {
@@ -59,7 +59,7 @@ test.describe('sign up and sign in', () => {
   test('signs in and lands on /tickets; a signed-in user opening /login goes to /', async ({ page, request }) => {
     const user = await createUser(request);
     await uiLogin(page, user.email, user.password);
-    await expect(page.getByTestId('coming-soon')).toBeVisible();
+    await expect(page.getByRole('tab', { name: 'Inbox' })).toBeVisible();
     await shot(page, 'tickets-after-login');
 
     await page.goto('/login');
@@ -208,18 +208,18 @@ test.describe('language', () => {
   test('switching to Portuguese and then Spanish changes the UI texts', async ({ page, request }) => {
     const user = await createUser(request);
     await uiLogin(page, user.email, user.password);
-    await expect(page.getByRole('heading', { name: 'Tickets', level: 1 })).toBeVisible();
+    await expect(page.getByRole('tab', { name: 'Inbox' })).toBeVisible();
     await expect(drawerLink(page, 'Contacts')).toBeVisible();
     await closeToast(page, 'Login successful!');
 
     // English → Portuguese (pt.json).
     await page.getByRole('button', { name: 'language' }).click();
     await page.getByRole('menuitem', { name: 'Português' }).click();
-    await expect(page.getByRole('heading', { name: 'Atendimentos', level: 1 })).toBeVisible();
+    await expect(page.getByRole('tab', { name: 'Entrada' })).toBeVisible();
     await expect(drawerLink(page, 'Contatos')).toBeVisible();
     await expect(drawerLink(page, 'Conexões')).toBeVisible();
     await expect(drawerLink(page, 'Respostas rápidas')).toBeVisible();
-    await expect(page.getByTestId('coming-soon')).toContainText('Em breve');
+    await expect(page.getByText('Selecione um ticket para começar a conversar.')).toBeVisible();
     await expect(page.locator('html')).toHaveAttribute('lang', 'pt');
     await page.getByRole('button', { name: 'menu do usuário' }).click();
     await expect(page.getByRole('menuitem', { name: 'Sair' })).toBeVisible();
@@ -231,11 +231,11 @@ test.describe('language', () => {
     // Portuguese → Spanish (es.json); the aria-label follows the language.
     await page.getByRole('button', { name: 'idioma' }).click();
     await page.getByRole('menuitem', { name: 'Español' }).click();
-    await expect(page.getByRole('heading', { name: 'Tickets', level: 1 })).toBeVisible();
+    await expect(page.getByRole('tab', { name: 'Bandeja' })).toBeVisible();
     await expect(drawerLink(page, 'Contactos')).toBeVisible();
     await expect(drawerLink(page, 'Conexiones')).toBeVisible();
     await expect(drawerLink(page, 'Respuestas rápidas')).toBeVisible();
-    await expect(page.getByTestId('coming-soon')).toContainText('Próximamente');
+    await expect(page.getByText('Seleccione un ticket para empezar a conversar.')).toBeVisible();
     await expect(page.locator('html')).toHaveAttribute('lang', 'es');
     await page.getByRole('button', { name: 'menú de usuario' }).click();
     await expect(page.getByRole('menuitem', { name: 'Cerrar sesión' })).toBeVisible();
@@ -266,7 +266,7 @@ test.describe('drawer', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     const user = await createUser(request);
     await uiLogin(page, user.email, user.password);
-    await expect(page.getByRole('heading', { name: 'Tickets', level: 1 })).toBeVisible();
+    await expect(page.getByRole('tab', { name: 'Inbox' })).toBeVisible();
     await expect(page.getByTestId('drawer')).toBeHidden();
     // At phone width the toast spans the top of the screen, over the menu button.
     await closeToast(page, 'Login successful!');

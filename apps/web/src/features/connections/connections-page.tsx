@@ -24,7 +24,8 @@ import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { EmptyState } from '../../components/empty-state';
 import { Page } from '../../components/page';
-import { toastError, toastSuccess } from '../../services/toast-error';
+import { useConfirmedDelete } from '../../hooks/use-confirmed-delete';
+import { toastSuccess } from '../../services/toast-error';
 import { useAuth } from '../auth/auth-context';
 import { ConnectionModal } from './connection-modal';
 import { ConnectionStatus, SessionActions } from './connection-status';
@@ -56,27 +57,18 @@ export function ConnectionsPage() {
   const applyChange = useApplyWhatsappChange();
   const [modal, setModal] = useState<{ whatsappId?: number } | null>(null);
   const [qrFor, setQrFor] = useState<number | null>(null);
-  const [toDelete, setToDelete] = useState<WhatsappDto | null>(null);
-  const [deleting, setDeleting] = useState(false);
   const closeQr = useCallback(() => setQrFor(null), []);
   // Under 600 px the table keeps name, status (with the session action below it) and actions.
   const compact = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const columns = (compact ? 2 : 6) + (admin ? 1 : 0);
 
-  const confirmDelete = async () => {
-    if (!toDelete) return;
-    setDeleting(true);
-    try {
-      await deleteWhatsapp(toDelete.id);
-      applyChange({ action: 'delete', whatsappId: toDelete.id });
+  const toDelete = useConfirmedDelete(
+    ({ id }: WhatsappDto) => deleteWhatsapp(id),
+    ({ id }) => {
+      applyChange({ action: 'delete', whatsappId: id });
       toastSuccess(t('connections.deleted'));
-      setToDelete(null);
-    } catch (err) {
-      toastError(err);
-    } finally {
-      setDeleting(false);
-    }
-  };
+    },
+  );
 
   const sorted = [...whatsapps].sort((a, b) => a.id - b.id);
 
@@ -164,7 +156,7 @@ export function ConnectionsPage() {
                         <IconButton
                           size="small"
                           aria-label={t('connections.delete', { name: w.name })}
-                          onClick={() => setToDelete(w)}
+                          onClick={() => toDelete.ask(w)}
                         >
                           <DeleteOutlineIcon fontSize="small" />
                         </IconButton>
@@ -198,13 +190,13 @@ export function ConnectionsPage() {
       )}
       {qrFor !== null && <QrCodeDialog whatsappId={qrFor} onClose={closeQr} />}
       <ConfirmDialog
-        open={!!toDelete}
-        title={t('connections.confirmDelete.title', { name: toDelete?.name ?? '' })}
+        open={!!toDelete.target}
+        title={t('connections.confirmDelete.title', { name: toDelete.target?.name ?? '' })}
         text={t('connections.confirmDelete.text')}
         confirmLabel={t('common.delete')}
-        busy={deleting}
-        onConfirm={() => void confirmDelete()}
-        onClose={() => setToDelete(null)}
+        busy={toDelete.deleting}
+        onConfirm={() => void toDelete.confirm()}
+        onClose={toDelete.cancel}
       />
     </Page>
   );

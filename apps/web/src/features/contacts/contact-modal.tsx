@@ -1,10 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ContactInput, type ContactDto } from '@wadesk/contracts';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
@@ -13,6 +11,7 @@ import Typography from '@mui/material/Typography';
 import { useEffect } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { FormDialogActions } from '../../components/form-dialog-actions';
 import { translateValidation } from '../../i18n/validation-message';
 import { toastError, toastSuccess } from '../../services/toast-error';
 import { createContact, updateContact, useApplyContactChange, useContact } from './contacts-api';
@@ -134,14 +133,7 @@ export function ContactModal({ onClose, contactId, initialValues, onSaved }: Con
             </Stack>
           )}
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={isSubmitting}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" variant="contained" disabled={isSubmitting || (editing && isLoading)}>
-            {editing ? t('common.save') : t('common.add')}
-          </Button>
-        </DialogActions>
+        <FormDialogActions onCancel={onClose} submitting={isSubmitting} editing={editing} disabled={editing && isLoading} />
       </Box>
     </Dialog>
   );

@@ -23,12 +23,14 @@ import EditIcon from '@mui/icons-material/Edit';
 import ImportContactsIcon from '@mui/icons-material/ImportContacts';
 import SearchIcon from '@mui/icons-material/Search';
 import WhatsAppIcon from '@mui/icons-material/WhatsApp';
-import { useState, type UIEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Page } from '../../components/page';
+import { useConfirmedDelete } from '../../hooks/use-confirmed-delete';
 import { useDebouncedValue } from '../../hooks/use-debounced-value';
+import { useInfiniteScroll } from '../../hooks/use-infinite-scroll';
 import { toastError, toastSuccess } from '../../services/toast-error';
 import { useAuth } from '../auth/auth-context';
 import { ContactModal } from './contact-modal';
@@ -43,8 +45,6 @@ import {
   useContactsLiveUpdates,
 } from './contacts-api';
 
-/** §9: load the next page within 100 px of the bottom. */
-const SCROLL_THRESHOLD = 100;
 const COLUMNS = 5;
 /** Header buttons share the row on phones. */
 const BUTTON_SX = { flex: { xs: '1 1 auto', sm: '0 0 auto' }, whiteSpace: 'nowrap' } as const;
@@ -60,20 +60,20 @@ export function ContactsPage() {
   const { data, isLoading, hasNextPage, fetchNextPage, isFetchingNextPage } = useContactsList(searchParam);
   const contacts = data?.pages.flatMap((p) => p.contacts) ?? [];
   const [modal, setModal] = useState<{ contactId?: number } | null>(null);
-  const [toDelete, setToDelete] = useState<ContactDto | null>(null);
   const [confirmImport, setConfirmImport] = useState(false);
-  const [busy, setBusy] = useState<'delete' | 'import' | 'export' | `ticket-${number}` | null>(null);
+  const [busy, setBusy] = useState<'import' | 'export' | `ticket-${number}` | null>(null);
   const applyChange = useApplyContactChange();
   useContactsLiveUpdates();
 
-  const loadMore = () => {
-    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
-  };
+  const { loadMore, onScroll } = useInfiniteScroll({ hasNextPage, isFetchingNextPage, fetchNextPage });
 
-  const onScroll = (e: UIEvent<HTMLDivElement>) => {
-    const el = e.currentTarget;
-    if (el.scrollHeight - el.scrollTop - el.clientHeight < SCROLL_THRESHOLD) loadMore();
-  };
+  const toDelete = useConfirmedDelete(
+    ({ id }: ContactDto) => deleteContact(id),
+    ({ id }) => {
+      applyChange({ action: 'delete', contactId: id });
+      toastSuccess(t('contacts.deleted'));
+    },
+  );
 
   /** Runs one action at a time, toasting its failure. */
   const run = async (what: NonNullable<typeof busy>, action: () => Promise<void>) => {
@@ -86,15 +86,6 @@ export function ContactsPage() {
       setBusy(null);
     }
   };
-
-  const confirmDelete = () =>
-    run('delete', async () => {
-      if (!toDelete) return;
-      await deleteContact(toDelete.id);
-      applyChange({ action: 'delete', contactId: toDelete.id });
-      toastSuccess(t('contacts.deleted'));
-      setToDelete(null);
-    });
 
   const runImport = () =>
     run('import', async () => {
@@ -218,7 +209,7 @@ export function ContactsPage() {
                       <IconButton
                         size="small"
                         aria-label={t('contacts.deleteContact', { name: contact.name })}
-                        onClick={() => setToDelete(contact)}
+                        onClick={() => toDelete.ask(contact)}
                       >
                         <DeleteOutlineIcon fontSize="small" />
                       </IconButton>
@@ -251,13 +242,13 @@ export function ContactsPage() {
       </Paper>
       {modal && <ContactModal onClose={() => setModal(null)} contactId={modal.contactId} />}
       <ConfirmDialog
-        open={!!toDelete}
-        title={t('contacts.confirmDelete.title', { name: toDelete?.name ?? '' })}
+        open={!!toDelete.target}
+        title={t('contacts.confirmDelete.title', { name: toDelete.target?.name ?? '' })}
         text={t('contacts.confirmDelete.text')}
         confirmLabel={t('common.delete')}
-        busy={busy === 'delete'}
-        onConfirm={() => void confirmDelete()}
-        onClose={() => setToDelete(null)}
+        busy={toDelete.deleting}
+        onConfirm={() => void toDelete.confirm()}
+        onClose={toDelete.cancel}
       />
       <ConfirmDialog
         open={confirmImport}

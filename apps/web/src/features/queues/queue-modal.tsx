@@ -1,9 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { DEFAULT_QUEUE_COLOR, QueueInput, type ErrorBody, type QueueDto } from '@wadesk/contracts';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
@@ -11,6 +9,7 @@ import TextField from '@mui/material/TextField';
 import { AxiosError } from 'axios';
 import { Controller, useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { FormDialogActions } from '../../components/form-dialog-actions';
 import { translateValidation } from '../../i18n/validation-message';
 import { errorMessage, toastError, toastSuccess } from '../../services/toast-error';
 import { QueueColorPicker } from './queue-color-picker';
@@ -114,14 +113,7 @@ export function QueueModal({ onClose, queue }: QueueModalProps) {
             />
           </Stack>
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={isSubmitting}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" variant="contained" disabled={isSubmitting}>
-            {editing ? t('common.save') : t('common.add')}
-          </Button>
-        </DialogActions>
+        <FormDialogActions onCancel={onClose} submitting={isSubmitting} editing={editing} />
       </Box>
     </Dialog>
   );

@@ -18,7 +18,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Page } from '../../components/page';
-import { toastError, toastSuccess } from '../../services/toast-error';
+import { useConfirmedDelete } from '../../hooks/use-confirmed-delete';
+import { toastSuccess } from '../../services/toast-error';
 import { QueueModal } from './queue-modal';
 import { deleteQueue, useApplyQueueChange, useQueueList, useQueuesLiveUpdates } from './queues-api';
 
@@ -28,25 +29,16 @@ export function QueuesPage() {
   const { t } = useTranslation();
   const { data: queues = [], isLoading } = useQueueList();
   const [modal, setModal] = useState<{ queue?: QueueDto } | null>(null);
-  const [toDelete, setToDelete] = useState<QueueDto | null>(null);
-  const [deleting, setDeleting] = useState(false);
   const applyChange = useApplyQueueChange();
   useQueuesLiveUpdates();
 
-  const confirmDelete = async () => {
-    if (!toDelete) return;
-    setDeleting(true);
-    try {
-      await deleteQueue(toDelete.id);
-      applyChange({ action: 'delete', queueId: toDelete.id });
+  const toDelete = useConfirmedDelete(
+    ({ id }: QueueDto) => deleteQueue(id),
+    ({ id }) => {
+      applyChange({ action: 'delete', queueId: id });
       toastSuccess(t('queues.deleted'));
-      setToDelete(null);
-    } catch (err) {
-      toastError(err);
-    } finally {
-      setDeleting(false);
-    }
-  };
+    },
+  );
 
   return (
     <Page
@@ -107,7 +99,7 @@ export function QueuesPage() {
                     <IconButton
                       size="small"
                       aria-label={t('queues.deleteQueue', { name: queue.name })}
-                      onClick={() => setToDelete(queue)}
+                      onClick={() => toDelete.ask(queue)}
                     >
                       <DeleteOutlineIcon fontSize="small" />
                     </IconButton>
@@ -134,13 +126,13 @@ export function QueuesPage() {
       </Paper>
       {modal && <QueueModal onClose={() => setModal(null)} queue={modal.queue} />}
       <ConfirmDialog
-        open={!!toDelete}
-        title={t('queues.confirmDelete.title', { name: toDelete?.name ?? '' })}
+        open={!!toDelete.target}
+        title={t('queues.confirmDelete.title', { name: toDelete.target?.name ?? '' })}
         text={t('queues.confirmDelete.text')}
         confirmLabel={t('common.delete')}
-        busy={deleting}
-        onConfirm={() => void confirmDelete()}
-        onClose={() => setToDelete(null)}
+        busy={toDelete.deleting}
+        onConfirm={() => void toDelete.confirm()}
+        onClose={toDelete.cancel}
       />
     </Page>
   );

@@ -1,15 +1,14 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { QuickAnswerInput, type QuickAnswerDto } from '@wadesk/contracts';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { FormDialogActions } from '../../components/form-dialog-actions';
 import { translateValidation } from '../../i18n/validation-message';
 import { toastError, toastSuccess } from '../../services/toast-error';
 import { createQuickAnswer, updateQuickAnswer, useApplyQuickAnswerChange } from './quick-answers-api';
@@ -86,14 +85,7 @@ export function QuickAnswerModal({ onClose, quickAnswer }: QuickAnswerModalProps
             />
           </Stack>
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={isSubmitting}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" variant="contained" disabled={isSubmitting}>
-            {editing ? t('common.save') : t('common.add')}
-          </Button>
-        </DialogActions>
+        <FormDialogActions onCancel={onClose} submitting={isSubmitting} editing={editing} />
       </Box>
     </Dialog>
   );

@@ -18,12 +18,14 @@ import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/Edit';
 import SearchIcon from '@mui/icons-material/Search';
-import { useState, type UIEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Page } from '../../components/page';
+import { useConfirmedDelete } from '../../hooks/use-confirmed-delete';
 import { useDebouncedValue } from '../../hooks/use-debounced-value';
-import { toastError, toastSuccess } from '../../services/toast-error';
+import { useInfiniteScroll } from '../../hooks/use-infinite-scroll';
+import { toastSuccess } from '../../services/toast-error';
 import { QuickAnswerModal } from './quick-answer-modal';
 import {
   deleteQuickAnswer,
@@ -33,8 +35,6 @@ import {
   useQuickAnswersLiveUpdates,
 } from './quick-answers-api';
 
-/** §9: load the next page within 100 px of the bottom. */
-const SCROLL_THRESHOLD = 100;
 const COLUMNS = 3;
 
 export function QuickAnswersPage() {
@@ -44,34 +44,18 @@ export function QuickAnswersPage() {
   const { data, isLoading, hasNextPage, fetchNextPage, isFetchingNextPage } = useQuickAnswersList(searchParam);
   const quickAnswers = data?.pages.flatMap((p) => p.quickAnswers) ?? [];
   const [modal, setModal] = useState<{ quickAnswer?: QuickAnswerDto } | null>(null);
-  const [toDelete, setToDelete] = useState<QuickAnswerDto | null>(null);
-  const [deleting, setDeleting] = useState(false);
   const applyChange = useApplyQuickAnswerChange();
   useQuickAnswersLiveUpdates();
 
-  const loadMore = () => {
-    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
-  };
+  const { loadMore, onScroll } = useInfiniteScroll({ hasNextPage, isFetchingNextPage, fetchNextPage });
 
-  const onScroll = (e: UIEvent<HTMLDivElement>) => {
-    const el = e.currentTarget;
-    if (el.scrollHeight - el.scrollTop - el.clientHeight < SCROLL_THRESHOLD) loadMore();
-  };
-
-  const confirmDelete = async () => {
-    if (!toDelete) return;
-    setDeleting(true);
-    try {
-      await deleteQuickAnswer(toDelete.id);
-      applyChange({ action: 'delete', quickAnswerId: toDelete.id });
+  const toDelete = useConfirmedDelete(
+    ({ id }: QuickAnswerDto) => deleteQuickAnswer(id),
+    ({ id }) => {
+      applyChange({ action: 'delete', quickAnswerId: id });
       toastSuccess(t('quickAnswers.deleted'));
-      setToDelete(null);
-    } catch (err) {
-      toastError(err);
-    } finally {
-      setDeleting(false);
-    }
-  };
+    },
+  );
 
   return (
     <Page
@@ -153,7 +137,7 @@ export function QuickAnswersPage() {
                     <IconButton
                       size="small"
                       aria-label={t('quickAnswers.deleteQuickAnswer', { shortcut: quickAnswer.shortcut })}
-                      onClick={() => setToDelete(quickAnswer)}
+                      onClick={() => toDelete.ask(quickAnswer)}
                     >
                       <DeleteOutlineIcon fontSize="small" />
                     </IconButton>
@@ -185,13 +169,13 @@ export function QuickAnswersPage() {
       </Paper>
       {modal && <QuickAnswerModal onClose={() => setModal(null)} quickAnswer={modal.quickAnswer} />}
       <ConfirmDialog
-        open={!!toDelete}
-        title={t('quickAnswers.confirmDelete.title', { shortcut: toDelete?.shortcut ?? '' })}
+        open={!!toDelete.target}
+        title={t('quickAnswers.confirmDelete.title', { shortcut: toDelete.target?.shortcut ?? '' })}
         text={t('quickAnswers.confirmDelete.text')}
         confirmLabel={t('common.delete')}
-        busy={deleting}
-        onConfirm={() => void confirmDelete()}
-        onClose={() => setToDelete(null)}
+        busy={toDelete.deleting}
+        onConfirm={() => void toDelete.confirm()}
+        onClose={toDelete.cancel}
       />
     </Page>
   );

@@ -8,11 +8,9 @@ import {
   type UserDto,
 } from '@wadesk/contracts';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import FormControl from '@mui/material/FormControl';
@@ -24,6 +22,7 @@ import TextField from '@mui/material/TextField';
 import { useEffect } from 'react';
 import { Controller, useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { FormDialogActions } from '../../components/form-dialog-actions';
 import { translateValidation } from '../../i18n/validation-message';
 import { toastError, toastSuccess } from '../../services/toast-error';
 import { useAuth } from '../auth/auth-context';
@@ -262,14 +261,7 @@ export function UserModal({ open, onClose, userId, ownProfile = false }: UserMod
             </Stack>
           )}
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={isSubmitting}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" variant="contained" disabled={isSubmitting || (editing && isLoading)}>
-            {editing ? t('common.save') : t('common.add')}
-          </Button>
-        </DialogActions>
+        <FormDialogActions onCancel={onClose} submitting={isSubmitting} editing={editing} disabled={editing && isLoading} />
       </Box>
     </Dialog>
   );

@@ -16,17 +16,16 @@ import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/Edit';
 import SearchIcon from '@mui/icons-material/Search';
-import { useState, type UIEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Page } from '../../components/page';
+import { useConfirmedDelete } from '../../hooks/use-confirmed-delete';
 import { useDebouncedValue } from '../../hooks/use-debounced-value';
-import { toastError, toastSuccess } from '../../services/toast-error';
+import { useInfiniteScroll } from '../../hooks/use-infinite-scroll';
+import { toastSuccess } from '../../services/toast-error';
 import { UserModal } from './user-modal';
 import { deleteUser, normalizeSearch, useApplyUserChange, useUsersList, useUsersLiveUpdates } from './users-api';
-
-/** §9: load the next page within 100 px of the bottom. */
-const SCROLL_THRESHOLD = 100;
 
 export function UsersPage() {
   const { t } = useTranslation();
@@ -35,34 +34,18 @@ export function UsersPage() {
   const { data, isLoading, hasNextPage, fetchNextPage, isFetchingNextPage } = useUsersList(searchParam);
   const users = data?.pages.flatMap((p) => p.users) ?? [];
   const [modal, setModal] = useState<{ userId?: number } | null>(null);
-  const [toDelete, setToDelete] = useState<UserDto | null>(null);
-  const [deleting, setDeleting] = useState(false);
   const applyChange = useApplyUserChange();
   useUsersLiveUpdates();
 
-  const loadMore = () => {
-    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
-  };
+  const { loadMore, onScroll } = useInfiniteScroll({ hasNextPage, isFetchingNextPage, fetchNextPage });
 
-  const onScroll = (e: UIEvent<HTMLDivElement>) => {
-    const el = e.currentTarget;
-    if (el.scrollHeight - el.scrollTop - el.clientHeight < SCROLL_THRESHOLD) loadMore();
-  };
-
-  const confirmDelete = async () => {
-    if (!toDelete) return;
-    setDeleting(true);
-    try {
-      await deleteUser(toDelete.id);
-      applyChange({ action: 'delete', userId: toDelete.id });
+  const toDelete = useConfirmedDelete(
+    ({ id }: UserDto) => deleteUser(id),
+    ({ id }) => {
+      applyChange({ action: 'delete', userId: id });
       toastSuccess(t('users.deleted'));
-      setToDelete(null);
-    } catch (err) {
-      toastError(err);
-    } finally {
-      setDeleting(false);
-    }
-  };
+    },
+  );
 
   return (
     <Page
@@ -125,7 +108,7 @@ export function UsersPage() {
                     <IconButton
                       size="small"
                       aria-label={t('users.deleteUser', { name: user.name })}
-                      onClick={() => setToDelete(user)}
+                      onClick={() => toDelete.ask(user)}
                     >
                       <DeleteOutlineIcon fontSize="small" />
                     </IconButton>
@@ -157,13 +140,13 @@ export function UsersPage() {
       </Paper>
       {modal && <UserModal open onClose={() => setModal(null)} userId={modal.userId} />}
       <ConfirmDialog
-        open={!!toDelete}
-        title={t('users.confirmDelete.title', { name: toDelete?.name ?? '' })}
+        open={!!toDelete.target}
+        title={t('users.confirmDelete.title', { name: toDelete.target?.name ?? '' })}
         text={t('users.confirmDelete.text')}
         confirmLabel={t('common.delete')}
-        busy={deleting}
-        onConfirm={() => void confirmDelete()}
-        onClose={() => setToDelete(null)}
+        busy={toDelete.deleting}
+        onConfirm={() => void toDelete.confirm()}
+        onClose={toDelete.cancel}
       />
     </Page>
   );

@@ -1,0 +1,33 @@
+import { useState } from 'react';
+import { toastError } from '../services/toast-error';
+
+/**
+ * The "are you sure?" step before deleting: `ask(item)` picks the item (the dialog opens on `target`), `cancel()`
+ * drops it, `confirm()` runs `remove`, then `onDeleted` and closes; a failure is toasted and keeps the dialog open.
+ */
+export function useConfirmedDelete<T>(remove: (item: T) => Promise<unknown>, onDeleted: (item: T) => void) {
+  const [target, setTarget] = useState<T | null>(null);
+  const [deleting, setDeleting] = useState(false);
+
+  const confirm = async () => {
+    if (!target) return;
+    setDeleting(true);
+    try {
+      await remove(target);
+      onDeleted(target);
+      setTarget(null);
+    } catch (err) {
+      toastError(err);
+    } finally {
+      setDeleting(false);
+    }
+  };
+
+  return {
+    target,
+    ask: (item: T) => setTarget(item),
+    cancel: () => setTarget(null),
+    confirm,
+    deleting,
+  };
+}
