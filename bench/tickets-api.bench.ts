@@ -7,52 +7,29 @@
  * SQL, boots the real app on a random loopback port and measures requests per second with autocannon.
  * Sizes: BENCH_TICKETS (default 5000), BENCH_MESSAGES_PER_TICKET (default 20), BENCH_SECONDS (default 10).
  */
-import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import { migrateDatabase, openDatabase, type DatabaseHandle } from '../apps/server/src/db/client.js';
+import { openThrowawayDatabase } from '../apps/server/src/test/throwaway-database.js';
+import { seedConnectionQueuesAndContacts } from './seed-base.js';
 
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 5000);
 const PER_TICKET = Number(process.env.BENCH_MESSAGES_PER_TICKET ?? 20);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 
-async function openBenchDatabase(): Promise<{ handle: DatabaseHandle; drop(): Promise<void> }> {
+/** A throwaway database on DATABASE_URL's server (dropped on close), or an in-memory PGlite. */
+async function openBenchDatabase(): Promise<DatabaseHandle> {
   const base = process.env.DATABASE_URL;
-  if (!base) {
-    const handle = await openDatabase({});
-    return { handle, drop: async () => undefined };
-  }
-  const name = `wadesk_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ databaseUrl: url.toString(), poolSize: 20 });
-  return {
-    handle,
-    async drop() {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
+  return base ? openThrowawayDatabase(base, 'wadesk_bench', 20) : openDatabase({});
 }
 
 async function seed(handle: DatabaseHandle): Promise<void> {
   const { db } = handle;
-  await db.execute(sql`insert into whatsapps (name, channel, status, is_default) values ('Bench', 'simulator', 'DISCONNECTED', true)`);
-  await db.execute(sql`insert into queues (name, color) values ('Vendas', '#111111'), ('Suporte', '#222222')`);
-  await db.execute(sql`
-    insert into contacts (name, number)
-    select 'Cliente ' || g, (5511900000000 + g)::text from generate_series(1, ${TICKETS}) g`);
+  await seedConnectionQueuesAndContacts(db, TICKETS);
   await db.execute(sql`
     insert into tickets (status, contact_id, whatsapp_id, queue_id, last_message, unread_messages, updated_at)
     select (array['open','pending','closed'])[1 + g % 3], g, 1, 1 + g % 2, 'mensagem ' || g, g % 4,
@@ -65,7 +42,6 @@ async function seed(handle: DatabaseHandle): Promise<void> {
              || case when (t * 31 + m) % 997 = 0 then ' xylofone' else '' end,
            m % 2 = 0, now() - ((${PER_TICKET} - m) || ' minutes')::interval
     from generate_series(1, ${TICKETS}) t, generate_series(1, ${PER_TICKET}) m`);
-  await db.execute(sql`update whatsapps set status = 'DISCONNECTED'`);
   // Flush the GIN pending lists and refresh statistics, as autovacuum would on a live database.
   await db.execute(sql`vacuum analyze`);
 }
@@ -87,7 +63,7 @@ async function run(url: string, token: string, title: string): Promise<{ title: 
 }
 
 async function main(): Promise<void> {
-  const { handle, drop } = await openBenchDatabase();
+  const handle = await openBenchDatabase();
   try {
     await migrateDatabase(handle);
     const started = Date.now();
@@ -119,7 +95,6 @@ async function main(): Promise<void> {
     await app.close();
   } finally {
     await handle.close();
-    await drop();
   }
 }
 

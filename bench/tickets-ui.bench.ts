@@ -17,6 +17,7 @@ import { sql } from 'drizzle-orm';
 import { buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import { migrateDatabase, openDatabase } from '../apps/server/src/db/client.js';
+import { seedConnectionQueuesAndContacts } from './seed-base.js';
 
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 5000);
 const CHAT_MESSAGES = Number(process.env.BENCH_CHAT_MESSAGES ?? 10000);
@@ -70,11 +71,7 @@ async function main(): Promise<void> {
   await migrateDatabase(handle);
   const { db } = handle;
   const seeded = Date.now();
-  await db.execute(sql`insert into whatsapps (name, channel, status, is_default) values ('Bench', 'simulator', 'DISCONNECTED', true)`);
-  await db.execute(sql`insert into queues (name, color) values ('Vendas', '#111111'), ('Suporte', '#222222')`);
-  await db.execute(sql`
-    insert into contacts (name, number)
-    select 'Cliente ' || g, (5511900000000 + g)::text from generate_series(1, ${TICKETS}) g`);
+  await seedConnectionQueuesAndContacts(db, TICKETS);
   await db.execute(sql`
     insert into tickets (status, contact_id, whatsapp_id, queue_id, last_message, unread_messages, updated_at)
     select 'open', g, 1, case when g % 3 = 0 then null else 1 + g % 2 end, 'mensagem *' || g || '*', g % 4, now() - (g || ' seconds')::interval

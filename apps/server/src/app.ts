@@ -134,7 +134,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   mediaRoutes(http, media);
   ticketsRoutes(http, tickets);
   messagesRoutes(http, tickets, messages);
-  dashboardRoutes(http, db, tickets);
+  dashboardRoutes(http, tickets);
   const autoClose = setInterval(() => {
     tickets.autoClose().catch((err: unknown) => http.log.error({ err }, 'auto-close failed'));
   }, config.autoCloseIntervalMs);

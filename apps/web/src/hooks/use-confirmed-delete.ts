@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { toastError } from '../services/toast-error';
 
 /**
@@ -8,6 +8,8 @@ import { toastError } from '../services/toast-error';
 export function useConfirmedDelete<T>(remove: (item: T) => Promise<unknown>, onDeleted: (item: T) => void) {
   const [target, setTarget] = useState<T | null>(null);
   const [deleting, setDeleting] = useState(false);
+  // Stable, so memoized lists can take it as a prop.
+  const ask = useCallback((item: T) => setTarget(item), []);
 
   const confirm = async () => {
     if (!target) return;
@@ -25,7 +27,7 @@ export function useConfirmedDelete<T>(remove: (item: T) => Promise<unknown>, onD
 
   return {
     target,
-    ask: (item: T) => setTarget(item),
+    ask,
     cancel: () => setTarget(null),
     confirm,
     deleting,

@@ -1,6 +1,7 @@
 import type { ContactDto, ExtraInfoDto } from '@wadesk/contracts';
 import { and, asc, count, eq, ilike, inArray, like, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { containsPattern } from '../../db/like-pattern.js';
 import { contactCustomFields, contacts } from '../../db/schema.js';
 import { toContactDto, toExtraInfoDto } from './contacts.mapper.js';
 
@@ -19,10 +20,6 @@ export interface ExtraInfoWrite {
 /** Rows per INSERT (PostgreSQL allows 65535 parameters per statement). */
 const INSERT_CHUNK = 500;
 
-function escapeLike(s: string): string {
-  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 /** The only file that queries contacts and their extra info (custom fields). */
 export class ContactsRepository {
   constructor(private readonly db: Executor) {}
@@ -31,7 +28,7 @@ export class ContactsRepository {
   async list(search: string, page: number, pageSize: number): Promise<{ contacts: ContactDto[]; count: number }> {
     let where: SQL | undefined;
     if (search) {
-      const pattern = `%${escapeLike(search)}%`;
+      const pattern = containsPattern(search);
       where = or(ilike(contacts.name, pattern), like(contacts.number, pattern), ilike(contacts.email, pattern));
     }
     const [total] = await this.db.select({ n: count() }).from(contacts).where(where);

@@ -100,10 +100,12 @@ export class InboundService {
    */
   private async findOrCreateTicket(contactId: number, whatsappId: number, isGroup: boolean, queueId: number | null): Promise<number> {
     const repo = new TicketsRepository(this.db);
+    // Read only when there is no active ticket (the usual case has one), and once across retries.
+    let seconds: number | undefined;
     for (let attempt = 0; attempt < 5; attempt += 1) {
       const active = await repo.findActive(contactId, whatsappId);
       if (active) return active;
-      const seconds = Number(await this.settings.value('timeCreateNewTicket')) || 0;
+      seconds ??= Number(await this.settings.value('timeCreateNewTicket')) || 0;
       const recent = seconds > 0 ? await repo.findRecentlyClosed(contactId, whatsappId, new Date(Date.now() - seconds * 1000)) : null;
       try {
         if (recent && (await repo.reopenAsPending(recent))) return recent;

@@ -1,15 +1,12 @@
 import type { QuickAnswerDto } from '@wadesk/contracts';
 import { asc, count, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { containsPattern } from '../../db/like-pattern.js';
 import { quickAnswers } from '../../db/schema.js';
 
 export interface QuickAnswerWrite {
   shortcut: string;
   message: string;
-}
-
-function escapeLike(s: string): string {
-  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 function toQuickAnswerDto(row: typeof quickAnswers.$inferSelect): QuickAnswerDto {
@@ -30,7 +27,7 @@ export class QuickAnswersRepository {
   async list(search: string, page: number, pageSize: number): Promise<{ quickAnswers: QuickAnswerDto[]; count: number }> {
     let where: SQL | undefined;
     if (search) {
-      const pattern = `%${escapeLike(search)}%`;
+      const pattern = containsPattern(search);
       where = or(ilike(quickAnswers.shortcut, pattern), ilike(quickAnswers.message, pattern));
     }
     const [total] = await this.db.select({ n: count() }).from(quickAnswers).where(where);

@@ -1,7 +1,8 @@
 import type { ContactDto, QueueDto, TicketDto, TicketStatus } from '@wadesk/contracts';
 import { and, count, desc, eq, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { contacts, queues, tickets, userQueues, users, whatsapps } from '../../db/schema.js';
+import { containsPattern } from '../../db/like-pattern.js';
+import { contacts, queues, tickets, users, whatsapps } from '../../db/schema.js';
 import { toQueueDto } from '../queues/queues.mapper.js';
 
 export interface TicketListFilter {
@@ -28,10 +29,6 @@ export interface TicketWrite {
   protocol?: string | null;
   unreadMessages?: number;
   lastMessage?: string;
-}
-
-function escapeLike(s: string): string {
-  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 const ticketColumns = {
@@ -151,7 +148,7 @@ export class TicketsRepository {
     }
     if (filter.search) {
       // Each subquery runs once (hashed) and can use the trigram indexes on contacts and message bodies.
-      const pattern = `%${escapeLike(filter.search)}%`;
+      const pattern = containsPattern(filter.search);
       conditions.push(
         or(
           sql`${tickets.contactId} in (select c.id from contacts c where lower(c.name) like ${pattern} or c.number like ${pattern})`,
@@ -321,10 +318,5 @@ export class TicketsRepository {
       .where(and(this.where(filter), gte(tickets.createdAt, from), lt(tickets.createdAt, to)))
       .groupBy(sql`1`);
     return new Map(rows.map((r) => [Number(r.hour), r.n]));
-  }
-
-  async queueIdsOfUser(userId: number): Promise<number[]> {
-    const rows = await this.db.select({ queueId: userQueues.queueId }).from(userQueues).where(eq(userQueues.userId, userId));
-    return rows.map((r) => r.queueId);
   }
 }

@@ -5,6 +5,7 @@ import type { DomainEvents } from '../../events/domain-events.js';
 import { AppError } from '../../http/app-error.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { MessagesService } from '../messages/messages.service.js';
+import { UsersRepository } from '../users/users.repository.js';
 import { WhatsappRepository } from '../whatsapp/whatsapp.repository.js';
 import { canSeeTicket, type Viewer } from './ticket-access.js';
 import { TicketsRepository, type TicketListFilter, type TicketWrite } from './tickets.repository.js';
@@ -28,6 +29,8 @@ export interface TicketUpdate {
 }
 
 const ACTIVE_CONFLICT = 'tickets_one_active_per_contact';
+/** Hour slots of the dashboard chart: 08:00 to 19:00. */
+export const DASHBOARD_HOURS = Array.from({ length: 12 }, (_, i) => 8 + i);
 /** Open tickets not updated for this long are closed. */
 export const AUTO_CLOSE_AFTER_MS = 24 * 3600 * 1000;
 
@@ -43,7 +46,7 @@ export class TicketsService {
   }
 
   async viewer(user: AuthUser): Promise<Viewer> {
-    return { user, queueIds: isAdmin(user) ? [] : await this.repo().queueIdsOfUser(user.id) };
+    return { user, queueIds: isAdmin(user) ? [] : await new UsersRepository(this.db).queueIdsOf(user.id) };
   }
 
   /** The filter a listing runs with: what the caller may see, narrowed by the query. */
@@ -186,6 +189,21 @@ export class TicketsService {
     const ids = await this.repo().closeAll(filter);
     if (ids.length > 0) this.events.emit('tickets.changed', { ticketIds: ids });
     return ids.length;
+  }
+
+  /** Counters (open, pending, closed) and today's tickets per hour 08:00–19:00, for what the caller may see. */
+  async dashboard(user: AuthUser) {
+    const filter = await this.listFilter(user, { searchParam: '', showAll: true, withUnreadMessages: false });
+    const repo = this.repo();
+    const start = new Date();
+    start.setHours(0, 0, 0, 0);
+    const end = new Date(start.getTime() + 24 * 3600 * 1000);
+    const counts = await repo.countByStatus(filter);
+    const perHour = await repo.createdPerHour(filter, start, end);
+    return {
+      counts,
+      ticketsPerHour: DASHBOARD_HOURS.map((hour) => ({ hour: `${String(hour).padStart(2, '0')}:00`, count: perHour.get(hour) ?? 0 })),
+    };
   }
 
   /** Closes open tickets not updated for 24 hours. */

@@ -1,6 +1,7 @@
 import type { Profile, UserDto } from '@wadesk/contracts';
 import { and, asc, count, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { containsPattern } from '../../db/like-pattern.js';
 import { queues, tickets, userQueues, users, whatsapps } from '../../db/schema.js';
 import { toQueueDto } from '../queues/queues.mapper.js';
 
@@ -18,10 +19,6 @@ export interface UserWrite {
   passwordHash?: string;
   profile?: Profile;
   whatsappId?: number | null;
-}
-
-function escapeLike(s: string): string {
-  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 /** The only file that queries users. */
@@ -107,7 +104,7 @@ export class UsersRepository {
   }
 
   async list(searchParam: string, page: number, pageSize: number): Promise<{ users: UserDto[]; count: number }> {
-    const pattern = `%${escapeLike(searchParam)}%`;
+    const pattern = containsPattern(searchParam);
     const where = searchParam ? or(ilike(users.name, pattern), ilike(users.email, pattern)) : undefined;
     const [total] = await this.db.select({ n: count() }).from(users).where(where);
     const rows = await this.db

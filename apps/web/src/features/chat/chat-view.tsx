@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { toast } from 'react-toastify';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { useConfirmedDelete } from '../../hooks/use-confirmed-delete';
 import { useSocket, useSocketEvent } from '../../services/socket';
 import { toastError } from '../../services/toast-error';
 import { useAuth } from '../auth/auth-context';
@@ -33,7 +34,6 @@ export function ChatView({ ticketId }: { ticketId: number }) {
   const [contactOpen, setContactOpen] = useState(false);
   const [toolsOpen, setToolsOpen] = useState(false);
   const [replyingTo, setReplyingTo] = useState<MessageDto | null>(null);
-  const [toDelete, setToDelete] = useState<MessageDto | null>(null);
   const deletingSelf = useRef(false);
   const readTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
@@ -102,18 +102,10 @@ export function ChatView({ ticketId }: { ticketId: number }) {
   }, [messagesQuery]);
 
   const onReply = useCallback((m: MessageDto) => setReplyingTo(m), []);
-  const onDelete = useCallback((m: MessageDto) => setToDelete(m), []);
-
-  const confirmDelete = async () => {
-    if (!toDelete) return;
-    try {
-      const updated = await deleteMessage(toDelete.id);
-      if (updated && typeof updated === 'object' && 'id' in updated) upsertMessage(queryClient, updated);
-      setToDelete(null);
-    } catch (err) {
-      toastError(err);
-    }
-  };
+  const messageDeletion = useConfirmedDelete(async (m: MessageDto) => {
+    const updated = await deleteMessage(m.id);
+    if (updated && typeof updated === 'object' && 'id' in updated) upsertMessage(queryClient, updated);
+  }, () => undefined);
 
   if (!ticket) {
     return (
@@ -143,17 +135,17 @@ export function ChatView({ ticketId }: { ticketId: number }) {
         loadingOlder={messagesQuery.isFetchingNextPage}
         loadOlder={loadOlder}
         onReply={onReply}
-        onDelete={onDelete}
+        onDelete={messageDeletion.ask}
       />
       <MessageInput ticketId={ticketId} disabled={ticket.status !== 'open'} replyingTo={replyingTo} onCancelReply={() => setReplyingTo(null)} />
       <ContactDrawer contact={ticket.contact} open={contactOpen} onClose={() => setContactOpen(false)} />
       <ConfirmDialog
-        open={!!toDelete}
+        open={!!messageDeletion.target}
         title={t('chat.message.deleteTitle')}
         text={t('chat.message.deleteText')}
         confirmLabel={t('common.delete')}
-        onConfirm={() => void confirmDelete()}
-        onClose={() => setToDelete(null)}
+        onConfirm={() => void messageDeletion.confirm()}
+        onClose={messageDeletion.cancel}
       />
     </Box>
   );

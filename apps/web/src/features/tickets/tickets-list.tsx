@@ -6,15 +6,13 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
+import { useInfiniteScroll } from '../../hooks/use-infinite-scroll';
 import { toastError } from '../../services/toast-error';
 import { useAuth } from '../auth/auth-context';
 import { TICKET_ROW_HEIGHT, TicketRow } from './ticket-row';
 import { updateTicket, type TicketListParams, useTicketsList } from './tickets-api';
 import { applyTicketChange } from './tickets-live';
 import { useQueryClient } from '@tanstack/react-query';
-
-/** §9: the next page loads within 100 px of the bottom. */
-const SCROLL_THRESHOLD = 100;
 
 export interface TicketsListProps {
   params: TicketListParams;
@@ -41,13 +39,7 @@ export function TicketsList({ params, selectedId, testId }: TicketsListProps) {
     overscan: 8,
   });
 
-  const onScroll = () => {
-    const el = scrollRef.current;
-    if (!el) return;
-    if (el.scrollHeight - el.scrollTop - el.clientHeight < SCROLL_THRESHOLD && hasNextPage && !isFetchingNextPage) {
-      void fetchNextPage();
-    }
-  };
+  const { onScroll } = useInfiniteScroll({ hasNextPage, isFetchingNextPage, fetchNextPage });
 
   const onOpen = useCallback((ticket: TicketDto) => void navigate(`/tickets/${ticket.id}`), [navigate]);
   const change = useCallback(
