@@ -14,7 +14,20 @@ declare module 'fastify' {
   interface FastifyRequest {
     authUser: AuthUser | null;
   }
+  interface FastifyInstance {
+    /** Every route with its resolved access, in registration order (the authorization test reads it). */
+    routeTable: RouteEntry[];
+  }
 }
+
+export interface RouteEntry {
+  method: string;
+  url: string;
+  access: RouteAccess;
+}
+
+/** Routes of the web app itself (index.html and static files): public by nature. */
+const WEB_APP_ROUTES = new Set(['/', '/*']);
 
 export function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
@@ -30,14 +43,25 @@ export function currentUser(request: FastifyRequest): AuthUser {
 }
 
 /**
- * Authenticates every /api route and checks its role, secure by default:
- * missing token → 401 ERR_SESSION_EXPIRED (client logs out); expired or invalid → 403 ERR_SESSION_EXPIRED
+ * Authenticates every route and checks its role, secure by default. Access is a property of the matched route
+ * (`request.routeOptions.config.access`), never of the raw URL: `//api/users` and `/%61pi/users` reach the same
+ * route as `/api/users` and get the same check. A route that declares nothing needs a signed-in user.
+ * Missing token → 401 ERR_SESSION_EXPIRED (client logs out); expired or invalid → 403 ERR_SESSION_EXPIRED
  * (client refreshes and retries once); a user on an admin route → 403 ERR_NO_PERMISSION.
+ * Requests that match no route go to the not-found handler, which answers 404 and reaches no handler.
  */
 export function registerAuthHook(app: FastifyInstance, auth: AuthService): void {
   app.decorateRequest('authUser', null);
+  const table: RouteEntry[] = [];
+  app.decorate('routeTable', table);
+  app.addHook('onRoute', (route) => {
+    const declared = route.config?.access;
+    const access: RouteAccess = declared ?? (WEB_APP_ROUTES.has(route.url) ? 'public' : 'user');
+    route.config = { ...route.config, access };
+    for (const method of [route.method].flat()) table.push({ method, url: route.url, access });
+  });
   app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/api')) return;
+    if (request.is404) return;
     const access: RouteAccess = request.routeOptions.config?.access ?? 'user';
     if (access === 'public') return;
     const token = bearerToken(request);

@@ -1,0 +1,97 @@
+import type { RouteAccess } from './auth-hook.js';
+
+/**
+ * The expected authorization of every route, checked by route-access.test.ts against the server's own route
+ * table. A new route fails that test until it has a line here: decide who may call it, then add it.
+ *
+ * - `access`: who passes the route's guard (`public`: anyone; `user`: any signed-in user; `admin`: admins).
+ * - `scope: 'ticket'`: the route acts on one ticket (its id in the path); a user who may not see that ticket
+ *   (outside its queue) gets 403/404 and the route changes nothing.
+ * - `user: 'forbidden'`: a plain user passes the guard but the service refuses with 403 ERR_NO_PERMISSION for
+ *   the object the test uses (someone else's record, a rule of §6).
+ */
+export interface ExpectedRoute {
+  access: RouteAccess;
+  scope?: 'ticket' | 'message';
+  user?: 'forbidden';
+}
+
+export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
+  // Web app (index.html, static files)
+  'GET /': { access: 'public' },
+  'GET /*': { access: 'public' },
+
+  'GET /api/health': { access: 'public' },
+
+  // Authentication: public by nature; the refresh cookie or the credentials are the proof.
+  'POST /api/auth/login': { access: 'public' },
+  'POST /api/auth/refresh_token': { access: 'public' },
+  'DELETE /api/auth/logout': { access: 'public' },
+  'POST /api/auth/signup': { access: 'public' },
+
+  // Media files: the signature in the URL is the credential (decision 0002).
+  'GET /api/media/:name': { access: 'public' },
+
+  'GET /api/users': { access: 'admin' },
+  'GET /api/users/:id': { access: 'user', user: 'forbidden' },
+  'POST /api/users': { access: 'admin' },
+  'PUT /api/users/:id': { access: 'user' },
+  'DELETE /api/users/:id': { access: 'admin' },
+
+  'GET /api/settings': { access: 'user' },
+  'POST /api/settings/userApiToken/regenerate': { access: 'admin' },
+  'PUT /api/settings/:key': { access: 'admin' },
+
+  'GET /api/queue': { access: 'user' },
+  'GET /api/queue/:id': { access: 'user' },
+  'POST /api/queue': { access: 'admin' },
+  'PUT /api/queue/:id': { access: 'admin' },
+  'DELETE /api/queue/:id': { access: 'admin' },
+
+  'GET /api/quickAnswers': { access: 'user' },
+  'GET /api/quickAnswers/:id': { access: 'user' },
+  'POST /api/quickAnswers': { access: 'user' },
+  'PUT /api/quickAnswers/:id': { access: 'user' },
+  'DELETE /api/quickAnswers/:id': { access: 'user' },
+
+  'GET /api/contacts': { access: 'user' },
+  'GET /api/contacts/export.csv': { access: 'admin' },
+  'GET /api/contacts/:id': { access: 'user' },
+  'POST /api/contacts': { access: 'user' },
+  'POST /api/contact': { access: 'user' },
+  'POST /api/contacts/import': { access: 'admin' },
+  'PUT /api/contacts/:id': { access: 'user' },
+  'DELETE /api/contacts/:id': { access: 'user', user: 'forbidden' },
+
+  'GET /api/whatsapp': { access: 'user' },
+  'GET /api/whatsapp/:id': { access: 'user' },
+  'POST /api/whatsapp': { access: 'admin' },
+  'PUT /api/whatsapp/:id': { access: 'admin' },
+  'DELETE /api/whatsapp/:id': { access: 'admin' },
+  'POST /api/whatsappsession/:id': { access: 'admin' },
+  'PUT /api/whatsappsession/:id': { access: 'admin' },
+  'DELETE /api/whatsappsession/:id': { access: 'admin' },
+
+  'GET /api/tickets': { access: 'user' },
+  'GET /api/tickets/:id': { access: 'user', scope: 'ticket' },
+  'POST /api/tickets': { access: 'user' },
+  'PUT /api/tickets/:id': { access: 'user', scope: 'ticket' },
+  'POST /api/tickets/:id/protocol': { access: 'user', scope: 'ticket' },
+  'DELETE /api/tickets/:id': { access: 'admin' },
+  'POST /api/ticketsClosed': { access: 'user' },
+
+  'GET /api/messages/:ticketId': { access: 'user', scope: 'ticket' },
+  'POST /api/messages/:ticketId': { access: 'user', scope: 'ticket' },
+  'DELETE /api/messages/:id': { access: 'user', scope: 'message' },
+
+  'GET /api/dashboard': { access: 'user' },
+
+  // The simulator (SIMULATOR=on): it plays the contacts' phones, so only admins drive it.
+  'POST /api/simulator/:whatsappId/scan': { access: 'admin' },
+  'POST /api/simulator/:whatsappId/inbound': { access: 'admin' },
+  'GET /api/simulator/:whatsappId/outbox': { access: 'admin' },
+  'POST /api/simulator/:whatsappId/ack': { access: 'admin' },
+  'GET /api/simulator/:whatsappId/contacts': { access: 'admin' },
+  // Files the simulated phone received: the signature in the URL is the credential (an <img> sends no token).
+  'GET /api/simulator/:whatsappId/files/:name': { access: 'public' },
+};
