@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs every test of the project and ends with one line: "N passed, N failed, N skipped".
 // Steps: Chromium (Debian's, installed with apt-get when missing), build, lint, type-check,
-// vitest (unit + integration), Playwright (end-to-end in Chromium).
+// vitest (unit + integration), fault test (kill -9 mid-burst), Playwright (end-to-end in Chromium).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -63,6 +63,23 @@ if (vitest) {
   if (!vitestOk && vitest.numFailedTests === 0) step('vitest run (suite errors)', false);
 } else {
   step('vitest run', false);
+}
+
+// Fault test: the built server killed with SIGKILL mid-burst loses no acknowledged inbound message.
+if (built) {
+  const faultsJson = path.join(out, 'faults.json');
+  const faultsOk = run('node', ['scripts/faults/crash-inbound.mjs', `--json=${faultsJson}`]);
+  const faults = readJson(faultsJson);
+  if (faults) {
+    totals.passed += faults.passed;
+    totals.failed += faults.failed;
+    summary.push(`faults: ${faults.passed} passed, ${faults.failed} failed`);
+    if (!faultsOk && faults.failed === 0) step('faults run (errors)', false);
+  } else {
+    step('faults run', false);
+  }
+} else {
+  step('faults (not run: build missing)', false);
 }
 
 // End-to-end tests in Chromium against the built app.

@@ -90,11 +90,21 @@ export interface AuthStateStore {
   clear(): Promise<void>;
 }
 
+/**
+ * What became of an inbound message: stored now, already stored before (the same network id), or
+ * deliberately not stored (a group message while groups are ignored).
+ */
+export type InboundOutcome = 'stored' | 'duplicate' | 'ignored';
+
 /** What a driver tells the session manager. */
 export interface DriverListener {
   qr(qrcode: string): void;
   status(status: SessionStatus, detail?: { loggedOut?: boolean; reason?: string; number?: string }): void;
-  message(message: InboundMessage): void;
+  /**
+   * Hands a received message to the pipeline. Resolves once it is stored (committed) or known as a
+   * duplicate; rejects when it could not be stored. A message counts as handled only when this resolves.
+   */
+  message(message: InboundMessage): Promise<InboundOutcome>;
   ack(update: AckUpdate): void;
   /** History the network pushed (for the history import tool). */
   history(messages: InboundMessage[]): void;

@@ -6,7 +6,9 @@ import type { DomainEvents } from '../events/domain-events.js';
 import type { ChannelDriverFactory } from './channel-driver.js';
 import { createDriverRegistry } from './driver-registry.js';
 import { SessionManager, type SessionManagerOptions } from './session-manager.js';
+import { assertLocalMediaPath } from './simulator/simulator-media.js';
 import { SimulatorNetwork } from './simulator/simulator-network.js';
+import { SimulatorOutboxFiles } from './simulator/simulator-outbox-files.js';
 import { simulatorRoutes } from './simulator/simulator.routes.js';
 
 export interface ChannelLayerOptions {
@@ -33,10 +35,14 @@ export function createChannelLayer(
   options: ChannelLayerOptions = {},
 ): ChannelLayer {
   const simulator = config.simulator
-    ? new SimulatorNetwork(db, async (path) => {
-        const res = await http.inject({ method: 'GET', url: path });
-        const type = res.headers['content-type'];
-        return { status: res.statusCode, contentType: typeof type === 'string' ? type : undefined, body: res.rawPayload };
+    ? new SimulatorNetwork(db, {
+        fetchLocal: async (path) => {
+          assertLocalMediaPath(path); // signed media and web app files only, never the rest of the API
+          const res = await http.inject({ method: 'GET', url: path });
+          const type = res.headers['content-type'];
+          return { status: res.statusCode, contentType: typeof type === 'string' ? type : undefined, body: res.rawPayload };
+        },
+        files: new SimulatorOutboxFiles(config.dataDir, config.refreshSecret),
       })
     : null;
   const log = http.log.child({ module: 'sessions' });

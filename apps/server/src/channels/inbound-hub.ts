@@ -1,12 +1,17 @@
-import type { AckUpdate, DriverContext, InboundMessage } from './channel-driver.js';
+import type { AckUpdate, DriverContext, InboundMessage, InboundOutcome } from './channel-driver.js';
 
-export type MessageListener = (whatsappId: number, message: InboundMessage) => void | Promise<void>;
+/** A message subscriber; the pipeline answers what became of the message (other subscribers may answer nothing). */
+export type MessageListener = (whatsappId: number, message: InboundMessage) => void | InboundOutcome | Promise<void | InboundOutcome>;
 export type AckListener = (whatsappId: number, update: AckUpdate) => void | Promise<void>;
 export type HistoryListener = (whatsappId: number, messages: InboundMessage[]) => void | Promise<void>;
 
 type Listener<A extends unknown[]> = (...args: A) => void | Promise<void>;
 
-/** Fans out what drivers receive to subscribers (the tickets pipeline); a failing subscriber is logged, never thrown. */
+/**
+ * Fans out what drivers receive to subscribers (the tickets pipeline). A message is handled once every
+ * subscriber finished with it: `message()` waits for them and fails when one failed, so a driver never
+ * counts a message as handled before it is stored. Acks and history are fire-and-forget (logged, never thrown).
+ */
 export class InboundHub {
   private readonly messageListeners = new Set<MessageListener>();
   private readonly ackListeners = new Set<AckListener>();
@@ -26,8 +31,25 @@ export class InboundHub {
     return this.add(this.historyListeners, listener);
   }
 
-  message(whatsappId: number, message: InboundMessage): void {
-    this.dispatch(this.messageListeners, 'message', whatsappId, message);
+  /**
+   * Runs every message subscriber and waits for all of them. 'duplicate' when a subscriber found the message
+   * already stored and none stored it now; 'ignored' when one ignored it and none stored it; else 'stored'.
+   * Rejects with the first failure, after every subscriber has settled.
+   */
+  async message(whatsappId: number, message: InboundMessage): Promise<InboundOutcome> {
+    const results = await Promise.allSettled(
+      [...this.messageListeners].map(async (listener) => listener(whatsappId, message)),
+    );
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) {
+      this.log.error({ err: failed.reason as unknown, whatsappId, kind: 'message', messageId: message.id }, 'inbound message not stored');
+      throw failed.reason;
+    }
+    const outcomes = results.map((r) => (r as PromiseFulfilledResult<void | InboundOutcome>).value);
+    if (outcomes.includes('stored')) return 'stored';
+    if (outcomes.includes('duplicate')) return 'duplicate';
+    if (outcomes.includes('ignored')) return 'ignored';
+    return 'stored';
   }
 
   ack(whatsappId: number, update: AckUpdate): void {

@@ -5,7 +5,7 @@ import { AppError } from '../http/app-error.js';
 import { WhatsappRepository, type SessionWrite } from '../modules/whatsapp/whatsapp.repository.js';
 import { AuthStateRepository } from './auth-state.repository.js';
 import type { ChannelDriver, ChannelDriverFactory, DriverContext, DriverListener } from './channel-driver.js';
-import { ConnectionLeaseRepository } from './connection-lease.repository.js';
+import { connectionLeasesFor, type ConnectionLeases } from './connection-lease.repository.js';
 import { InboundHub, type AckListener, type HistoryListener, type MessageListener } from './inbound-hub.js';
 import { reconnectDelay } from './reconnect-backoff.js';
 
@@ -35,9 +35,14 @@ export interface SessionManagerOptions {
   timers?: SessionTimers;
   random?: () => number;
   startConcurrency?: number;
-  leaseRenewMs?: number;
-  leaseTtlMs?: number;
+  /** How often to check our leases and look for connections nobody runs (a dead node's). */
+  leaseCheckMs?: number;
+  /** Who runs which connection; by default advisory locks on PostgreSQL, everything ours on PGlite. */
+  leases?: ConnectionLeases;
 }
+
+/** Stored states that claim a live session: after a start they are only true once a driver says so again. */
+const CLAIMS_LIVE = new Set<SessionStatus>(['CONNECTED', 'PAIRING', 'qrcode']);
 
 /** One running connection in this process. */
 interface Session {
@@ -63,15 +68,17 @@ export class SessionManager {
   private readonly sessions = new Map<number, Session>();
   private readonly pending = new Map<number, Promise<Session | null>>();
   private readonly hub: InboundHub;
-  private readonly leases: ConnectionLeaseRepository;
+  private readonly leases: ConnectionLeases;
   private readonly timers: SessionTimers;
   private readonly random: () => number;
   private leaseTimer: unknown = null;
+  private upkeep: Promise<void> | null = null;
   private closed = false;
 
   constructor(private readonly options: SessionManagerOptions) {
     this.hub = new InboundHub(options.log);
-    this.leases = new ConnectionLeaseRepository(options.db, options.nodeId, options.leaseTtlMs ?? 30_000);
+    this.leases = options.leases ?? connectionLeasesFor(options.db, options.nodeId, options.log);
+    this.leases.onLost(() => void this.maintainLeases());
     this.timers = options.timers ?? realTimers;
     this.random = options.random ?? Math.random;
   }
@@ -91,23 +98,42 @@ export class SessionManager {
     return this.hub.onHistory(listener);
   }
 
-  /** Starts every connection, a few at a time, and keeps the leases renewed. */
+  /**
+   * Takes every connection no live process runs, then starts them a few at a time, and keeps checking the
+   * leases. A connection whose stored state claims a live session (CONNECTED, a QR code...) shows OPENING
+   * until its driver reports the real state: nothing backs the stored one any more.
+   */
   async startAll(): Promise<void> {
     const targets = await this.repo().listSessionTargets();
-    const queue = targets.map((t) => t.id);
+    const mine: number[] = [];
+    for (const target of targets) {
+      try {
+        const session = await this.ensureSession(target.id);
+        if (!session) continue;
+        mine.push(session.id);
+        if (!session.driver && CLAIMS_LIVE.has(session.status)) this.record(session, { status: 'OPENING', qrcode: '' });
+      } catch (err) {
+        this.options.log.error({ err, whatsappId: target.id }, 'taking a connection failed');
+      }
+    }
     const workers = Array.from({ length: Math.max(1, this.options.startConcurrency ?? 3) }, async () => {
-      for (let id = queue.shift(); id !== undefined; id = queue.shift()) await this.start(id);
+      for (let id = mine.shift(); id !== undefined; id = mine.shift()) await this.bringUp(id);
     });
     await Promise.all(workers);
     if (!this.leaseTimer && !this.closed) {
-      this.leaseTimer = this.timers.setInterval(() => void this.maintainLeases(), this.options.leaseRenewMs ?? 10_000);
+      this.leaseTimer = this.timers.setInterval(() => void this.maintainLeases(), this.options.leaseCheckMs ?? 3_000);
     }
   }
 
   /** Starts a connection unless it already runs here or another process holds it. Never throws. */
   async start(id: number): Promise<void> {
+    if (this.sessions.has(id) || this.pending.has(id)) return;
+    await this.bringUp(id);
+  }
+
+  /** Takes the connection's lease when needed and launches its driver unless one runs or a retry waits. */
+  private async bringUp(id: number): Promise<void> {
     try {
-      if (this.sessions.has(id) || this.pending.has(id)) return;
       const session = await this.ensureSession(id);
       if (session && !session.driver && session.reconnectTimer === null) await this.launch(session);
       await this.settled(id);
@@ -145,10 +171,7 @@ export class SessionManager {
     await session.persisted;
   }
 
-  /**
-   * Stops a connection's session here because its row is being deleted. The lease is kept (the row's deletion
-   * removes it), so no process takes the connection over meanwhile.
-   */
+  /** Stops a connection's session here because its row is being deleted, and gives its lease back. */
   async stop(id: number): Promise<void> {
     await this.pending.get(id);
     const session = this.sessions.get(id);
@@ -156,6 +179,9 @@ export class SessionManager {
     this.sessions.delete(id);
     await this.halt(session);
     await session.persisted;
+    await this.leases.release([id]).catch((err: unknown) => {
+      this.options.log.warn({ err, whatsappId: id }, 'releasing a connection lease failed');
+    });
   }
 
   /** Stops every session (keeping auth state, so the next start resumes) and gives the leases back. */
@@ -168,7 +194,7 @@ export class SessionManager {
     this.sessions.clear();
     await Promise.all(all.map(async (s) => this.halt(s)));
     await Promise.all(all.map(async (s) => s.persisted));
-    await this.leases.release(all.map((s) => s.id)).catch((err: unknown) => {
+    await this.leases.close().catch((err: unknown) => {
       this.options.log.warn({ err }, 'releasing connection leases failed');
     });
   }
@@ -286,8 +312,9 @@ export class SessionManager {
       status: (status, detail) => {
         if (current()) this.onDriverStatus(session, status, detail);
       },
-      message: (message) => {
-        if (this.isLive(session)) this.hub.message(session.id, message);
+      message: async (message) => {
+        if (!this.isLive(session)) throw new AppError('ERR_WAPP_NOT_INITIALIZED', 'The connection no longer runs here.');
+        return this.hub.message(session.id, message);
       },
       ack: (update) => {
         if (this.isLive(session)) this.hub.ack(session.id, update);
@@ -404,12 +431,19 @@ export class SessionManager {
       .catch((err: unknown) => this.options.log.error({ err, whatsappId: session.id }, 'saving session state failed'));
   }
 
-  /** Renews our leases, drops the ones lost, and takes over connections nobody runs. */
-  private async maintainLeases(): Promise<void> {
+  /** Drops the sessions whose lease was lost, and takes over connections nobody runs (one round at a time). */
+  private maintainLeases(): Promise<void> {
+    this.upkeep ??= this.leaseUpkeep().finally(() => {
+      this.upkeep = null;
+    });
+    return this.upkeep;
+  }
+
+  private async leaseUpkeep(): Promise<void> {
     if (this.closed) return;
     try {
       const mine = [...this.sessions.keys()];
-      const kept = await this.leases.renew(mine);
+      const kept = await this.leases.held(mine);
       for (const id of mine) {
         const session = this.sessions.get(id);
         if (kept.has(id) || !session) continue;

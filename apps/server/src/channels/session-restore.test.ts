@@ -4,10 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../app.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 import { AuthStateRepository } from './auth-state.repository.js';
+import { eventually } from '../test/session-helpers.js';
+import { AdvisoryLockLeases, connectionLeasesFor, type ConnectionLeases } from './connection-lease.repository.js';
 import { SessionManager } from './session-manager.js';
+import { PAIRED_KEY } from './simulator/simulator.driver.js';
 import { SimulatorNetwork } from './simulator/simulator-network.js';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const onPostgres = Boolean(process.env.DATABASE_URL);
 
 let t: TestApp;
 let admin: string;
@@ -27,11 +31,22 @@ async function getFrom(app: App, id: number, token: string): Promise<WhatsappDto
   return res.json<WhatsappDto>();
 }
 
+async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
+  return ((await t.app.database.db.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
+/** The node holding a connection's advisory lock (PostgreSQL), from its lock connection's application_name. */
 async function leaseOwner(id: number): Promise<string | undefined> {
-  const res = (await t.app.database.db.execute(sql`select owner_id from connection_leases where whatsapp_id = ${id}`)) as unknown as {
-    rows: { owner_id: string }[];
-  };
-  return res.rows[0]?.owner_id;
+  const found = await rows<{ name: string }>(sql`
+    select a.application_name as name from pg_locks l join pg_stat_activity a on a.pid = l.pid
+     where l.locktype = 'advisory' and l.granted and l.objid::bigint = ${id} and l.objsubid = 2
+       and l.database = (select oid from pg_database where datname = current_database())`);
+  return found[0]?.name.replace(/^wadesk-leases /, '');
+}
+
+/** Ends a node's lock connection from the server side, as when its process dies. */
+async function killLockConnection(nodeId: string): Promise<void> {
+  await rows(sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ${`wadesk-leases ${nodeId}`}`);
 }
 
 describe('sessions after a server restart', () => {
@@ -42,10 +57,10 @@ describe('sessions after a server restart', () => {
     const secret = Buffer.from([0, 1, 2, 250, 251, 252]);
     await new AuthStateRepository(t.app.database.db, paired.id).set({ 'app-key': { key: secret, n: 1 }, gone: { x: 1 } });
     await new AuthStateRepository(t.app.database.db, paired.id).set({ gone: null });
-    expect(await leaseOwner(paired.id)).toBe(t.app.config.nodeId);
+    if (onPostgres) expect(await leaseOwner(paired.id)).toBe(t.app.config.nodeId);
 
     await t.app.close();
-    expect(await leaseOwner(paired.id)).toBeUndefined(); // given back on a clean shutdown
+    if (onPostgres) expect(await leaseOwner(paired.id)).toBeUndefined(); // given back on a clean shutdown
 
     second = await buildApp({ ...t.app.config, nodeId: 'second-process' }, { database: t.app.database, logger: false });
     const token = (
@@ -57,7 +72,7 @@ describe('sessions after a server restart', () => {
     const restored = await getFrom(second, unpaired.id, token);
     expect(restored.status).toBe('qrcode');
     expect(restored.qrcode).not.toBe(unpaired.qrcode);
-    expect(await leaseOwner(paired.id)).toBe('second-process');
+    if (onPostgres) expect(await leaseOwner(paired.id)).toBe('second-process');
 
     const auth = new AuthStateRepository(second.database.db, paired.id);
     const stored = await auth.get<{ key: Buffer; n: number }>('app-key');
@@ -70,8 +85,59 @@ describe('sessions after a server restart', () => {
   });
 });
 
-describe('connection leases', () => {
-  it('lets one process run a connection, and another take it over once the lease expires', async () => {
+describe('connection states after a crash', () => {
+  it('does not keep showing CONNECTED for a connection whose process died: it shows what its new driver reports', async () => {
+    const app = second!;
+    const token = (
+      await app.http.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'admin@test.local', password: 'admin-pass-1' } })
+    ).json<{ token: string }>().token;
+    const created = await app.http.inject({
+      method: 'POST',
+      url: '/api/whatsapp',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { name: 'Was connected', channel: 'simulator' },
+    });
+    const id = created.json<WhatsappDto>().id;
+    // As a killed process leaves it: stored CONNECTED, but never paired (nothing to resume from).
+    await rows(sql`update whatsapps set status = 'CONNECTED', qrcode = '' where id = ${id}`);
+    const network = new SimulatorNetwork(app.database.db);
+    const seen: string[] = [];
+    const unsubscribe = app.services.events.on('whatsapp.session', ({ session }) => {
+      if (session.id === id) seen.push(session.status);
+    });
+    const restarted = new SessionManager({
+      db: app.database.db,
+      events: app.services.events,
+      drivers: new Map([['simulator', network.driverFactory]]),
+      nodeId: 'restarted-process',
+      log: silent,
+    });
+    try {
+      await app.services.sessions.stopAll(); // the process that ran it is gone
+      await restarted.startAll();
+      expect(restarted.status(id)).toBe('qrcode');
+      expect((await getFrom(app, id, token)).status).toBe('qrcode');
+      expect(seen[0]).toBe('OPENING'); // first thing announced: not CONNECTED any more
+    } finally {
+      unsubscribe();
+      await restarted.stopAll();
+    }
+  });
+});
+
+/** Leases of a process that is about to die: once dead, it takes nothing any more (a dead process does nothing). */
+class DyingLeases extends AdvisoryLockLeases {
+  dead = false;
+  override async acquire(whatsappId: number): Promise<boolean> {
+    return !this.dead && super.acquire(whatsappId);
+  }
+  override async unowned(): Promise<number[]> {
+    return this.dead ? [] : super.unowned();
+  }
+}
+
+describe.skipIf(!onPostgres)('connection leases (PostgreSQL advisory locks)', () => {
+  it('lets one process run a connection; another takes it over at once when the lock connection of the first dies', async () => {
     const app = second!;
     const token = (
       await app.http.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'admin@test.local', password: 'admin-pass-1' } })
@@ -83,28 +149,72 @@ describe('connection leases', () => {
       payload: { name: 'Leased', channel: 'simulator' },
     });
     const id = created.json<WhatsappDto>().id;
-    await app.http.inject({ method: 'POST', url: `/api/simulator/${id}/scan`, headers: { authorization: `Bearer ${token}` } });
+    await new AuthStateRepository(app.database.db, id).set({ [PAIRED_KEY]: true });
 
-    const network = new SimulatorNetwork(app.database.db);
-    const other = new SessionManager({
-      db: app.database.db,
-      events: app.services.events,
-      drivers: new Map([['simulator', network.driverFactory]]),
-      nodeId: 'third-process',
-      log: silent,
-    });
+    const firstLeases = new DyingLeases({ connectionString: postgresUrl(), application_name: 'wadesk-leases lease-first' }, silent);
+    const first = manager(app, 'lease-first', firstLeases);
+    const other = manager(app, 'lease-second', connectionLeasesFor(app.database.db, 'lease-second', silent));
     try {
-      await other.start(id);
-      expect(other.status(id)).toBeNull(); // held by the second process
-      await app.database.db.execute(sql`update connection_leases set expires_at = now() - interval '1 second' where whatsapp_id = ${id}`);
-      await other.maintainLeasesNow();
-      expect(other.status(id)).toBe('CONNECTED'); // resumed from the auth state in the database
-      expect(await leaseOwner(id)).toBe('third-process');
+      await first.start(id);
+      expect(first.status(id)).toBe('CONNECTED');
+      expect(await leaseOwner(id)).toBe('lease-first');
 
-      await app.services.sessions.maintainLeasesNow();
-      expect(app.services.sessions.status(id)).toBeNull(); // the second process noticed and let go
+      await other.start(id);
+      expect(other.status(id)).toBeNull(); // held by the first process
+      await other.maintainLeasesNow();
+      expect(other.status(id)).toBeNull();
+
+      // The first process dies: PostgreSQL ends its lock connection, and it does nothing any more.
+      firstLeases.dead = true;
+      const died = Date.now();
+      await killLockConnection('lease-first');
+      await eventually(async () => {
+        await other.maintainLeasesNow();
+        return other.status(id) === 'CONNECTED'; // resumed from the auth state in the database
+      }, 3000, 'taken over');
+      expect(Date.now() - died).toBeLessThan(2000); // at once, not after a lease TTL
+      expect(await leaseOwner(id)).toBe('lease-second');
+      // Had the first one lived on, it would have noticed the lost lock connection and let the connection go.
+      await eventually(async () => first.status(id) === null, 3000, 'first process let go');
     } finally {
       await other.stopAll();
+      await first.stopAll();
+    }
+  });
+
+  it('lets a live process that lost its lock connection take its free connections back', async () => {
+    const app = second!;
+    const id = (await app.services.whatsapps.list()).at(-1)!.id;
+    const leases = connectionLeasesFor(app.database.db, 'lease-third', silent);
+    const third = manager(app, 'lease-third', leases);
+    try {
+      await third.start(id);
+      expect(third.status(id)).toBe('CONNECTED');
+      await killLockConnection('lease-third');
+      await eventually(async () => {
+        await third.maintainLeasesNow();
+        return (await leaseOwner(id)) === 'lease-third' && third.status(id) === 'CONNECTED';
+      }, 3000, 'taken back');
+    } finally {
+      await third.stopAll();
     }
   });
 });
+
+/** A session manager of another process on the same database, running simulator connections. */
+function manager(app: App, nodeId: string, leases: ConnectionLeases): SessionManager {
+  return new SessionManager({
+    db: app.database.db,
+    events: app.services.events,
+    drivers: new Map([['simulator', new SimulatorNetwork(app.database.db).driverFactory]]),
+    nodeId,
+    log: silent,
+    leases,
+  });
+}
+
+/** The connection string of the test database (the pool's own). */
+function postgresUrl(): string {
+  const pool = (t.app.database.db as unknown as { $client: { options: { connectionString: string } } }).$client;
+  return pool.options.connectionString;
+}

@@ -12,7 +12,8 @@ import {
 } from '@whiskeysockets/baileys';
 import type { SessionStatus } from '@wadesk/contracts';
 import { describe, expect, it, vi } from 'vitest';
-import type { AckUpdate, AuthStateStore, DriverContext, InboundMessage } from '../channel-driver.js';
+import { AppError } from '../../http/app-error.js';
+import type { AckUpdate, AuthStateStore, DriverContext, InboundMessage, InboundOutcome } from '../channel-driver.js';
 import { toVoiceNote } from './baileys-audio.js';
 import { BaileysDriver, type BaileysDriverOptions, type BaileysSocket } from './baileys-driver.js';
 
@@ -151,12 +152,15 @@ interface Harness {
   messages: InboundMessage[];
   acks: AckUpdate[];
   histories: InboundMessage[][];
+  /** What listener.message does with each message (after recording it); stores it by default. */
+  storeMessage: (m: InboundMessage) => Promise<InboundOutcome>;
 }
 
-function harness(store = new MemoryAuthStateStore(), options: BaileysDriverOptions = {}): Harness {
+function harness(authStore = new MemoryAuthStateStore(), options: BaileysDriverOptions = {}): Harness {
   const sockets: FakeSocket[] = [];
   const h: Omit<Harness, 'driver'> = {
-    store,
+    store: authStore,
+    storeMessage: async () => 'stored',
     socket: () => {
       const last = sockets.at(-1);
       if (!last) throw new Error('no socket yet');
@@ -170,11 +174,14 @@ function harness(store = new MemoryAuthStateStore(), options: BaileysDriverOptio
   };
   const context: DriverContext = {
     whatsappId: 7,
-    authState: store,
+    authState: authStore,
     listener: {
       qr: (qr) => h.qrs.push(qr),
       status: (status, detail) => h.statuses.push({ status, detail }),
-      message: (m) => h.messages.push(m),
+      message: async (m) => {
+        h.messages.push(m);
+        return h.storeMessage(m);
+      },
       ack: (a) => h.acks.push(a),
       history: (list) => h.histories.push(list),
     },
@@ -189,7 +196,7 @@ function harness(store = new MemoryAuthStateStore(), options: BaileysDriverOptio
     downloadMedia: async (message) => Buffer.from(`bytes of ${message.key.id}`),
     ...options,
   });
-  return { ...h, driver };
+  return Object.assign(h, { driver });
 }
 
 function inbound(id: string, message: proto.IMessage, key: Partial<WAMessage['key']> = {}, extra: Partial<WAMessage> = {}): WAMessage {
@@ -460,6 +467,41 @@ describe('Baileys driver: inbound messages', () => {
     );
     await vi.waitFor(() => expect(h.messages).toHaveLength(1));
     expect(h.messages[0]).toMatchObject({ id: 'ME1', fromMe: true, chatId: '5511988887777', chatName: undefined });
+  });
+});
+
+describe('Baileys driver: a message is handled once stored', () => {
+  it('waits for each message to be stored before the next, and tries a failed store again', async () => {
+    const h = harness(undefined, { handOverRetryMs: [10, 10] });
+    let failures = 1;
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    h.storeMessage = async (m) => {
+      if (m.id === 'A1') await gate;
+      if (m.id === 'B1' && failures-- > 0) throw new Error('database away');
+      return 'stored';
+    };
+    await h.driver.start();
+    h.socket().ev.emit('messages.upsert', { messages: [inbound('A1', { conversation: 'first' })], type: 'notify' });
+    h.socket().ev.emit('messages.upsert', { messages: [inbound('B1', { conversation: 'second' })], type: 'notify' });
+    await vi.waitFor(() => expect(h.messages.map((m) => m.id)).toEqual(['A1']));
+    await new Promise((r) => setTimeout(r, 30));
+    expect(h.messages.map((m) => m.id)).toEqual(['A1']); // B1 waits until A1 is stored
+    release();
+    await vi.waitFor(() => expect(h.messages.map((m) => m.id)).toEqual(['A1', 'B1', 'B1'])); // B1 failed once, then stored
+  });
+
+  it('gives up on a message when the connection no longer runs here, and goes on with the next', async () => {
+    const h = harness(undefined, { handOverRetryMs: [10, 10, 10] });
+    h.storeMessage = async (m) => {
+      if (m.id === 'GONE') throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+      return 'stored';
+    };
+    await h.driver.start();
+    h.socket().ev.emit('messages.upsert', { messages: [inbound('GONE', { conversation: 'x' }), inbound('NEXT', { conversation: 'y' })], type: 'notify' });
+    await vi.waitFor(() => expect(h.messages.map((m) => m.id)).toEqual(['GONE', 'NEXT']));
   });
 });
 

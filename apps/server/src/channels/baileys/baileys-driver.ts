@@ -68,6 +68,8 @@ export interface BaileysDriverOptions {
   convertVoiceNote?: (audio: Buffer) => Promise<Buffer>;
   /** History messages kept for fetchHistory (newest kept). */
   historyLimit?: number;
+  /** Pauses between attempts to store an inbound message whose storing failed (tests shorten them). */
+  handOverRetryMs?: number[];
 }
 
 const RECENT_SENT_LIMIT = 500;
@@ -189,7 +191,8 @@ export class BaileysDriver implements ChannelDriver {
         for (const message of messages) {
           if (message.key.id && this.sent.has(message.key.id)) continue;
           const normalized = await normalizeMessage(message, this.inboundContext(socket, true));
-          if (normalized && current()) listener.message(normalized);
+          // Handled only once stored: the next message waits, and a failed store is tried again.
+          if (normalized && current()) await this.handOver(normalized);
         }
       });
     });
@@ -241,6 +244,29 @@ export class BaileysDriver implements ChannelDriver {
     const message = error instanceof Error ? error.message : undefined;
     this.ctx.log.info({ reason, code, error: message, registered: auth.state.creds.registered }, 'Baileys connection closed');
     this.ctx.listener.status('DISCONNECTED', { reason });
+  }
+
+  /**
+   * Gives a received message to the pipeline and waits until it is stored; a failure (the database
+   * briefly away) is retried with growing pauses, unless the connection no longer runs in this process.
+   */
+  private async handOver(message: InboundMessage): Promise<void> {
+    const pauses = this.options.handOverRetryMs ?? [500, 2000, 5000];
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await this.ctx.listener.message(message);
+        return;
+      } catch (err) {
+        const pause = pauses[attempt];
+        const gone = err instanceof AppError && err.code === 'ERR_WAPP_NOT_INITIALIZED';
+        if (pause === undefined || gone) {
+          this.ctx.log.error({ err, id: message.id, attempts: attempt + 1 }, 'inbound message could not be stored');
+          return;
+        }
+        this.ctx.log.warn({ err, id: message.id }, 'storing an inbound message failed: trying again');
+        await new Promise((resolve) => setTimeout(resolve, pause).unref());
+      }
+    }
   }
 
   private enqueue(work: () => Promise<void>): void {

@@ -1,4 +1,7 @@
-import type { Ack, GroupInfo, InboundMessage } from '../channel-driver.js';
+import { AppError } from '../../http/app-error.js';
+import type { Ack, GroupInfo, InboundMessage, InboundOutcome } from '../channel-driver.js';
+import { toDataUrl } from './simulator-media.js';
+import type { SimulatorOutboxFiles } from './simulator-outbox-files.js';
 
 /** What the simulated device sent. */
 export interface OutboxEntry {
@@ -6,6 +9,7 @@ export interface OutboxEntry {
   to: string;
   body: string;
   mediaType: string | null;
+  /** A signed URL of the sent file (null once the file was dropped to keep the device within its limits). */
   mediaUrl: string | null;
   ack: Ack;
   isDeleted: boolean;
@@ -17,22 +21,28 @@ export interface SimulatorLink {
   readonly connected: boolean;
   readonly pendingQr: string | null;
   pair(): Promise<boolean>;
-  receive(message: InboundMessage): void;
+  /** Hands a contact's message to the desk; resolves once the desk stored it (or knew it). */
+  receive(message: InboundMessage): Promise<InboundOutcome>;
   acked(entry: OutboxEntry): void;
 }
 
 const HISTORY_LIMIT = 2000;
-const SEEN_LIMIT = 10000;
+const OUTBOX_LIMIT = 5000;
 
-/** One simulated phone: its outbox, chats, groups and the driver currently attached to it (in memory). */
+/**
+ * One simulated phone: its outbox, chats, groups and the driver currently attached to it. Kept in memory,
+ * except the files it sent, which go to disk (bounded) when a file store is given.
+ */
 export class SimulatorDevice {
   readonly outbox: OutboxEntry[] = [];
   readonly history: InboundMessage[] = [];
   readonly groups = new Map<string, GroupInfo>();
-  private readonly seenInbound = new Set<string>();
   link: SimulatorLink | null = null;
 
-  constructor(readonly whatsappId: number) {}
+  constructor(
+    readonly whatsappId: number,
+    private readonly files: SimulatorOutboxFiles | null = null,
+  ) {}
 
   /** The device's own number once paired. */
   get number(): string {
@@ -48,19 +58,16 @@ export class SimulatorDevice {
     return this.link?.connected ?? false;
   }
 
-  /** Delivers a contact's message; false when the same network id was delivered before. */
-  deliver(message: InboundMessage): boolean {
-    if (!this.link?.connected) return false;
-    if (this.seenInbound.has(message.id)) return false;
-    this.seenInbound.add(message.id);
-    if (this.seenInbound.size > SEEN_LIMIT) this.seenInbound.delete(this.seenInbound.values().next().value!);
-    this.remember(message);
-    this.link.receive(message);
-    return true;
-  }
-
-  hasSeen(id: string): boolean {
-    return this.seenInbound.has(id);
+  /**
+   * Delivers a contact's message and waits until the desk stored it: 'duplicate' when that network id was
+   * stored before. Rejects when the device is not connected or the desk could not store it.
+   */
+  async deliver(message: InboundMessage): Promise<InboundOutcome> {
+    const link = this.link;
+    if (!link?.connected) throw new AppError('ERR_WAPP_NOT_INITIALIZED', 'The simulator device is not connected.');
+    const outcome = await link.receive(message);
+    if (outcome !== 'duplicate') this.remember(message);
+    return outcome;
   }
 
   remember(message: InboundMessage): void {
@@ -68,8 +75,22 @@ export class SimulatorDevice {
     if (this.history.length > HISTORY_LIMIT) this.history.splice(0, this.history.length - HISTORY_LIMIT);
   }
 
+  /** Keeps a sent file (on disk when a file store is set) and answers the URL the outbox lists. */
+  async keepFile(mimetype: string, data: Buffer): Promise<string> {
+    if (!this.files) return toDataUrl(mimetype, data);
+    const { name, dropped } = await this.files.save(this.whatsappId, data, mimetype);
+    if (dropped.length > 0) {
+      const gone = dropped.map((old) => `/files/${old}?`);
+      for (const entry of this.outbox) {
+        if (entry.mediaUrl && gone.some((g) => entry.mediaUrl!.includes(g))) entry.mediaUrl = null;
+      }
+    }
+    return this.files.url(this.whatsappId, name);
+  }
+
   send(entry: OutboxEntry): void {
     this.outbox.push(entry);
+    if (this.outbox.length > OUTBOX_LIMIT) this.outbox.splice(0, this.outbox.length - OUTBOX_LIMIT);
   }
 
   listOutbox(to?: string): OutboxEntry[] {

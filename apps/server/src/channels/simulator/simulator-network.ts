@@ -1,20 +1,33 @@
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../http/app-error.js';
+import { MessagesRepository } from '../../modules/messages/messages.repository.js';
 import { WhatsappRepository } from '../../modules/whatsapp/whatsapp.repository.js';
 import type { ChannelDriverFactory } from '../channel-driver.js';
 import { SimulatorDevice } from './simulator-device.js';
 import type { LocalFetch } from './simulator-media.js';
+import type { SimulatorOutboxFiles } from './simulator-outbox-files.js';
 import { SimulatorDriver } from './simulator.driver.js';
+
+export interface SimulatorNetworkOptions {
+  /** Reads media given as a path of this app (signed media, web app files). */
+  fetchLocal?: LocalFetch;
+  /** Where devices keep the files they sent; in memory (data: URLs) without it. */
+  files?: SimulatorOutboxFiles;
+}
 
 /** The built-in virtual WhatsApp network of this process: one simulated device per simulator connection. */
 export class SimulatorNetwork {
   private readonly devices = new Map<number, SimulatorDevice>();
+  readonly fetchLocal?: LocalFetch;
+  readonly files?: SimulatorOutboxFiles;
 
   constructor(
     private readonly db: Database,
-    /** Reads media given as a path of this app. */
-    readonly fetchLocal?: LocalFetch,
-  ) {}
+    options: SimulatorNetworkOptions = {},
+  ) {
+    this.fetchLocal = options.fetchLocal;
+    this.files = options.files;
+  }
 
   /** The driver factory to register for channel 'simulator'. */
   readonly driverFactory: ChannelDriverFactory = (context) => new SimulatorDriver(context, this.device(context.whatsappId));
@@ -22,7 +35,7 @@ export class SimulatorNetwork {
   device(whatsappId: number): SimulatorDevice {
     let device = this.devices.get(whatsappId);
     if (!device) {
-      device = new SimulatorDevice(whatsappId);
+      device = new SimulatorDevice(whatsappId, this.files ?? null);
       this.devices.set(whatsappId, device);
     }
     return device;
@@ -36,7 +49,13 @@ export class SimulatorNetwork {
     return this.device(whatsappId);
   }
 
+  /** Whether the desk has stored a message with this network id on the connection (the database says what was seen). */
+  async isStored(whatsappId: number, messageId: string): Promise<boolean> {
+    return (await new MessagesRepository(this.db).findIdByChannelId(whatsappId, messageId)) !== null;
+  }
+
   forget(whatsappId: number): void {
     this.devices.delete(whatsappId);
+    void this.files?.forget(whatsappId).catch(() => undefined);
   }
 }

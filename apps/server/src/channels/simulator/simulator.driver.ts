@@ -5,12 +5,12 @@ import type {
   DriverContext,
   GroupInfo,
   InboundMessage,
+  InboundOutcome,
   OutboundMedia,
   SendOptions,
   SentMessage,
 } from '../channel-driver.js';
 import type { OutboxEntry, SimulatorDevice, SimulatorLink } from './simulator-device.js';
-import { toDataUrl } from './simulator-media.js';
 
 /** Auth-state key that survives restarts: a paired simulator connection comes back CONNECTED. */
 export const PAIRED_KEY = 'simulator:paired';
@@ -68,8 +68,8 @@ export class SimulatorDriver implements ChannelDriver, SimulatorLink {
     await this.context.authState.clear();
   }
 
-  receive(message: InboundMessage): void {
-    this.context.listener.message(message);
+  receive(message: InboundMessage): Promise<InboundOutcome> {
+    return this.context.listener.message(message);
   }
 
   acked(entry: OutboxEntry): void {
@@ -81,11 +81,9 @@ export class SimulatorDriver implements ChannelDriver, SimulatorLink {
   }
 
   async sendMedia(to: string, media: OutboundMedia, options?: SendOptions): Promise<SentMessage> {
-    return this.record(
-      to,
-      { body: media.caption ?? media.filename ?? '', mediaType: media.kind, mediaUrl: toDataUrl(media.mimetype, media.data) },
-      options,
-    );
+    this.recipient(to);
+    const mediaUrl = await this.device.keepFile(media.mimetype, media.data);
+    return this.record(to, { body: media.caption ?? media.filename ?? '', mediaType: media.kind, mediaUrl }, options);
   }
 
   async deleteMessage(_chatId: string, messageId: string, fromMe: boolean): Promise<void> {
@@ -168,15 +166,21 @@ export class SimulatorDriver implements ChannelDriver, SimulatorLink {
     if (!this.connected) throw new AppError('ERR_WAPP_NOT_INITIALIZED', 'The simulator device is not connected.');
   }
 
+  /** The chat id a send goes to; throws when the device cannot send or the number is not on the network. */
+  private recipient(to: string): string {
+    this.requireConnected();
+    const chatId = chatIdOf(to);
+    if (!chatId) throw new AppError('ERR_SENDING_WAPP_MSG', 'No recipient.');
+    if (!chatId.endsWith('@g.us') && chatId.endsWith('0000')) throw new AppError('ERR_WAPP_INVALID_CONTACT');
+    return chatId;
+  }
+
   private record(
     to: string,
     content: Pick<OutboxEntry, 'body' | 'mediaType' | 'mediaUrl'>,
     options: SendOptions | undefined,
   ): SentMessage {
-    this.requireConnected();
-    const chatId = chatIdOf(to);
-    if (!chatId) throw new AppError('ERR_SENDING_WAPP_MSG', 'No recipient.');
-    if (!chatId.endsWith('@g.us') && chatId.endsWith('0000')) throw new AppError('ERR_WAPP_INVALID_CONTACT');
+    const chatId = this.recipient(to);
     const entry: OutboxEntry = { id: options?.messageId ?? `SIM-OUT-${randomUUID()}`, to: chatId, ...content, ack: 1, isDeleted: false, createdAt: new Date() };
     this.device.send(entry);
     const kind = content.mediaType === null ? 'text' : (content.mediaType as InboundMessage['kind']);

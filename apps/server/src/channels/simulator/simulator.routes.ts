@@ -10,6 +10,8 @@ import { toInboundMessage } from './simulator-inbound.js';
 import type { SimulatorNetwork } from './simulator-network.js';
 
 const Params = z.object({ whatsappId: idField });
+const FileParams = z.object({ whatsappId: idField, name: z.string().max(100) });
+const FileQuery = z.object({ sig: z.string().max(100).default('') });
 const admin = { config: { access: 'admin' as const } };
 
 function toOutboxDto(e: OutboxEntry): SimulatorOutboxItemDto {
@@ -31,10 +33,13 @@ export function simulatorRoutes(app: FastifyInstance, network: SimulatorNetwork,
     const input = parse(SimulatorInboundInput, request.body);
     const device = await network.requireDevice(whatsappId);
     if (!device.connected) throw new AppError('ERR_WAPP_NOT_INITIALIZED', 'The simulator device is not connected.');
-    if (input.id && device.hasSeen(input.id)) return reply.status(200).send({ id: input.id, duplicate: true });
+    // The database is what "seen" means: an id is a duplicate only once a message with it is stored.
+    if (input.id && (await network.isStored(whatsappId, input.id))) return reply.status(200).send({ id: input.id, duplicate: true });
     const message = toInboundMessage(device, input, network.fetchLocal);
-    const delivered = device.deliver(message);
-    return reply.status(delivered ? 201 : 200).send({ id: message.id, duplicate: !delivered });
+    // Answered only once the desk has committed the message: an acknowledged message is never lost.
+    const outcome = await device.deliver(message);
+    const duplicate = outcome === 'duplicate';
+    return reply.status(duplicate ? 200 : 201).send({ id: message.id, duplicate });
   });
 
   app.get('/api/simulator/:whatsappId/outbox', admin, async (request) => {
@@ -42,6 +47,22 @@ export function simulatorRoutes(app: FastifyInstance, network: SimulatorNetwork,
     const { to } = parse(SimulatorOutboxQuery, request.query);
     const device = await network.requireDevice(whatsappId);
     return device.listOutbox(to).map(toOutboxDto);
+  });
+
+  /** A file the device sent, for the /simulator page: the signature in the URL the outbox lists is the credential. */
+  app.get('/api/simulator/:whatsappId/files/:name', { config: { access: 'public' as const } }, async (request, reply) => {
+    const { whatsappId, name } = parse(FileParams, request.params);
+    const { sig } = parse(FileQuery, request.query);
+    const files = network.files;
+    if (!files?.verify(whatsappId, name, sig)) throw new AppError('ERR_NO_PERMISSION');
+    const opened = await files.open(whatsappId, name);
+    if (!opened) throw new AppError('ERR_NOT_FOUND');
+    return reply
+      .header('content-type', opened.mimetype)
+      .header('content-length', opened.size)
+      .header('cache-control', 'private, max-age=3600')
+      .header('x-content-type-options', 'nosniff')
+      .send(opened.stream);
   });
 
   app.post('/api/simulator/:whatsappId/ack', admin, async (request) => {

@@ -1,5 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { SimulatorOutboxItemDto, WhatsappDto } from '@wadesk/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { MessagesRepository } from '../../modules/messages/messages.repository.js';
+import { queryRows } from '../../test/desk-factories.js';
 import { eventually } from '../../test/session-helpers.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import type { AckUpdate, InboundMessage } from '../channel-driver.js';
@@ -10,8 +15,10 @@ let connection: WhatsappDto;
 const inbound: InboundMessage[] = [];
 const acks: AckUpdate[] = [];
 
+const dataDir = mkdtempSync(path.join(tmpdir(), 'wadesk-sim-test-'));
+
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ dataDir });
   admin = await t.adminToken();
   t.app.services.sessions.onMessage((whatsappId, message) => {
     if (whatsappId === connection?.id) inbound.push(message);
@@ -24,7 +31,16 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
+  rmSync(dataDir, { recursive: true, force: true });
 });
+
+async function storedCount(channelMessageId: string): Promise<number> {
+  const rows = await queryRows<{ n: number }>(
+    t,
+    `select count(*)::int as n from messages where whatsapp_id = ${connection.id} and channel_message_id = '${channelMessageId}'`,
+  );
+  return rows[0]!.n;
+}
 
 const sim = (path: string) => `/api/simulator/${connection.id}/${path}`;
 
@@ -69,6 +85,49 @@ describe('simulator: inbound messages', () => {
       body: 'Olá!',
     });
     expect(received[0]!.timestamp).toBeInstanceOf(Date);
+  });
+
+  it('answers 201 only once the message is stored; a resend of a message whose storing failed is stored', async () => {
+    const body = { id: 'MSG-FAIL-1', from: '5511987654321', body: 'stored on the second try' };
+    const failing = vi.spyOn(MessagesRepository.prototype, 'insertOnce').mockRejectedValueOnce(new Error('disk full'));
+    try {
+      const first = await t.call('POST', sim('inbound'), { token: admin, body });
+      expect(first.status).toBe(500);
+      expect(await storedCount('MSG-FAIL-1')).toBe(0);
+    } finally {
+      failing.mockRestore();
+    }
+    const resend = await t.call('POST', sim('inbound'), { token: admin, body });
+    expect(resend.status).toBe(201);
+    expect(resend.body).toEqual({ id: 'MSG-FAIL-1', duplicate: false });
+    expect(await storedCount('MSG-FAIL-1')).toBe(1); // committed before the answer
+    const again = await t.call('POST', sim('inbound'), { token: admin, body });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({ id: 'MSG-FAIL-1', duplicate: true });
+    expect(await storedCount('MSG-FAIL-1')).toBe(1);
+  });
+
+  it('stores concurrent deliveries of one id once, answering the others as duplicates', async () => {
+    const body = { id: 'MSG-RACE-1', from: '5511987654321', body: 'twice at once' };
+    const answers = await Promise.all([1, 2, 3].map(async () => t.call('POST', sim('inbound'), { token: admin, body })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 201]);
+    expect(await storedCount('MSG-RACE-1')).toBe(1);
+  });
+
+  it('reads media only from signed media URLs of this app, never from other API paths', async () => {
+    for (const mediaUrl of ['/api/users', '//api/users', '/%61pi/users', '/API/users', '/api/media/x.png', '/./api/users', '/x/../api/users', '/socket.io/']) {
+      const res = await t.call('POST', sim('inbound'), { token: admin, body: { from: '5511911112222', mediaType: 'image', mediaUrl } });
+      expect(res.status, mediaUrl).toBe(400);
+      expect(res.body.error, mediaUrl).toBe('ERR_VALIDATION');
+    }
+    const png = Buffer.from('signed-png-bytes');
+    const url = t.app.services.media.url(await t.app.services.media.save(png, 'image/png'));
+    const res = await t.call('POST', sim('inbound'), {
+      token: admin,
+      body: { id: 'MSG-SIGNED', from: '5511911113333', mediaType: 'image', mediaUrl: url },
+    });
+    expect(res.status).toBe(201);
+    expect(await inbound.find((m) => m.id === 'MSG-SIGNED')!.media!.download()).toEqual(png);
   });
 
   it('gives a message without id a fresh network id', async () => {
@@ -151,8 +210,19 @@ describe('simulator: sending, outbox and acks', () => {
       expect.objectContaining({ id: sent.id, to: '5511987654321', body: 'Hello from the desk', mediaType: null, ack: 1 }),
     ]);
     const all = (await t.call<SimulatorOutboxItemDto[]>('GET', sim('outbox/'), { token: admin })).body;
-    expect(all.find((e) => e.to === '5511955556666')).toMatchObject({ mediaType: 'image', body: 'pic' });
-    expect(all.find((e) => e.to === '5511955556666')!.mediaUrl).toMatch(/^data:image\/jpeg;base64,/);
+    const media = all.find((e) => e.to === '5511955556666')!;
+    expect(media).toMatchObject({ mediaType: 'image', body: 'pic' });
+    expect(Object.keys(media)).toEqual(expect.arrayContaining(['id', 'to', 'body', 'mediaType', 'mediaUrl', 'createdAt']));
+    // The file is on disk, served by a signed URL the page's <img> can load without a token.
+    expect(media.mediaUrl).toMatch(new RegExp(`^/api/simulator/${connection.id}/files/[0-9a-f-]{36}\\.jpg\\?sig=`));
+    const file = await t.app.http.inject({ method: 'GET', url: media.mediaUrl! });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('image/jpeg');
+    expect(file.rawPayload).toEqual(Buffer.from('img'));
+    const forged = await t.app.http.inject({ method: 'GET', url: media.mediaUrl!.replace(/sig=.*/, 'sig=forged') });
+    expect(forged.statusCode).toBe(403);
+    const otherDevice = await t.app.http.inject({ method: 'GET', url: media.mediaUrl!.replace(`/simulator/${connection.id}/`, '/simulator/999/') });
+    expect(otherDevice.statusCode).toBe(403);
 
     await eventually(async () => acks.some((a) => a.id === sent.id && a.ack === 1), 3000, 'ack 1');
     const read = await t.call('POST', sim('ack'), { token: admin, body: { id: sent.id, ack: 3 } });

@@ -1,5 +1,5 @@
 import type { MediaType, TicketDto, WhatsappDto } from '@wadesk/contracts';
-import type { AckUpdate, InboundMessage } from '../../channels/channel-driver.js';
+import type { AckUpdate, InboundMessage, InboundOutcome } from '../../channels/channel-driver.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
@@ -47,10 +47,17 @@ export class InboundService {
     private readonly options: InboundOptions,
   ) {}
 
-  async handleMessage(whatsappId: number, msg: InboundMessage): Promise<void> {
-    if (msg.isGroup && !(await this.groupsAccepted())) return;
+  /**
+   * Stores one inbound message and runs what follows it. Resolves once the message is committed (or known:
+   * the unique (connection, network id) in the database is what "seen" means), so a driver or the simulator
+   * acknowledges it only then; rejects when it could not be stored.
+   */
+  async handleMessage(whatsappId: number, msg: InboundMessage): Promise<InboundOutcome> {
+    if (msg.isGroup && !(await this.groupsAccepted())) return 'ignored';
     const connection = await new WhatsappRepository(this.db).findDto(whatsappId);
-    if (!connection) return;
+    if (!connection) return 'ignored';
+    // A resend of a stored message stores nothing and touches no contact or ticket.
+    if (await new MessagesRepository(this.db).findIdByChannelId(whatsappId, msg.id)) return 'duplicate';
 
     const contact = await new ContactsInboundRepository(this.db).upsertByNumber(
       msg.chatId,
@@ -63,7 +70,7 @@ export class InboundService {
     const onlyQueue = !msg.isGroup && connection.queues.length === 1 ? connection.queues[0]!.id : null;
     const ticketId = await this.findOrCreateTicket(contact.id, whatsappId, msg.isGroup, onlyQueue);
     const stored = await this.storeMessage(whatsappId, ticketId, contact.id, msg);
-    if (!stored) return; // the same network id twice is one message
+    if (!stored) return 'duplicate'; // the same network id, stored meanwhile by a concurrent delivery
 
     const tickets = new TicketsRepository(this.db);
     const mediaType = MEDIA_TYPE_OF_KIND[msg.kind];
@@ -76,6 +83,7 @@ export class InboundService {
     if (!msg.fromMe && !msg.isGroup && ticket.queueId === null && ticket.userId === null) {
       await this.chooseQueue(ticket, connection, msg.body);
     }
+    return 'stored';
   }
 
   async handleAck(whatsappId: number, update: AckUpdate): Promise<void> {
@@ -121,7 +129,6 @@ export class InboundService {
 
   private async storeMessage(whatsappId: number, ticketId: number, contactId: number, msg: InboundMessage): Promise<number | null> {
     const repo = new MessagesRepository(this.db);
-    if (await repo.findIdByChannelId(whatsappId, msg.id)) return null;
     const mediaType = MEDIA_TYPE_OF_KIND[msg.kind];
     let mediaUrl: string | null = null;
     let body = msg.body;
