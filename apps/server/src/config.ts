@@ -20,6 +20,11 @@ export interface AppConfig {
   /** Identifies this process for connection leases. */
   nodeId: string;
   cookieSecure: boolean;
+  /**
+   * Which proxies may set the client address (X-Forwarded-For), from TRUST_PROXY: a hop count, or addresses
+   * and CIDR ranges separated by commas. false (the default) trusts nothing: the address is the socket's.
+   */
+  trustProxy: TrustProxy;
   signupLimitPerHour: number;
   /** Wait after a contact's last message before the queue menu is (re)sent. */
   queueMenuDebounceMs: number;
@@ -51,6 +56,28 @@ function loadSecrets(env: NodeJS.ProcessEnv, dataDir: string): Secrets {
   return { jwtSecret: env.JWT_SECRET ?? generated.jwtSecret, refreshSecret: env.JWT_REFRESH_SECRET ?? generated.refreshSecret };
 }
 
+/** Fastify's trustProxy: nothing, addresses/CIDRs, or which hops (0 = the socket's peer) to trust. */
+export type TrustProxy = false | string[] | ((address: string, hop: number) => boolean);
+
+/**
+ * TRUST_PROXY: unset, empty, `false` or `0` trust no proxy; a whole number trusts that many hops in front of
+ * the app; otherwise a comma-separated list of addresses or CIDR ranges (`127.0.0.1,10.0.0.0/8`). `true`
+ * is refused: it would let any client pick its own address and walk past the rate limits.
+ */
+export function parseTrustProxy(value: string | undefined): TrustProxy {
+  const text = value?.trim() ?? '';
+  if (text === '' || text === 'false' || text === '0') return false;
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    return (_address: string, hop: number) => hop < hops;
+  }
+  if (text === 'true') {
+    throw new Error('TRUST_PROXY=true would trust any client: give the number of proxies (e.g. 1) or their addresses.');
+  }
+  const addresses = text.split(',').map((a) => a.trim()).filter(Boolean);
+  return addresses.length > 0 ? addresses : false;
+}
+
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
@@ -74,6 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: env.LOG_LEVEL ?? 'info',
     nodeId: env.NODE_ID ?? `${process.pid}-${randomUUID().slice(0, 8)}`,
     cookieSecure: env.COOKIE_SECURE === 'true',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     signupLimitPerHour: Number(env.SIGNUP_LIMIT_PER_HOUR ?? 20),
     queueMenuDebounceMs: Number(env.QUEUE_MENU_DEBOUNCE_MS ?? 3000),
     autoCloseIntervalMs: Number(env.AUTO_CLOSE_INTERVAL_MS ?? 5 * 60 * 1000),

@@ -34,7 +34,14 @@ export interface ClientToServerEvents {
   joinTickets: (status: TicketStatus, ack?: JoinAck) => void;
   joinChatBox: (ticketId: number, ack?: JoinAck) => void;
   leaveChatBox: (ticketId: number) => void;
+  /**
+   * Hands the socket a fresh access token of the same user (after a refresh). A socket whose token expires
+   * without one is disconnected by the server; the ack says ERR_SESSION_EXPIRED when the token is refused.
+   */
+  authenticate: (payload: { token: string }, ack?: JoinAck) => void;
 }
+
+export type ClientEventName = keyof ClientToServerEvents;
 
 export type ServerEventName = keyof ServerToClientEvents;
 export type ServerEventPayload<E extends ServerEventName> = Parameters<ServerToClientEvents[E]>[0];

@@ -97,6 +97,8 @@ export const users = pgTable('users', {
   passwordHash: text('password_hash').notNull(),
   profile: varchar('profile', { length: 10 }).notNull().default('user'),
   whatsappId: integer('whatsapp_id').references(() => whatsapps.id, { onDelete: 'set null' }),
+  /** Access tokens issued before this instant are refused (set when the password changes); null: none. */
+  tokensValidAfter: timestamp('tokens_valid_after', { withTimezone: true, mode: 'date' }),
   ...timestamps,
 });
 
@@ -121,11 +123,13 @@ export const refreshTokens = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     tokenHash: varchar('token_hash', { length: 128 }).notNull(),
+    /** One sign-in: every rotation keeps it; reusing a rotated token revokes the whole family. */
+    familyId: uuid('family_id').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [index('refresh_tokens_user_idx').on(t.userId)],
+  (t) => [index('refresh_tokens_user_idx').on(t.userId), index('refresh_tokens_family_idx').on(t.familyId)],
 );
 
 /** Fixed-window counters for rate limits, shared by every server process. */

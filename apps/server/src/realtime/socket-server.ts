@@ -1,5 +1,11 @@
 import type { Server as HttpServer } from 'node:http';
-import { isAdmin, isPublicSetting, type ClientToServerEvents, type ServerToClientEvents } from '@wadesk/contracts';
+import {
+  isAdmin,
+  isPublicSetting,
+  type ClientToServerEvents,
+  type JoinAck,
+  type ServerToClientEvents,
+} from '@wadesk/contracts';
 import { Server, type Socket } from 'socket.io';
 import type { DomainEvents } from '../events/domain-events.js';
 import type { AuthService } from '../modules/auth/auth.service.js';
@@ -7,6 +13,13 @@ import type { AuthUser } from '../modules/auth/auth-user.js';
 
 export interface SocketData {
   user: AuthUser;
+  /** The access token the socket was last authenticated with, and when it expires (ms since the epoch). */
+  token: string;
+  expiresAt: number;
+  /** The user's last password change (ms) when the socket authenticated: a newer one ends the socket. */
+  validAfter: number | null;
+  /** The user's queues (non-admins), kept by ticket-realtime.ts to decide who receives ticket events. */
+  queueIds?: number[];
 }
 
 export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -21,7 +34,33 @@ export const rooms = {
   user: (id: number) => `user:${id}`,
 };
 
-/** Socket.IO at /socket.io: the handshake must carry a valid access token. */
+/** Longest delay setTimeout takes; a later expiry is re-armed when it fires. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Answers a client's acknowledgement, when it asked for one (a client may send anything in its place). */
+export function answer(ack: unknown, result: Parameters<JoinAck>[0]): void {
+  if (typeof ack === 'function') (ack as JoinAck)(result);
+}
+
+/** This process's sockets in a room. */
+export function localSockets(io: RealtimeServer, room: string): AppSocket[] {
+  const ids = io.sockets.adapter.rooms.get(room);
+  if (!ids) return [];
+  return [...ids].flatMap((id) => {
+    const socket = io.sockets.sockets.get(id);
+    return socket ? [socket] : [];
+  });
+}
+
+function bearer(raw: unknown): string {
+  return typeof raw === 'string' ? raw.replace(/^Bearer\s+/i, '') : '';
+}
+
+/**
+ * Socket.IO at /socket.io: the handshake must carry a valid access token, and a socket lives only as long
+ * as its token: when it expires the socket is disconnected, unless the client sent a fresh one with
+ * `authenticate` { token } before. A logout ends the user's sockets.
+ */
 export function createSocketServer(httpServer: HttpServer, auth: AuthService): RealtimeServer {
   const io: RealtimeServer = new Server(httpServer, {
     path: '/socket.io',
@@ -30,8 +69,7 @@ export function createSocketServer(httpServer: HttpServer, auth: AuthService): R
   });
 
   io.use((socket, next) => {
-    const raw: unknown = (socket.handshake.auth as { token?: unknown } | undefined)?.token ?? socket.handshake.query.token;
-    const token = typeof raw === 'string' ? raw.replace(/^Bearer\s+/i, '') : '';
+    const token = bearer((socket.handshake.auth as { token?: unknown } | undefined)?.token ?? socket.handshake.query.token);
     if (!token) {
       next(new Error('ERR_SESSION_EXPIRED'));
       return;
@@ -43,6 +81,9 @@ export function createSocketServer(httpServer: HttpServer, auth: AuthService): R
           return;
         }
         socket.data.user = result.user;
+        socket.data.token = token;
+        socket.data.expiresAt = result.expiresAt;
+        socket.data.validAfter = result.validAfter;
         next();
       },
       (err: unknown) => next(err instanceof Error ? err : new Error('ERR_INTERNAL')),
@@ -52,25 +93,85 @@ export function createSocketServer(httpServer: HttpServer, auth: AuthService): R
   io.on('connection', (socket) => {
     const user = socket.data.user;
     void socket.join([rooms.everyone, rooms.user(user.id), isAdmin(user) ? rooms.admins : rooms.nonAdmins]);
+
+    let expiry: NodeJS.Timeout | undefined;
+    const armExpiry = () => {
+      clearTimeout(expiry);
+      const left = socket.data.expiresAt - Date.now();
+      if (left <= 0) {
+        socket.disconnect(true);
+        return;
+      }
+      expiry = setTimeout(armExpiry, Math.min(left, MAX_TIMER_MS));
+    };
+    armExpiry();
+    socket.on('disconnect', () => clearTimeout(expiry));
+
+    socket.on('authenticate', (payload, ack) => {
+      const token = bearer((payload as { token?: unknown } | null | undefined)?.token);
+      if (!token) {
+        answer(ack, { ok: false, error: 'ERR_VALIDATION' });
+        return;
+      }
+      auth.authenticate(token).then(
+        (result) => {
+          if (!socket.connected) return;
+          if ('error' in result) {
+            answer(ack, { ok: false, error: 'ERR_SESSION_EXPIRED' });
+            return;
+          }
+          if (result.user.id !== socket.data.user.id) {
+            answer(ack, { ok: false, error: 'ERR_NO_PERMISSION' });
+            return;
+          }
+          if (result.user.profile !== socket.data.user.profile) {
+            // The role changed: the socket's rooms are stale, the client reconnects.
+            socket.disconnect(true);
+            return;
+          }
+          socket.data.user = result.user;
+          socket.data.token = token;
+          socket.data.expiresAt = result.expiresAt;
+          socket.data.validAfter = result.validAfter;
+          armExpiry();
+          answer(ack, { ok: true });
+        },
+        () => answer(ack, { ok: false, error: 'ERR_INTERNAL' }),
+      );
+    });
+
     socket.on('joinNotification', (ack) => {
       void socket.join(rooms.notification);
-      ack?.({ ok: true });
+      answer(ack, { ok: true });
     });
-    // Ticket rooms (joinTickets, joinChatBox) are handled in ticket-realtime.ts.
+    // Ticket rooms (joinTickets, joinChatBox, leaveChatBox) are handled in ticket-realtime.ts.
   });
+
+  // A logout (or a stolen refresh token's family being ended) closes the user's live connections.
+  auth.onSessionEnded(({ userId }) => io.in(rooms.user(userId)).disconnectSockets(true));
 
   return io;
 }
 
 /** Turns domain events into socket messages for the sockets allowed to see them. */
-export function registerRealtimeListener(io: RealtimeServer, events: DomainEvents): void {
+export function registerRealtimeListener(io: RealtimeServer, events: DomainEvents, auth: AuthService): void {
   events.on('user.saved', ({ user, created }) => {
     const payload = { action: created ? ('create' as const) : ('update' as const), user };
-    // A changed profile moves the user's open sockets between the admin and non-admin rooms.
-    const own = io.in(rooms.user(user.id));
-    own.socketsJoin(isAdmin(user) ? rooms.admins : rooms.nonAdmins);
-    own.socketsLeave(isAdmin(user) ? rooms.nonAdmins : rooms.admins);
     io.to([rooms.admins, rooms.user(user.id)]).emit('user', payload);
+    if (created) return;
+    // A changed role or password ends the user's connections; they reconnect with a token checked afresh.
+    const sockets = localSockets(io, rooms.user(user.id));
+    const roleChanged = sockets.filter((socket) => socket.data.user.profile !== user.profile);
+    for (const socket of roleChanged) socket.disconnect(true);
+    if (sockets.length === roleChanged.length) return;
+    auth.tokensValidAfter(user.id).then(
+      (validAfter) => {
+        for (const socket of localSockets(io, rooms.user(user.id))) {
+          if (validAfter === undefined || socket.data.validAfter !== validAfter) socket.disconnect(true);
+        }
+      },
+      () => undefined,
+    );
   });
   events.on('user.deleted', ({ userId }) => {
     io.to([rooms.admins, rooms.user(userId)]).emit('user', { action: 'delete', userId });

@@ -1,7 +1,8 @@
 import { isAdmin, TICKET_STATUSES, type MessageDto, type TicketDto } from '@wadesk/contracts';
 import type { DomainEvents } from '../events/domain-events.js';
 import type { AuthUser } from '../modules/auth/auth-user.js';
-import { rooms, type AppSocket, type RealtimeServer } from './socket-server.js';
+import { canSeeTicket } from '../modules/tickets/ticket-access.js';
+import { answer, localSockets, rooms, type AppSocket, type RealtimeServer } from './socket-server.js';
 
 /** What the realtime layer needs to know about tickets and users. */
 export interface TicketAccess {
@@ -23,62 +24,87 @@ export function audienceOf(ticket: Pick<TicketDto, 'queueId' | 'userId'>): strin
   return audience;
 }
 
+/** Whether the socket's user may see the ticket now (the same rule as the ticket list). */
+export function mayReceive(socket: AppSocket, ticket: Pick<TicketDto, 'queueId' | 'userId'>): boolean {
+  return canSeeTicket({ user: socket.data.user, queueIds: socket.data.queueIds ?? [] }, ticket);
+}
+
 /** A socket's queue rooms follow its user's queues. */
 async function joinQueueRooms(socket: AppSocket, access: TicketAccess): Promise<void> {
   const user = socket.data.user;
   if (isAdmin(user)) return;
   const queueIds = await access.queueIdsOf(user.id);
+  socket.data.queueIds = queueIds;
   for (const room of socket.rooms) if (room.startsWith('queue:') && room !== 'queue:none') void socket.leave(room);
   void socket.join([ticketRooms.queue(null), ...queueIds.map((id) => ticketRooms.queue(id))]);
+}
+
+/**
+ * Who may receive is decided when the event is sent, not only when the room was joined: before anything goes
+ * to a ticket's chat room, the sockets of users who may no longer see the ticket (it moved to another queue
+ * or user) leave the room.
+ */
+function pruneChatRoom(io: RealtimeServer, ticket: TicketDto): void {
+  const room = ticketRooms.chat(ticket.id);
+  for (const socket of localSockets(io, room)) if (!mayReceive(socket, ticket)) void socket.leave(room);
 }
 
 /** Room joins a client asks for (§4), each checked, and the ticket and message events. */
 export function registerTicketRealtime(io: RealtimeServer, events: DomainEvents, access: TicketAccess): void {
   io.on('connection', (socket) => {
-    void joinQueueRooms(socket, access).catch(() => socket.disconnect(true));
+    // Chat rooms wait for the queues: who stays in a chat room is decided from them (pruneChatRoom).
+    const queuesKnown = joinQueueRooms(socket, access).then(
+      () => true,
+      () => {
+        socket.disconnect(true);
+        return false;
+      },
+    );
     socket.on('joinTickets', (status, ack) => {
       if (!TICKET_STATUSES.includes(status)) {
-        ack?.({ ok: false, error: 'ERR_VALIDATION' });
+        answer(ack, { ok: false, error: 'ERR_VALIDATION' });
         return;
       }
       // Ticket events go to the rooms of those who may see them; the status room is only a subscription.
       void socket.join(`status:${status}`);
-      ack?.({ ok: true });
+      answer(ack, { ok: true });
     });
     socket.on('joinChatBox', (ticketId, ack) => {
       const id = Number(ticketId);
       if (!Number.isInteger(id) || id <= 0) {
-        ack?.({ ok: false, error: 'ERR_VALIDATION' });
+        answer(ack, { ok: false, error: 'ERR_VALIDATION' });
         return;
       }
-      access.canSee(socket.data.user, id).then(
-        (allowed) => {
-          if (allowed) void socket.join(ticketRooms.chat(id));
-          ack?.(allowed ? { ok: true } : { ok: false, error: 'ERR_NO_PERMISSION' });
+      Promise.all([queuesKnown, access.canSee(socket.data.user, id)]).then(
+        ([ready, allowed]) => {
+          if (!ready) return;
+          if (allowed && socket.connected) void socket.join(ticketRooms.chat(id));
+          answer(ack, allowed ? { ok: true } : { ok: false, error: 'ERR_NO_PERMISSION' });
         },
-        () => ack?.({ ok: false, error: 'ERR_INTERNAL' }),
+        () => answer(ack, { ok: false, error: 'ERR_INTERNAL' }),
       );
     });
     socket.on('leaveChatBox', (ticketId) => void socket.leave(ticketRooms.chat(Number(ticketId))));
   });
 
+  // A user's queues changed: their sockets follow, and leave the chat rooms of tickets they may no longer see.
   events.on('user.saved', ({ user }) => {
-    void io
-      .in(rooms.user(user.id))
-      .fetchSockets()
-      .then(async (sockets) => {
-        for (const remote of sockets) {
-          const socket = io.sockets.sockets.get(remote.id);
-          if (socket) {
-            socket.data.user = { ...socket.data.user, profile: user.profile, name: user.name, email: user.email };
-            await joinQueueRooms(socket, access);
+    for (const socket of localSockets(io, rooms.user(user.id))) {
+      socket.data.user = { ...socket.data.user, profile: user.profile, name: user.name, email: user.email };
+      joinQueueRooms(socket, access)
+        .then(async () => {
+          const chatRooms = [...socket.rooms].filter((room) => room.startsWith('ticket:'));
+          for (const room of chatRooms) {
+            const allowed = await access.canSee(socket.data.user, Number(room.slice('ticket:'.length)));
+            if (!allowed) void socket.leave(room);
           }
-        }
-      })
-      .catch(() => undefined);
+        })
+        .catch(() => socket.disconnect(true));
+    }
   });
 
   events.on('ticket.updated', ({ ticket, previous }) => {
+    pruneChatRoom(io, ticket);
     io.to(audienceOf(ticket)).emit('ticket', { action: 'update', ticket });
     if (previous) {
       // Those who could see it before but not now drop it from their lists.
@@ -89,17 +115,22 @@ export function registerTicketRealtime(io: RealtimeServer, events: DomainEvents,
     io.to(audienceOf(ticket)).emit('ticket', { action: 'updateUnread', ticketId: ticket.id });
   });
   events.on('ticket.deleted', ({ ticket }) => {
+    pruneChatRoom(io, ticket);
     io.to([...audienceOf(ticket), ticketRooms.chat(ticket.id)]).emit('ticket', { action: 'delete', ticketId: ticket.id });
   });
   events.on('tickets.changed', ({ ticketIds }) => {
     void access.loadTickets(ticketIds).then(
       (tickets) => {
-        for (const ticket of tickets) io.to(audienceOf(ticket)).emit('ticket', { action: 'update', ticket });
+        for (const ticket of tickets) {
+          pruneChatRoom(io, ticket);
+          io.to(audienceOf(ticket)).emit('ticket', { action: 'update', ticket });
+        }
       },
       () => undefined,
     );
   });
   const messageEvent = (action: 'create' | 'update') => (e: { message: MessageDto; ticket: TicketDto }) => {
+    pruneChatRoom(io, e.ticket);
     io.to([...audienceOf(e.ticket), ticketRooms.chat(e.ticket.id)]).emit('appMessage', {
       action,
       message: e.message,

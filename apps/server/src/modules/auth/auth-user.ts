@@ -6,4 +6,6 @@ export interface AuthUser {
   name: string;
   email: string;
   profile: Profile;
+  /** The sign-in the access token belongs to (its refresh token family), when known. */
+  sessionId?: string;
 }

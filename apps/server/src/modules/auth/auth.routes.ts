@@ -42,7 +42,8 @@ export function authRoutes(app: FastifyInstance, auth: AuthService, cookieSecure
   });
 
   app.post('/api/auth/signup', publicRoute, async (request, reply) => {
-    const user = await auth.signup(parse(SignupInput, request.body), request.ip);
-    return reply.status(201).send({ user });
+    // The same answer whether the e-mail was free or not (see AuthService.signup).
+    const answer = await auth.signup(parse(SignupInput, request.body), request.ip);
+    return reply.status(201).send(answer);
   });
 }

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import {
   LOGIN_FAILURE_LIMIT,
   LOGIN_FAILURE_WINDOW_SECONDS,
@@ -6,7 +7,6 @@ import {
   type AuthResponse,
   type LoginInput,
   type SignupInput,
-  type UserDto,
 } from '@wadesk/contracts';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../http/app-error.js';
@@ -17,14 +17,34 @@ import type { AccessTokens } from './access-token.js';
 import type { AuthUser } from './auth-user.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { RateLimitsRepository } from './rate-limits.repository.js';
-import { RefreshTokensRepository } from './refresh-tokens.repository.js';
+import { RefreshTokensRepository, type RefreshTokenRecord } from './refresh-tokens.repository.js';
 
 export interface IssuedSession extends AuthResponse {
   /** Value of the httpOnly refresh cookie. */
   refreshToken: string;
 }
 
+/** The one answer of sign-up, whether the e-mail was free or not, so it never tells which e-mails exist. */
+export interface SignupAnswer {
+  message: string;
+}
+
+export const SIGNUP_ANSWER: SignupAnswer = { message: 'If the e-mail was free, your account is ready: sign in.' };
+
+/** A sign-in that ended (logout, reuse of a rotated refresh token): its sockets are closed. */
+export interface SessionEnded {
+  userId: number;
+  sessionId: string;
+}
+
+/** Failed logins allowed per account (whatever the address) within the window; then even the right password waits. */
+export const ACCOUNT_FAILURE_LIMIT = 10;
+export const ACCOUNT_FAILURE_WINDOW_SECONDS = 15 * 60;
+
 const SIGNUP_WINDOW_SECONDS = 3600;
+/** A rotated refresh token presented this soon after its rotation is a race between tabs, not a reuse. */
+export const ROTATION_GRACE_MS = 10_000;
+
 // Checked against when the e-mail is unknown, so both failures take as long.
 let dummyHash: Promise<string> | undefined;
 function unknownUserHash(): Promise<string> {
@@ -36,7 +56,11 @@ function sha256(value: string): Buffer {
   return createHash('sha256').update(value).digest();
 }
 
+const sessionExpired = () => new AppError('ERR_SESSION_EXPIRED', 'Session expired. Please login.');
+
 export class AuthService {
+  private readonly ended = new EventEmitter();
+
   constructor(
     private readonly db: Database,
     private readonly tokens: AccessTokens,
@@ -45,27 +69,37 @@ export class AuthService {
     private readonly signupLimitPerHour: number,
   ) {}
 
-  private loginKey(ip: string, email: string): string {
-    return `login:${ip}:${email}`;
+  /** Called when a sign-in ends (logout, or a reused refresh token ended its family). */
+  onSessionEnded(listener: (e: SessionEnded) => void): () => void {
+    this.ended.on('ended', listener);
+    return () => this.ended.off('ended', listener);
   }
 
   async login(input: LoginInput, ip: string): Promise<IssuedSession> {
     const limits = new RateLimitsRepository(this.db);
-    const key = this.loginKey(ip, input.email);
-    if ((await limits.current(key)) >= LOGIN_FAILURE_LIMIT) {
+    const ipKey = `login:${ip}:${input.email}`;
+    // Per account across every address: rotating addresses (or forged proxy headers) does not buy more tries.
+    const accountKey = `login-account:${input.email}`;
+    const [ipFailures, accountFailures] = await Promise.all([limits.current(ipKey), limits.current(accountKey)]);
+    if (ipFailures >= LOGIN_FAILURE_LIMIT || accountFailures >= ACCOUNT_FAILURE_LIMIT) {
       throw new AppError('ERR_RATE_LIMITED', 'Too many failed logins. Try again in a few minutes.');
     }
     const record = await new UsersRepository(this.db).findRecordByEmail(input.email);
     const valid = await verifyPassword(record?.passwordHash ?? (await unknownUserHash()), input.password);
     if (!record || !valid) {
-      await limits.hit(key, LOGIN_FAILURE_WINDOW_SECONDS);
+      await limits.hit(ipKey, LOGIN_FAILURE_WINDOW_SECONDS);
+      await limits.hit(accountKey, ACCOUNT_FAILURE_WINDOW_SECONDS);
       throw new AppError('ERR_INVALID_CREDENTIALS', 'Invalid e-mail or password.');
     }
-    await limits.clear(key);
-    return this.issue(record.id);
+    await limits.clear(ipKey);
+    return this.issue(record.id, randomUUID());
   }
 
-  async signup(input: SignupInput, ip: string): Promise<UserDto> {
+  /**
+   * Creates a 'user' profile. A taken e-mail gets the very same answer and changes nothing, so sign-up
+   * never tells which e-mails have an account.
+   */
+  async signup(input: SignupInput, ip: string): Promise<SignupAnswer> {
     if ((await this.settings.value('userCreation')) === 'disabled') {
       throw new AppError('ERR_USER_CREATION_DISABLED', 'User creation was disabled by administrator.');
     }
@@ -75,57 +109,110 @@ export class AuthService {
       throw new AppError('ERR_RATE_LIMITED', 'Too many sign-ups. Try again later.');
     }
     await limits.hit(key, SIGNUP_WINDOW_SECONDS);
-    return this.users.create({ ...input, profile: 'user', queueIds: [] });
+    if (await new UsersRepository(this.db).emailTaken(input.email)) {
+      await hashPassword(input.password); // takes as long as a real sign-up
+      return SIGNUP_ANSWER;
+    }
+    try {
+      await this.users.create({ ...input, profile: 'user', queueIds: [] });
+    } catch (err) {
+      // A concurrent sign-up with the same e-mail won: same answer.
+      if (!(err instanceof AppError && err.code === 'ERR_EMAIL_ALREADY_EXISTS')) throw err;
+    }
+    return SIGNUP_ANSWER;
   }
 
-  /** Rotates the refresh token: the old one stops working at once. */
+  /**
+   * Rotates the refresh token: the old one stops working at once, the new one keeps the family. Presenting a
+   * token that was already rotated (revoked) means it leaked: the whole family is revoked.
+   */
   async refresh(refreshToken: string | undefined): Promise<IssuedSession> {
     const repo = new RefreshTokensRepository(this.db);
-    const record = await this.validRefreshToken(repo, refreshToken);
-    if (!record || !(await repo.revoke(record.id))) throw new AppError('ERR_SESSION_EXPIRED', 'Session expired. Please login.');
+    const record = await this.matchingRefreshToken(repo, refreshToken);
+    if (!record) throw sessionExpired();
+    if (record.revokedAt) {
+      // Two tabs share the cookie: one that sends the old token just after the other rotated it is a race, not
+      // a theft, while its family lives on and the rotation is seconds old. Anything later ends the sign-in.
+      const race =
+        Date.now() - record.revokedAt.getTime() < ROTATION_GRACE_MS && (await repo.familyIsLive(record.familyId, record.userId));
+      if (!race) await this.endSession(repo, record);
+      throw sessionExpired();
+    }
+    if (record.expiresAt.getTime() <= Date.now()) throw sessionExpired();
+    // False when a concurrent refresh with the same token won the race: that one keeps the session.
+    if (!(await repo.revoke(record.id))) throw sessionExpired();
     const user = await new UsersRepository(this.db).findRecordById(record.userId);
-    if (!user) throw new AppError('ERR_SESSION_EXPIRED', 'Session expired. Please login.');
-    return this.issue(user.id);
+    if (!user) throw sessionExpired();
+    return this.issue(user.id, record.familyId);
   }
 
+  /** Ends the sign-in of the refresh token (its whole family) and closes its sockets. */
   async logout(refreshToken: string | undefined): Promise<void> {
     const repo = new RefreshTokensRepository(this.db);
-    const record = await this.validRefreshToken(repo, refreshToken);
-    if (record) await repo.revoke(record.id);
+    const record = await this.matchingRefreshToken(repo, refreshToken);
+    if (record) await this.endSession(repo, record);
   }
 
-  /** The user behind an access token, fresh from the database; null when invalid. */
-  async authenticate(accessToken: string): Promise<{ user: AuthUser } | { error: 'expired' | 'invalid' }> {
+  /**
+   * The user behind an access token, fresh from the database. A token issued before the user's password
+   * changed is refused, unless its sign-in is one that the change kept (the one that changed it).
+   */
+  async authenticate(
+    accessToken: string,
+  ): Promise<{ user: AuthUser; expiresAt: number; validAfter: number | null } | { error: 'expired' | 'invalid' }> {
     const result = await this.tokens.verify(accessToken);
     if (!result.ok) return { error: result.reason };
-    const record = await new UsersRepository(this.db).findRecordById(result.claims.userId);
+    const { userId, sessionId, issuedAt, expiresAt } = result.claims;
+    const record = await new UsersRepository(this.db).findRecordById(userId);
     if (!record) return { error: 'invalid' };
-    return { user: { id: record.id, name: record.name, email: record.email, profile: record.profile } };
+    // iat has whole seconds: a token of the same second as the change is checked against its sign-in.
+    if (record.tokensValidAfter && issuedAt * 1000 < record.tokensValidAfter.getTime()) {
+      const kept = sessionId ? await new RefreshTokensRepository(this.db).familyIsLive(sessionId, userId) : false;
+      if (!kept) return { error: 'invalid' };
+    }
+    return {
+      user: { id: record.id, name: record.name, email: record.email, profile: record.profile, sessionId },
+      expiresAt: expiresAt * 1000,
+      validAfter: record.tokensValidAfter?.getTime() ?? null,
+    };
   }
 
-  private async validRefreshToken(repo: RefreshTokensRepository, refreshToken: string | undefined) {
+  /** When the user's password last changed (ms), null when never; undefined when the user is gone. */
+  async tokensValidAfter(userId: number): Promise<number | null | undefined> {
+    const record = await new UsersRepository(this.db).findRecordById(userId);
+    return record ? (record.tokensValidAfter?.getTime() ?? null) : undefined;
+  }
+
+  private async endSession(repo: RefreshTokensRepository, record: RefreshTokenRecord): Promise<void> {
+    await repo.revokeFamily(record.familyId);
+    this.ended.emit('ended', { userId: record.userId, sessionId: record.familyId } satisfies SessionEnded);
+  }
+
+  /** The stored token whose secret matches the cookie, revoked or expired or not; null when none. */
+  private async matchingRefreshToken(repo: RefreshTokensRepository, refreshToken: string | undefined) {
     if (!refreshToken) return null;
     const [id, secret] = refreshToken.split('.');
     if (!id || !secret || !/^[0-9a-f-]{36}$/.test(id)) return null;
     const record = await repo.find(id);
-    if (!record || record.revokedAt || record.expiresAt.getTime() <= Date.now()) return null;
+    if (!record) return null;
     const expected = Buffer.from(record.tokenHash, 'hex');
     const given = sha256(secret);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
     return record;
   }
 
-  private async issue(userId: number): Promise<IssuedSession> {
+  private async issue(userId: number, familyId: string): Promise<IssuedSession> {
     const id = randomUUID();
     const secret = randomBytes(32).toString('base64url');
     await new RefreshTokensRepository(this.db).insert({
       id,
       userId,
+      familyId,
       tokenHash: sha256(secret).toString('hex'),
       expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL_SECONDS * 1000),
     });
     const user = await new UsersRepository(this.db).findDto(userId);
-    if (!user) throw new AppError('ERR_SESSION_EXPIRED', 'Session expired. Please login.');
-    return { token: await this.tokens.sign(userId), user, refreshToken: `${id}.${secret}` };
+    if (!user) throw sessionExpired();
+    return { token: await this.tokens.sign(userId, familyId), user, refreshToken: `${id}.${secret}` };
   }
 }

@@ -132,12 +132,12 @@ describe('POST /api/auth/refresh_token', () => {
     const settings = await t.call('GET', '/api/settings', { token: first.body.token });
     expect(settings.status).toBe(200);
 
-    const reused = await t.call('POST', '/api/auth/refresh_token', { cookies: { jrt: session.refreshCookie } });
-    expect(reused.status).toBe(401);
-    expect(reused.body.error).toBe('ERR_SESSION_EXPIRED');
-
     const next = await t.call('POST', '/api/auth/refresh_token', { cookies: { jrt: rotated } });
     expect(next.status).toBe(200);
+    const old = await t.call('POST', '/api/auth/refresh_token', { cookies: { jrt: rotated } });
+    expect(old.status).toBe(401);
+    expect(old.body.error).toBe('ERR_SESSION_EXPIRED');
+    // Reusing a rotated token also ends its whole family: see session-security.test.ts.
   });
 
   it('refuses a missing, forged or expired cookie with ERR_SESSION_EXPIRED', async () => {
@@ -178,13 +178,33 @@ describe('DELETE /api/auth/logout', () => {
 });
 
 describe('POST /api/auth/signup', () => {
+  // Sign-up is off on a fresh install (the first admin exists); these tests open it as an admin would.
+  beforeAll(async () => {
+    await t.call('PUT', '/api/settings/userCreation', { token: await t.adminToken(), body: { value: 'enabled' } });
+  });
+
+  it('is off by default on a fresh install: ERR_USER_CREATION_DISABLED', async () => {
+    const fresh = await createTestApp();
+    try {
+      const res = await fresh.call('POST', '/api/auth/signup', {
+        body: { name: 'Eve Intruder', email: 'eve@test.local', password: 'eve-pass-1' },
+        ip: '10.9.0.1',
+      });
+      expect(res.status).toBe(403);
+      expect(res.body.error).toBe('ERR_USER_CREATION_DISABLED');
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('creates a user profile that can sign in', async () => {
     const body = { name: 'Maria Silva', email: 'maria@test.local', password: 'maria123' };
     const res = await t.call('POST', '/api/auth/signup', { body, ip: '10.1.0.1' });
     expect(res.status).toBe(201);
-    expect(res.body.user).toMatchObject({ name: 'Maria Silva', email: 'maria@test.local', profile: 'user', queues: [] });
+    expect(res.body).toEqual({ message: 'If the e-mail was free, your account is ready: sign in.' });
     const login = await t.call('POST', '/api/auth/login', { body: { email: body.email, password: body.password } });
     expect(login.status).toBe(200);
+    expect(login.body.user).toMatchObject({ name: 'Maria Silva', email: 'maria@test.local', profile: 'user', queues: [] });
   });
 
   it('ignores a profile sent by the client: sign-up never makes an admin', async () => {
@@ -193,7 +213,8 @@ describe('POST /api/auth/signup', () => {
       ip: '10.1.0.2',
     });
     expect(res.status).toBe(201);
-    expect(res.body.user.profile).toBe('user');
+    const login = await t.call('POST', '/api/auth/login', { body: { email: 'sneaky@test.local', password: 'sneaky1' } });
+    expect(login.body.user.profile).toBe('user');
   });
 
   it('validates with the specification messages', async () => {
@@ -219,13 +240,22 @@ describe('POST /api/auth/signup', () => {
     expect(empty.body.issues.map((i: { message: string }) => i.message)).toEqual(['Required', 'Required', 'Required']);
   });
 
-  it('refuses a taken e-mail', async () => {
-    const res = await t.call('POST', '/api/auth/signup', {
+  it('answers a taken e-mail exactly as a free one, and changes nothing (no e-mail enumeration)', async () => {
+    const free = await t.call('POST', '/api/auth/signup', {
+      body: { name: 'Fresh', email: 'fresh-signup@test.local', password: 'fresh123' },
+      ip: '10.1.0.4',
+    });
+    const taken = await t.call('POST', '/api/auth/signup', {
       body: { name: 'Dup', email: ADMIN.email, password: 'dup123' },
       ip: '10.1.0.4',
     });
-    expect(res.status).toBe(409);
-    expect(res.body.error).toBe('ERR_EMAIL_ALREADY_EXISTS');
+    expect(taken.status).toBe(free.status);
+    expect(taken.body).toEqual(free.body);
+    expect(taken.cookies).toEqual(free.cookies);
+    // The existing account keeps its name and password; the new password does not sign in.
+    expect((await t.call('POST', '/api/auth/login', { body: ADMIN })).body.user.name).not.toBe('Dup');
+    const intruder = await t.call('POST', '/api/auth/login', { body: { email: ADMIN.email, password: 'dup123' }, ip: '10.1.0.44' });
+    expect(intruder.status).toBe(401);
   });
 
   it('is refused with ERR_USER_CREATION_DISABLED when userCreation is disabled', async () => {
@@ -243,6 +273,7 @@ describe('POST /api/auth/signup', () => {
   it('is rate limited per IP', async () => {
     const limited = await createTestApp({ signupLimitPerHour: 2 });
     try {
+      await limited.call('PUT', '/api/settings/userCreation', { token: await limited.adminToken(), body: { value: 'enabled' } });
       const signup = (n: number) =>
         limited.call('POST', '/api/auth/signup', {
           body: { name: `Person ${n}`, email: `p${n}@test.local`, password: 'secret1' },

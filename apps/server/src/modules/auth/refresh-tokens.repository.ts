@@ -1,10 +1,12 @@
-import { and, eq, isNull, lt, or } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, ne } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { refreshTokens } from '../../db/schema.js';
 
 export interface RefreshTokenRecord {
   id: string;
   userId: number;
+  /** The sign-in this token belongs to: kept by every rotation. */
+  familyId: string;
   tokenHash: string;
   expiresAt: Date;
   revokedAt: Date | null;
@@ -32,16 +34,45 @@ export class RefreshTokensRepository {
     return rows.length > 0;
   }
 
-  async revokeAllOf(userId: number): Promise<void> {
+  /** Ends one sign-in: every live token of the family is revoked. */
+  async revokeFamily(familyId: string): Promise<void> {
     await this.db
       .update(refreshTokens)
       .set({ revokedAt: new Date() })
-      .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+      .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
   }
 
-  /** Drops tokens that expired or were revoked more than a day ago. */
+  /** Ends every sign-in of the user, but the one of `exceptFamilyId` when given. */
+  async revokeAllOf(userId: number, exceptFamilyId?: string): Promise<void> {
+    const live = and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt));
+    await this.db
+      .update(refreshTokens)
+      .set({ revokedAt: new Date() })
+      .where(exceptFamilyId ? and(live, ne(refreshTokens.familyId, exceptFamilyId)) : live);
+  }
+
+  /** Whether the sign-in still has a live (unrevoked, unexpired) token of that user. */
+  async familyIsLive(familyId: string, userId: number): Promise<boolean> {
+    const [row] = await this.db
+      .select({ id: refreshTokens.id })
+      .from(refreshTokens)
+      .where(
+        and(
+          eq(refreshTokens.familyId, familyId),
+          eq(refreshTokens.userId, userId),
+          isNull(refreshTokens.revokedAt),
+          gt(refreshTokens.expiresAt, new Date()),
+        ),
+      )
+      .limit(1);
+    return !!row;
+  }
+
+  /**
+   * Drops expired tokens. Revoked ones stay until they expire, so reusing a rotated token is still
+   * recognised (and ends its family) for as long as it could have been used.
+   */
   async prune(now = new Date()): Promise<void> {
-    const dayAgo = new Date(now.getTime() - 24 * 3600 * 1000);
-    await this.db.delete(refreshTokens).where(or(lt(refreshTokens.expiresAt, now), lt(refreshTokens.revokedAt, dayAgo)));
+    await this.db.delete(refreshTokens).where(lt(refreshTokens.expiresAt, now));
   }
 }

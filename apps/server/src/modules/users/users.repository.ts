@@ -11,6 +11,8 @@ export interface UserRecord {
   email: string;
   profile: Profile;
   passwordHash: string;
+  /** Access tokens issued before this instant are refused; null when the password never changed. */
+  tokensValidAfter: Date | null;
 }
 
 export interface UserWrite {
@@ -19,6 +21,7 @@ export interface UserWrite {
   passwordHash?: string;
   profile?: Profile;
   whatsappId?: number | null;
+  tokensValidAfter?: Date;
 }
 
 /** The only file that queries users. */

@@ -13,6 +13,7 @@ import type { DomainEvents } from '../../events/domain-events.js';
 import { AppError } from '../../http/app-error.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { hashPassword } from '../auth/password.js';
+import { RefreshTokensRepository } from '../auth/refresh-tokens.repository.js';
 import { UsersRepository, type UserWrite } from './users.repository.js';
 
 export type CreateData = z.output<typeof UserCreateInput>;
@@ -90,7 +91,11 @@ export class UsersService {
       throw new AppError('ERR_LAST_ADMIN', 'The last admin cannot lose the admin profile.');
     }
     const write: UserWrite = { name: data.name, email: data.email };
-    if (data.password) write.passwordHash = await hashPassword(data.password);
+    if (data.password) {
+      write.passwordHash = await hashPassword(data.password);
+      // Ends the other sign-ins: access tokens issued before now stop working (AuthService.authenticate).
+      write.tokensValidAfter = new Date();
+    }
     if (admin) {
       write.profile = data.profile;
       write.whatsappId = data.whatsappId;
@@ -99,6 +104,10 @@ export class UsersService {
       await this.db.transaction(async (tx) => {
         const txRepo = new UsersRepository(tx);
         await txRepo.update(id, write);
+        if (data.password) {
+          // A user changing their own password stays signed in where they did it; every other sign-in ends.
+          await new RefreshTokensRepository(tx).revokeAllOf(id, actor.id === id ? actor.sessionId : undefined);
+        }
         if (admin && data.queueIds !== undefined) await txRepo.setQueues(id, [...new Set(data.queueIds)]);
       });
     } catch (err) {

@@ -1,0 +1,61 @@
+import type { ClientEventName, ServerEventName } from '@wadesk/contracts';
+
+/**
+ * Who may receive each server → client socket event and who may do each client → server event: the table
+ * socket-access.test.ts checks the running server against. A new event needs an entry here (the types
+ * demand one for every event of the contract, the test one for every handler the server registers).
+ *
+ * The actors: a socket without a valid token, a user in the ticket's queue (Q), a user of another queue only,
+ * and an admin.
+ */
+export const SOCKET_ACTORS = ['anonymous', 'queueMember', 'outsider', 'admin'] as const;
+export type SocketActor = (typeof SOCKET_ACTORS)[number];
+
+type Receivers = Record<SocketActor, boolean>;
+
+const signedIn: Receivers = { anonymous: false, queueMember: true, outsider: true, admin: true };
+const ticketOfQueue: Receivers = { anonymous: false, queueMember: true, outsider: false, admin: true };
+const adminsOnly: Receivers = { anonymous: false, queueMember: false, outsider: false, admin: true };
+
+/** Server → client: for each event, the situations it is sent in and who receives it in each. */
+export const SERVER_EVENT_ACCESS: Record<ServerEventName, Record<string, Receivers>> = {
+  ticket: {
+    'a ticket of queue Q': ticketOfQueue,
+    'a ticket without a queue': signedIn,
+  },
+  appMessage: {
+    'a message of a ticket of queue Q': ticketOfQueue,
+  },
+  contact: { 'a contact saved': signedIn },
+  whatsapp: { 'a connection saved': signedIn },
+  whatsappSession: { 'a connection status': signedIn },
+  user: {
+    'another user saved': adminsOnly,
+    "the queue member's own record saved": { anonymous: false, queueMember: true, outsider: false, admin: true },
+  },
+  settings: {
+    'a public setting (option or text)': signedIn,
+    'a secret setting': adminsOnly,
+  },
+  quickAnswer: { 'a quick answer saved': signedIn },
+  queue: { 'a queue saved': signedIn },
+};
+
+type Verdict = 'allowed' | 'refused';
+const everySignedIn: Record<SocketActor, Verdict> = {
+  anonymous: 'refused',
+  queueMember: 'allowed',
+  outsider: 'allowed',
+  admin: 'allowed',
+};
+
+/** Client → server requests: who may do each (anonymous sockets are refused at the handshake). */
+export const CLIENT_EVENT_ACCESS: Record<ClientEventName, Record<SocketActor, Verdict>> = {
+  joinNotification: everySignedIn,
+  joinTickets: everySignedIn,
+  /** The chat room of a ticket of queue Q. */
+  joinChatBox: { anonymous: 'refused', queueMember: 'allowed', outsider: 'refused', admin: 'allowed' },
+  leaveChatBox: everySignedIn,
+  /** With a fresh token of the socket's own user. */
+  authenticate: everySignedIn,
+};

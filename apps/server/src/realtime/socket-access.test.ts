@@ -1,0 +1,163 @@
+import type { ClientEventName, MessageDto, ServerEventName, TicketDto, UserDto, WhatsappDto } from '@wadesk/contracts';
+import { io as connectSocket, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DomainEventMap, DomainEventName } from '../events/domain-events.js';
+import { connectedSimulator, createQueue, inbound } from '../test/desk-factories.js';
+import { createTestApp, type TestApp } from '../test/test-app.js';
+import { CLIENT_EVENT_ACCESS, SERVER_EVENT_ACCESS, SOCKET_ACTORS, type SocketActor } from './socket-access.expected.js';
+
+/** The signed-in actors (the anonymous one never gets past the handshake). */
+type SignedIn = Exclude<SocketActor, 'anonymous'>;
+const SIGNED_IN: SignedIn[] = ['queueMember', 'outsider', 'admin'];
+
+let t: TestApp;
+let queueQ: number;
+let connection: WhatsappDto;
+let ticket: TicketDto;
+let message: MessageDto;
+let anotherUser: UserDto;
+const actors = {} as Record<SignedIn, { user: UserDto | null; token: string; socket: Socket; received: string[] }>;
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function actor(token: string, user: UserDto | null) {
+  const socket = await t.socket(token);
+  const received: string[] = [];
+  socket.onAny((event: string) => received.push(event));
+  return { user, token, socket, received };
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  queueQ = await createQueue(t, 'Access Q');
+  const queueR = await createQueue(t, 'Access R');
+  connection = await connectedSimulator(t, { queueIds: [queueQ] });
+  ticket = await inbound(t, connection.id, { from: '5511966660001', body: 'quero ajuda' });
+  const admin = await t.adminToken();
+  message = (await t.call('GET', `/api/messages/${ticket.id}`, { token: admin })).body.messages[0] as MessageDto;
+  const member = await t.createUser({ queueIds: [queueQ] });
+  const outsider = await t.createUser({ queueIds: [queueR] });
+  anotherUser = (await t.createUser()).user;
+  actors.queueMember = await actor(member.token, member.user);
+  actors.outsider = await actor(outsider.token, outsider.user);
+  actors.admin = await actor(admin, null);
+  await pause(300); // queue rooms are joined after the handshake
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+function emit<E extends DomainEventName>(name: E, payload: DomainEventMap[E]): void {
+  t.app.services.events.emit(name, payload);
+}
+
+const now = new Date().toISOString();
+
+/** How each situation of the expected table is brought about (the domain event a service would emit). */
+const SITUATIONS: Record<ServerEventName, Record<string, () => void>> = {
+  ticket: {
+    'a ticket of queue Q': () => emit('ticket.updated', { ticket }),
+    'a ticket without a queue': () => emit('ticket.updated', { ticket: { ...ticket, queueId: null, queue: null } }),
+  },
+  appMessage: {
+    'a message of a ticket of queue Q': () => emit('message.created', { message, ticket }),
+  },
+  contact: { 'a contact saved': () => emit('contact.saved', { contact: ticket.contact, created: false }) },
+  whatsapp: { 'a connection saved': () => emit('whatsapp.saved', { whatsapp: connection }) },
+  whatsappSession: {
+    'a connection status': () =>
+      emit('whatsapp.session', { session: { id: connection.id, status: 'CONNECTED', qrcode: '', retries: 0, updatedAt: now } }),
+  },
+  user: {
+    'another user saved': () => emit('user.saved', { user: anotherUser, created: false }),
+    "the queue member's own record saved": () => emit('user.saved', { user: actors.queueMember.user!, created: false }),
+  },
+  settings: {
+    'a public setting (option or text)': () => emit('setting.updated', { setting: { key: 'userCreation', value: 'enabled' } }),
+    'a secret setting': () => emit('setting.updated', { setting: { key: 'emailPass', value: 'not-for-users' } }),
+  },
+  quickAnswer: {
+    'a quick answer saved': () =>
+      emit('quickAnswer.saved', { quickAnswer: { id: 1, shortcut: 'oi', message: 'Olá!', createdAt: now, updatedAt: now }, created: true }),
+  },
+  queue: {
+    'a queue saved': () => emit('queue.saved', { queue: ticket.queue!, created: false }),
+  },
+};
+
+const ack = (socket: Socket, event: string, ...args: unknown[]) =>
+  new Promise<{ ok: boolean; error?: string }>((resolve) => socket.emit(event, ...args, resolve));
+
+/** How each client request is tried; 'allowed' when the server grants it. */
+const ATTEMPTS: Record<ClientEventName, (a: (typeof actors)[SignedIn]) => Promise<'allowed' | 'refused'>> = {
+  joinNotification: async (a) => ((await ack(a.socket, 'joinNotification')).ok ? 'allowed' : 'refused'),
+  joinTickets: async (a) => ((await ack(a.socket, 'joinTickets', 'open')).ok ? 'allowed' : 'refused'),
+  joinChatBox: async (a) => ((await ack(a.socket, 'joinChatBox', ticket.id)).ok ? 'allowed' : 'refused'),
+  leaveChatBox: async (a) => {
+    await ack(a.socket, 'joinChatBox', ticket.id);
+    a.socket.emit('leaveChatBox', ticket.id);
+    await pause(100);
+    const inRoom = await t.app.io.in(`ticket:${ticket.id}`).fetchSockets();
+    return a.socket.connected && !inRoom.some((s) => s.id === a.socket.id) ? 'allowed' : 'refused';
+  },
+  authenticate: async (a) => ((await ack(a.socket, 'authenticate', { token: a.token })).ok ? 'allowed' : 'refused'),
+};
+
+describe('socket authorization table (socket-access.expected.ts)', () => {
+  it('refuses an anonymous socket, or one with a bad token, at the handshake', async () => {
+    const url = await t.listen();
+    for (const auth of [{}, { token: 'not.a.jwt' }]) {
+      const socket = connectSocket(url, { path: '/socket.io', auth, transports: ['websocket'], reconnection: false });
+      const error = await new Promise<string>((resolve) => {
+        socket.once('connect_error', (err) => resolve(err.message));
+        socket.once('connect', () => resolve('connected'));
+      });
+      socket.disconnect();
+      expect(error).toBe('ERR_SESSION_EXPIRED');
+    }
+    // So the table can only say "no" for the anonymous socket.
+    for (const situations of Object.values(SERVER_EVENT_ACCESS)) {
+      for (const receivers of Object.values(situations)) expect(receivers.anonymous).toBe(false);
+    }
+    for (const verdicts of Object.values(CLIENT_EVENT_ACCESS)) expect(verdicts.anonymous).toBe('refused');
+  });
+
+  it('has a situation for every entry of the table, and an entry for every situation', () => {
+    const keys = (table: Record<string, Record<string, unknown>>) =>
+      Object.entries(table).flatMap(([event, cases]) => Object.keys(cases).map((c) => `${event}: ${c}`)).sort();
+    expect(keys(SITUATIONS)).toEqual(keys(SERVER_EVENT_ACCESS));
+    expect(Object.keys(ATTEMPTS).sort()).toEqual(Object.keys(CLIENT_EVENT_ACCESS).sort());
+  });
+
+  for (const [event, situations] of Object.entries(SERVER_EVENT_ACCESS)) {
+    for (const [situation, expected] of Object.entries(situations)) {
+      it(`server → client '${event}', ${situation}: ${SOCKET_ACTORS.filter((a) => expected[a]).join(', ') || 'nobody'}`, async () => {
+        for (const name of SIGNED_IN) actors[name].received.length = 0;
+        SITUATIONS[event as ServerEventName][situation]!();
+        await pause(250);
+        const got = Object.fromEntries(SIGNED_IN.map((name) => [name, actors[name].received.includes(event)]));
+        expect({ anonymous: false, ...got }).toEqual(expected);
+        // Every event any socket got is one the table knows.
+        for (const name of SIGNED_IN) for (const e of actors[name].received) expect(Object.keys(SERVER_EVENT_ACCESS)).toContain(e);
+      });
+    }
+  }
+
+  for (const [event, expected] of Object.entries(CLIENT_EVENT_ACCESS)) {
+    it(`client → server '${event}': allowed for ${SOCKET_ACTORS.filter((a) => expected[a] === 'allowed').join(', ')}`, async () => {
+      const got: Record<string, string> = { anonymous: 'refused' };
+      for (const name of SIGNED_IN) got[name] = await ATTEMPTS[event as ClientEventName](actors[name]);
+      expect(got).toEqual(expected);
+    });
+  }
+
+  it('handles no client event missing from the table', () => {
+    const reserved = new Set(['disconnect', 'disconnecting', 'error']);
+    for (const name of SIGNED_IN) {
+      const serverSocket = t.app.io.sockets.sockets.get(actors[name].socket.id!);
+      expect(serverSocket).toBeDefined();
+      const handled = serverSocket!.eventNames().map(String).filter((e) => !reserved.has(e));
+      expect([...new Set(handled)].sort()).toEqual(Object.keys(CLIENT_EVENT_ACCESS).sort());
+    }
+  });
+});
