@@ -8,14 +8,41 @@ export const MESSAGES = {
   invalidEmail: 'Invalid email',
 } as const;
 
-/** A required string between `min` and `max` characters, trimmed. */
+/**
+ * Messages of the checks that keep input storable (beyond the specification's list): a NUL character, an id
+ * or number out of range, a date that is not on the calendar. Shown as written (no translation key).
+ */
+export const INPUT_MESSAGES = {
+  invalidCharacter: 'Invalid character',
+  invalidId: 'Invalid id',
+  invalidNumber: 'Invalid number',
+  invalidDate: 'Invalid date',
+  dateFormat: 'must be YYYY-MM-DD',
+  invalidDataUrl: 'Not a valid data: URL',
+} as const;
+
+/** The largest value of PostgreSQL's `integer`: every id column and every small count. */
+export const MAX_ID = 2_147_483_647;
+
+/** PostgreSQL cannot store the NUL character (U+0000) in text. */
+export function hasNoNulCharacter(value: string): boolean {
+  return !value.includes('\u0000');
+}
+
+/** A free text field of at most `max` characters that PostgreSQL can store (no NUL character). */
+export function textField(max: number) {
+  return z.string().max(max, MESSAGES.tooLong).refine(hasNoNulCharacter, INPUT_MESSAGES.invalidCharacter);
+}
+
+/** A required string between `min` and `max` characters, trimmed, without NUL characters. */
 export function boundedString(min: number, max: number) {
   return z
     .string({ error: MESSAGES.required })
     .trim()
     .min(1, MESSAGES.required)
     .min(min, MESSAGES.tooShort)
-    .max(max, MESSAGES.tooLong);
+    .max(max, MESSAGES.tooLong)
+    .refine(hasNoNulCharacter, INPUT_MESSAGES.invalidCharacter);
 }
 
 export const emailField = z
@@ -30,17 +57,75 @@ export const passwordField = z
   .string({ error: MESSAGES.required })
   .min(1, MESSAGES.required)
   .min(5, MESSAGES.tooShort)
-  .max(50, MESSAGES.tooLong);
+  .max(50, MESSAGES.tooLong)
+  .refine(hasNoNulCharacter, INPUT_MESSAGES.invalidCharacter);
 
-/** An id in a path or body: a positive integer, given as number or numeric string. */
-export const idField = z.coerce.number({ error: MESSAGES.required }).int().positive();
+/** Digits only (surrounding blanks allowed): the one string form of a whole number we accept. */
+const WHOLE_NUMBER_TEXT = /^\s*\d+\s*$/;
+
+function isBlank(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/**
+ * A whole number between `min` and `max`, given as a number or a string of digits. Exponents (`1e10`), hex,
+ * fractions, booleans and arrays are refused; so is anything beyond `max`, so it always fits PostgreSQL.
+ */
+export function integerField(min: number, max: number, message: string = INPUT_MESSAGES.invalidNumber) {
+  return z.preprocess(
+    (value) => (typeof value === 'string' && WHOLE_NUMBER_TEXT.test(value) ? Number(value) : value),
+    z
+      .number({ error: (issue) => (isBlank(issue.input) ? MESSAGES.required : message) })
+      .int(message)
+      .min(min, message)
+      .max(max, message),
+  );
+}
+
+/** An id in a path, query or body: a positive integer ≤ 2147483647, given as number or numeric string. */
+export const idField = integerField(1, MAX_ID, INPUT_MESSAGES.invalidId);
 
 /** `pageNumber` query parameter, 1-based. */
-export const pageNumberField = z.coerce.number().int().min(1).max(100000).default(1);
+export const pageNumberField = integerField(1, 100000).default(1);
 
 export const searchParamField = z
   .string()
   .trim()
   .max(200, MESSAGES.tooLong)
+  .refine(hasNoNulCharacter, INPUT_MESSAGES.invalidCharacter)
   .transform((s) => s.toLowerCase())
   .default('');
+
+/** Whether `YYYY-MM-DD` names a day of the calendar (no 2024-13-45, no 2023-02-29, no year 0). */
+export function isCalendarDate(value: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
+  const date = new Date(Date.UTC(2000, month - 1, 1));
+  date.setUTCFullYear(year);
+  date.setUTCDate(day);
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** A calendar day written `YYYY-MM-DD`. */
+export const calendarDateField = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, INPUT_MESSAGES.dateFormat)
+  .refine(isCalendarDate, INPUT_MESSAGES.invalidDate);
+
+/** Whether a `data:` URL is well formed: `data:[mime][;param]*,payload`, percent-escapes valid when not base64. */
+export function isWellFormedDataUrl(url: string): boolean {
+  const match = /^data:([^;,]*)((?:;[^;,]*)*),(.*)$/s.exec(url);
+  if (!match) return false;
+  if (!/^[\w.+-]*(\/[\w.+-]+)?$/.test(match[1] ?? '')) return false;
+  const isBase64 = (match[2] ?? '').split(';').includes('base64');
+  const payload = match[3] ?? '';
+  if (isBase64) return /^[A-Za-z0-9+/=\s_-]*$/.test(payload);
+  try {
+    decodeURIComponent(payload);
+    return true;
+  } catch {
+    return false;
+  }
+}

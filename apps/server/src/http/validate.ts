@@ -15,3 +15,41 @@ export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<
   const first = issues[0];
   throw new AppError('ERR_VALIDATION', first ? `${first.path || 'input'}: ${first.message}` : 'Invalid input', { issues });
 }
+
+/** The issue a bare `path: message` validation message stands for (every ERR_VALIDATION answer carries issues). */
+export function issueOf(message: string): ValidationIssue {
+  const match = /^([\w.[\]]{1,100}): (.+)$/s.exec(message);
+  return match ? { path: match[1]!, message: match[2]! } : { path: '', message };
+}
+
+/** What the client is told for each PostgreSQL data exception (SQLSTATE class 22) a missed check let through. */
+const DATA_ERROR_MESSAGES: Record<string, string> = {
+  '22003': 'Number out of range',
+  '22P02': 'Invalid value',
+  '22021': 'Invalid character',
+  '22P05': 'Invalid character',
+  '22007': 'Invalid date',
+  '22008': 'Invalid date',
+};
+
+/** The SQLSTATE of a PostgreSQL error (pg or PGlite), looking through wrappers such as Drizzle's query error. */
+export function sqlStateOf(err: unknown): string | null {
+  let current: unknown = err;
+  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
+/**
+ * A PostgreSQL data exception (class 22: a NUL byte in text, an integer out of range, an impossible date, ...)
+ * as the 400 ERR_VALIDATION it is: bad input that a schema should have refused. Null for any other error.
+ */
+export function fromDatabaseDataError(err: unknown): AppError | null {
+  const state = sqlStateOf(err);
+  if (!state?.startsWith('22')) return null;
+  const message = DATA_ERROR_MESSAGES[state] ?? 'Invalid value';
+  return new AppError('ERR_VALIDATION', `input: ${message}`, { issues: [{ path: '', message }] });
+}

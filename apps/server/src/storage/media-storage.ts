@@ -1,7 +1,8 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createReadStream, type ReadStream } from 'node:fs';
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { sweepStaleUploads, UploadSpool, UPLOAD_LIMITS, type UploadLimits } from './upload-spool.js';
 
 const EXTENSIONS: Record<string, string> = {
   'image/jpeg': 'jpg',
@@ -33,12 +34,40 @@ function extensionFor(mimetype: string, filename?: string): string {
  */
 export class MediaStorage {
   private readonly dir: string;
+  /** Temporary files of uploads in progress (DATA_DIR/tmp/uploads). */
+  readonly uploadDir: string;
+  private swept = false;
 
   constructor(
     dataDir: string,
     private readonly secret: string,
   ) {
     this.dir = path.join(dataDir, 'media');
+    this.uploadDir = path.join(dataDir, 'tmp', 'uploads');
+  }
+
+  /** A spool for one request's uploads: files stream to disk, never whole into memory. */
+  async uploadSpool(limits: UploadLimits = UPLOAD_LIMITS): Promise<UploadSpool> {
+    if (!this.swept) {
+      this.swept = true;
+      await sweepStaleUploads(this.uploadDir);
+    }
+    return new UploadSpool(this.uploadDir, limits);
+  }
+
+  /** Moves a finished upload (a file of an upload spool) into media storage; returns its stored name. */
+  async adopt(file: string, mimetype: string, filename?: string): Promise<string> {
+    await mkdir(this.dir, { recursive: true });
+    const name = `${randomUUID()}.${extensionFor(mimetype, filename)}`;
+    const target = path.join(this.dir, name);
+    try {
+      await rename(file, target);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+      await copyFile(file, target);
+      await rm(file, { force: true });
+    }
+    return name;
   }
 
   async save(data: Buffer, mimetype: string, filename?: string): Promise<string> {
@@ -46,6 +75,11 @@ export class MediaStorage {
     const name = `${randomUUID()}.${extensionFor(mimetype, filename)}`;
     await writeFile(path.join(this.dir, name), data);
     return name;
+  }
+
+  /** Removes a stored file (a media message that could not be sent). */
+  async remove(name: string): Promise<void> {
+    if (SAFE_NAME.test(name)) await rm(path.join(this.dir, name), { force: true });
   }
 
   /** The URL the web uses for a stored file. */
@@ -78,11 +112,12 @@ export class MediaStorage {
   }
 
   async read(name: string): Promise<Buffer | null> {
-    const opened = await this.open(name);
-    if (!opened) return null;
-    const chunks: Buffer[] = [];
-    for await (const chunk of opened.stream) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks);
+    if (!SAFE_NAME.test(name)) return null;
+    try {
+      return await readFile(path.join(this.dir, name));
+    } catch {
+      return null;
+    }
   }
 
   private sign(name: string): string {

@@ -1,10 +1,14 @@
 import { z } from 'zod';
-import { boundedString, emailField, MESSAGES, passwordField } from '../validation.js';
+import { boundedString, emailField, hasNoNulCharacter, INPUT_MESSAGES, MESSAGES, passwordField } from '../validation.js';
 import type { UserDto } from './users.js';
 
 export const LoginInput = z.object({
   email: emailField,
-  password: z.string({ error: MESSAGES.required }).min(1, MESSAGES.required).max(200, MESSAGES.tooLong),
+  password: z
+    .string({ error: MESSAGES.required })
+    .min(1, MESSAGES.required)
+    .max(200, MESSAGES.tooLong)
+    .refine(hasNoNulCharacter, INPUT_MESSAGES.invalidCharacter),
 });
 export type LoginInput = z.infer<typeof LoginInput>;
 

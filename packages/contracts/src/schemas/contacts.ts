@@ -1,10 +1,15 @@
 import { z } from 'zod';
-import { boundedString, MESSAGES, pageNumberField, searchParamField } from '../validation.js';
+import { boundedString, hasNoNulCharacter, idField, INPUT_MESSAGES, MESSAGES, pageNumberField, searchParamField, textField } from '../validation.js';
 
 export const ExtraInfoInput = z.object({
-  id: z.coerce.number().int().positive().optional(),
-  name: z.string().trim().min(1, MESSAGES.required).max(100, MESSAGES.tooLong),
-  value: z.string().max(1000, MESSAGES.tooLong).default(''),
+  id: idField.optional(),
+  name: z
+    .string()
+    .trim()
+    .min(1, MESSAGES.required)
+    .max(100, MESSAGES.tooLong)
+    .refine(hasNoNulCharacter, INPUT_MESSAGES.invalidCharacter),
+  value: textField(1000).default(''),
 });
 
 export const ContactInput = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundedString, MESSAGES } from '../validation.js';
+import { boundedString, hasNoNulCharacter, INPUT_MESSAGES, MESSAGES, textField } from '../validation.js';
 
 export const DEFAULT_QUEUE_COLOR = '#7C7C7C';
 
@@ -8,8 +8,9 @@ const queueColor = z
   .trim()
   .min(1, MESSAGES.required)
   .min(3, MESSAGES.tooShort)
-  .max(9, MESSAGES.tooLong);
-const greetingMessage = z.string().max(30000, MESSAGES.tooLong);
+  .max(9, MESSAGES.tooLong)
+  .refine(hasNoNulCharacter, INPUT_MESSAGES.invalidCharacter);
+const greetingMessage = textField(30000);
 
 export const QueueInput = z.object({
   name: boundedString(2, 50),

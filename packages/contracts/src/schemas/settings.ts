@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MESSAGES } from '../validation.js';
+import { hasNoNulCharacter, INPUT_MESSAGES, MESSAGES } from '../validation.js';
 
 /** "New message after" options for reopening a closed ticket, in seconds (§9). */
 export const TIME_CREATE_NEW_TICKET_OPTIONS = [
@@ -15,7 +15,7 @@ const onOff = ['enabled', 'disabled'] as const;
  * - readonly: shown but never written by PUT (userApiToken).
  */
 export const SETTING_DEFINITIONS = {
-  userCreation: { kind: 'option', options: onOff, default: 'enabled' },
+  userCreation: { kind: 'option', options: onOff, default: 'disabled' },
   groups: { kind: 'option', options: onOff, default: 'enabled' },
   CheckMsgIsGroup: { kind: 'option', options: onOff, default: 'disabled' },
   acceptCalls: { kind: 'option', options: onOff, default: 'enabled' },
@@ -64,7 +64,10 @@ export function isPublicSetting(key: SettingKey): boolean {
 }
 
 export const SettingUpdateInput = z.object({
-  value: z.string({ error: MESSAGES.required }).max(5000, MESSAGES.tooLong),
+  value: z
+    .string({ error: MESSAGES.required })
+    .max(5000, MESSAGES.tooLong)
+    .refine(hasNoNulCharacter, INPUT_MESSAGES.invalidCharacter),
 });
 export type SettingUpdateInput = z.infer<typeof SettingUpdateInput>;
 

@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { hasNoNulCharacter, INPUT_MESSAGES, isWellFormedDataUrl, textField } from '../validation.js';
+
+/** A network-style id or name: trimmed, 1..200 characters, no NUL character. */
+const token = () => z.string().trim().min(1).max(200).refine(hasNoNulCharacter, INPUT_MESSAGES.invalidCharacter);
 
 /** Kinds of media the simulator can deliver as a contact's message. */
 export const SIMULATOR_MEDIA_TYPES = ['image', 'audio', 'video', 'document', 'sticker', 'location', 'vcard'] as const;
@@ -6,35 +10,37 @@ export const SIMULATOR_MEDIA_TYPES = ['image', 'audio', 'video', 'document', 'st
 /** `POST /api/simulator/:whatsappId/inbound`: a message from a contact (or a group member) to the connection. */
 export const SimulatorInboundInput = z
   .object({
-    id: z.string().trim().min(1).max(200).optional(),
+    id: token().optional(),
     from: z
       .string()
       .transform((s) => s.replace(/\D/g, ''))
       .pipe(z.string().min(5, 'Too Short!').max(30, 'Too Long!')),
-    name: z.string().trim().max(200).optional(),
-    body: z.string().max(30000).default(''),
+    name: textField(200).trim().optional(),
+    body: textField(30000).default(''),
     mediaType: z.enum(SIMULATOR_MEDIA_TYPES).optional(),
     /** A `data:` URL (base64) or a path on the app's own origin; the simulator fetches nothing from the network. */
     mediaUrl: z
       .string()
       .max(3 * 1024 * 1024)
       .refine((s) => s.startsWith('data:') || (s.startsWith('/') && !s.startsWith('//')), 'Must be a data: URL or a path')
+      .refine(hasNoNulCharacter, INPUT_MESSAGES.invalidCharacter)
+      .refine((s) => !s.startsWith('data:') || isWellFormedDataUrl(s), INPUT_MESSAGES.invalidDataUrl)
       .optional(),
-    quotedId: z.string().trim().min(1).max(200).optional(),
-    groupId: z.string().trim().min(1).max(200).optional(),
-    groupName: z.string().trim().max(200).optional(),
+    quotedId: token().optional(),
+    groupId: token().optional(),
+    groupName: textField(200).trim().optional(),
   })
   .refine((m) => m.body.trim() !== '' || m.mediaType !== undefined, { message: 'Required', path: ['body'] });
 export type SimulatorInboundInput = z.input<typeof SimulatorInboundInput>;
 
 /** `POST /api/simulator/:whatsappId/ack`: moves a sent message's delivery state (0..4). */
 export const SimulatorAckInput = z.object({
-  id: z.string().trim().min(1).max(200),
+  id: token(),
   ack: z.coerce.number().int().min(0).max(4),
 });
 export type SimulatorAckInput = z.input<typeof SimulatorAckInput>;
 
-export const SimulatorOutboxQuery = z.object({ to: z.string().optional() });
+export const SimulatorOutboxQuery = z.object({ to: textField(200).optional() });
 
 /** What the simulated device sent, as `GET /api/simulator/:whatsappId/outbox` lists it. */
 export interface SimulatorOutboxItemDto {

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { boundedString, emailField, MESSAGES, passwordField } from '../validation.js';
+import { boundedString, emailField, idField, pageNumberField, passwordField, searchParamField } from '../validation.js';
 import type { QueueDto } from './queues.js';
 
 export const PROFILES = ['admin', 'user'] as const;
 export const Profile = z.enum(PROFILES);
 export type Profile = z.infer<typeof Profile>;
 
-const queueIds = z.array(z.coerce.number().int().positive()).max(500);
-const whatsappId = z.coerce.number().int().positive().nullable();
+const queueIds = z.array(idField).max(500);
+const whatsappId = idField.nullable();
 
 /** An empty password on edit means "keep the current one". */
 const optionalPassword = z.preprocess((v) => (v === '' || v === null ? undefined : v), passwordField.optional());
@@ -33,8 +33,8 @@ export const UserUpdateInput = z.object({
 export type UserUpdateInput = z.input<typeof UserUpdateInput>;
 
 export const UserListQuery = z.object({
-  searchParam: z.string().trim().max(200, MESSAGES.tooLong).transform((s) => s.toLowerCase()).default(''),
-  pageNumber: z.coerce.number().int().min(1).max(100000).default(1),
+  searchParam: searchParamField,
+  pageNumber: pageNumberField,
 });
 
 export interface UserDto {

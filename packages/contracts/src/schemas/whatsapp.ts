@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundedString, MESSAGES } from '../validation.js';
+import { boundedString, idField, textField } from '../validation.js';
 import type { QueueDto } from './queues.js';
 
 export const CHANNELS = ['baileys', 'simulator'] as const;
@@ -15,10 +15,10 @@ export const ATTENTION_STATUSES: readonly SessionStatus[] = ['qrcode', 'PAIRING'
 
 export const WhatsappInput = z.object({
   name: boundedString(2, 50),
-  greetingMessage: z.string().max(30000, MESSAGES.tooLong).default(''),
-  farewellMessage: z.string().max(30000, MESSAGES.tooLong).default(''),
+  greetingMessage: textField(30000).default(''),
+  farewellMessage: textField(30000).default(''),
   isDefault: z.boolean().default(false),
-  queueIds: z.array(z.coerce.number().int().positive()).max(500).default([]),
+  queueIds: z.array(idField).max(500).default([]),
   channel: Channel.default('baileys'),
 });
 export type WhatsappInput = z.input<typeof WhatsappInput>;
@@ -26,10 +26,10 @@ export type WhatsappInput = z.input<typeof WhatsappInput>;
 /** Only the fields sent change: no defaults here (zod's partial() would still apply them). */
 export const WhatsappUpdateInput = z.object({
   name: boundedString(2, 50).optional(),
-  greetingMessage: z.string().max(30000, MESSAGES.tooLong).optional(),
-  farewellMessage: z.string().max(30000, MESSAGES.tooLong).optional(),
+  greetingMessage: textField(30000).optional(),
+  farewellMessage: textField(30000).optional(),
   isDefault: z.boolean().optional(),
-  queueIds: z.array(z.coerce.number().int().positive()).max(500).optional(),
+  queueIds: z.array(idField).max(500).optional(),
   channel: Channel.optional(),
 });
 export type WhatsappUpdateInput = z.input<typeof WhatsappUpdateInput>;

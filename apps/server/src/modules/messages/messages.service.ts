@@ -6,6 +6,7 @@ import type { Database } from '../../db/client.js';
 import type { DomainEvents } from '../../events/domain-events.js';
 import { AppError } from '../../http/app-error.js';
 import { mediaTypeOf, type MediaStorage } from '../../storage/media-storage.js';
+import type { UploadSpool } from '../../storage/upload-spool.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { TicketsRepository } from '../tickets/tickets.repository.js';
 import { MessagesRepository } from './messages.repository.js';
@@ -21,8 +22,9 @@ export interface OutgoingText {
   sentBy?: AuthUser | null;
 }
 
+/** A file to send: an upload already on disk (a spool file), moved into media storage when sent. */
 export interface OutgoingMedia {
-  data: Buffer;
+  path: string;
   mimetype: string;
   filename?: string;
   caption?: string;
@@ -70,10 +72,18 @@ export class MessagesService {
     return this.announce(id, ticket, text.body);
   }
 
+  /** Where the files of one multipart request are written while it is read (see UploadSpool). */
+  uploadSpool(): Promise<UploadSpool> {
+    return this.media.uploadSpool();
+  }
+
   async sendMedia(ticket: TicketDto, media: OutgoingMedia): Promise<MessageDto> {
     const driver = this.sessions.driver(ticket.whatsappId);
     const kind = mediaTypeOf(media.mimetype);
-    const name = await this.media.save(media.data, media.mimetype, media.filename);
+    const name = await this.media.adopt(media.path, media.mimetype, media.filename);
+    // Drivers take bytes: read this one file just before sending it (one at a time, at most an upload's size).
+    const data = await this.media.read(name);
+    if (!data) throw new AppError('ERR_CREATING_MESSAGE', 'The uploaded file is gone.');
     const mediaType: MediaType = kind === 'document' ? 'other' : kind;
     const messageId = newChannelMessageId();
     const body = media.caption?.trim() || media.filename || '';
@@ -87,7 +97,7 @@ export class MessagesService {
     });
     const outbound: OutboundMedia = {
       kind,
-      data: media.data,
+      data,
       mimetype: media.mimetype,
       filename: media.filename,
       caption: media.caption,
@@ -96,6 +106,7 @@ export class MessagesService {
     try {
       await driver.sendMedia(chatIdOf(ticket), outbound, { messageId });
     } catch (err) {
+      await this.media.remove(name);
       await this.failed(id, err);
     }
     return this.announce(id, ticket, body || `[${mediaType}]`);

@@ -1,11 +1,11 @@
-import { isAdmin, SettingUpdateInput } from '@wadesk/contracts';
+import { hasNoNulCharacter, INPUT_MESSAGES, isAdmin, SettingUpdateInput } from '@wadesk/contracts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { currentUser } from '../../http/auth-hook.js';
 import { parse } from '../../http/validate.js';
 import type { SettingsService } from './settings.service.js';
 
-const KeyParams = z.object({ key: z.string().min(1).max(100) });
+const KeyParams = z.object({ key: z.string().min(1).max(100).refine(hasNoNulCharacter, INPUT_MESSAGES.invalidCharacter) });
 const admin = { config: { access: 'admin' as const } };
 
 export function settingsRoutes(app: FastifyInstance, settings: SettingsService): void {

@@ -1,4 +1,4 @@
-import { idField, MESSAGES, TICKET_STATUSES } from '@wadesk/contracts';
+import { calendarDateField, idField, pageNumberField, searchParamField, TICKET_STATUSES } from '@wadesk/contracts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { currentUser } from '../../http/auth-hook.js';
@@ -22,7 +22,7 @@ const queueIdsParam = z
   .transform((raw, ctx) => {
     try {
       const parsed: unknown = JSON.parse(raw);
-      const list = z.array(z.coerce.number().int().positive()).max(500).parse(parsed);
+      const list = z.array(idField).max(500).parse(parsed);
       return list;
     } catch {
       ctx.addIssue({ code: 'custom', message: 'must be a JSON list of ids' });
@@ -32,13 +32,10 @@ const queueIdsParam = z
   .optional();
 
 export const TicketListQuery = z.object({
-  searchParam: z.string().trim().max(200, MESSAGES.tooLong).transform((s) => s.toLowerCase()).default(''),
-  pageNumber: z.coerce.number().int().min(1).max(100000).default(1),
+  searchParam: searchParamField,
+  pageNumber: pageNumberField,
   status: z.enum(TICKET_STATUSES).optional(),
-  date: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD')
-    .optional(),
+  date: calendarDateField.optional(),
   showAll: booleanString,
   queueIds: queueIdsParam,
   withUnreadMessages: booleanString,
@@ -47,16 +44,16 @@ export const TicketListQuery = z.object({
 
 const TicketCreateBody = z.object({
   contactId: idField,
-  userId: z.coerce.number().int().positive().nullable().optional(),
+  userId: idField.nullable().optional(),
   status: z.enum(TICKET_STATUSES).optional(),
-  whatsappId: z.coerce.number().int().positive().optional(),
+  whatsappId: idField.optional(),
 });
 
 const TicketUpdateBody = z.object({
   status: z.enum(TICKET_STATUSES).optional(),
-  userId: z.coerce.number().int().positive().nullable().optional(),
-  queueId: z.coerce.number().int().positive().nullable().optional(),
-  whatsappId: z.coerce.number().int().positive().optional(),
+  userId: idField.nullable().optional(),
+  queueId: idField.nullable().optional(),
+  whatsappId: idField.optional(),
 });
 
 const IdParams = z.object({ id: idField });
