@@ -3,23 +3,42 @@ import { ThemeProvider } from '@mui/material/styles';
 import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter } from 'react-router-dom';
 import { ToastContainer } from 'react-toastify';
+import { ConnectionBanner, useReconnecting } from '../components/connection-banner';
+import { useAuth } from '../features/auth/auth-context';
 import { AuthProvider } from '../features/auth/auth-provider';
+import { retryDelay, shouldRetry } from '../services/connection-state';
 import { SocketProvider } from '../services/socket';
 import { toastError } from '../services/toast-error';
+import { useConnectionRecovery } from '../services/use-connection-recovery';
 import { AppRoutes } from './routes';
 import { theme } from './theme';
 
 const queryClient = new QueryClient({
-  // A failed load shows its error toast, unless the query asks to stay quiet (meta.silent).
+  // A failed load shows its error toast, unless the query asks to stay quiet (meta.silent) or the server
+  // cannot be reached (the reconnecting bar shows instead; see connection-state.ts).
   queryCache: new QueryCache({
     onError: (err, query) => {
       if (!query.meta?.silent) toastError(err);
     },
   }),
   defaultOptions: {
-    queries: { retry: false, refetchOnWindowFocus: false, staleTime: 30_000 },
+    // Connection losses (server down, 503 ERR_DB_UNAVAILABLE) are retried with backoff; other errors are not.
+    queries: { retry: shouldRetry, retryDelay: (attempt) => retryDelay(attempt), refetchOnWindowFocus: false, staleTime: 30_000 },
   },
 });
+
+/** The reconnecting bar and the recovery that refetches once the server is back. */
+function ConnectionLayer() {
+  useConnectionRecovery();
+  const { status } = useAuth();
+  return <ConnectionBanner belowAppBar={status === 'authenticated'} />;
+}
+
+/** Below the 48 px app bar, so toasts never cover its buttons, and below the reconnecting bar when shown. */
+function Toasts() {
+  const reconnecting = useReconnecting();
+  return <ToastContainer position="top-right" autoClose={3000} newestOnTop closeOnClick style={{ top: reconnecting ? 112 : 64 }} />;
+}
 
 export function App() {
   return (
@@ -31,11 +50,11 @@ export function App() {
             <SocketProvider>
               <AppRoutes />
             </SocketProvider>
+            <ConnectionLayer />
           </AuthProvider>
         </BrowserRouter>
       </QueryClientProvider>
-      {/* Below the 48 px app bar, so toasts never cover its buttons. */}
-      <ToastContainer position="top-right" autoClose={3000} newestOnTop closeOnClick style={{ top: 64 }} />
+      <Toasts />
     </ThemeProvider>
   );
 }

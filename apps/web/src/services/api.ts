@@ -1,8 +1,9 @@
 import axios, { AxiosError, type AxiosRequestConfig, type InternalAxiosRequestConfig } from 'axios';
 import type { AuthResponse, ErrorBody } from '@wadesk/contracts';
-import { clearToken, getToken, setToken } from './token-storage';
+import { connection, isConnectionLost } from './connection-state';
+import { clearToken, getToken, setToken, tokenLifetimeMs } from './token-storage';
 
-/** The one HTTP client: same origin, cookies on, bearer token from local storage. */
+/** The one HTTP client: same origin, cookies on, bearer token from memory (token-storage). */
 export const api = axios.create({ baseURL: '/api', withCredentials: true });
 
 type SessionListener = (event: { type: 'refreshed'; auth: AuthResponse } | { type: 'loggedOut' }) => void;
@@ -24,13 +25,49 @@ const AUTH_PATHS = ['/auth/login', '/auth/refresh_token', '/auth/signup', '/auth
 const isAuthCall = (config?: AxiosRequestConfig) => AUTH_PATHS.some((p) => config?.url?.startsWith(p));
 
 let refreshing: Promise<AuthResponse> | null = null;
+let renewTimer: ReturnType<typeof setTimeout> | undefined;
+
+/** A refresh holds the tabs' lock: it must not hang. */
+const REFRESH_TIMEOUT_MS = 20_000;
+
+/** Renew this long before the access token expires (the server closes a socket whose token expired). */
+const RENEW_AHEAD_MS = 60_000;
+
+/**
+ * Keeps a new access token (in memory only) and plans its renewal shortly before it expires, so an idle
+ * tab's socket is handed a fresh token (`authenticate`) instead of being closed by the server.
+ */
+export function setSessionToken(token: string): void {
+  setToken(token);
+  clearTimeout(renewTimer);
+  const lifetime = tokenLifetimeMs(token);
+  if (lifetime === null) return;
+  renewTimer = setTimeout(
+    () => {
+      refreshSession().catch((err: unknown) => {
+        // Unreachable server: the next call's 403 (or the socket) refreshes once it is back.
+        if (!isConnectionLost(err) && getToken() === token) markLoggedOut();
+      });
+    },
+    Math.max(lifetime - RENEW_AHEAD_MS, lifetime / 2),
+  );
+}
+
+/**
+ * Runs a refresh under a lock shared by the app's tabs (Web Locks API, where available). The refresh
+ * token rotates and the server refuses an already-rotated one, so two tabs must not present the same
+ * cookie at once: the second one waits and then sends the cookie the first one received.
+ */
+function oneTabAtATime<T>(run: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  return locks ? (locks.request('wadesk-refresh-token', () => run()) as unknown as Promise<T>) : run();
+}
 
 /** Exchanges the refresh cookie for a new access token; concurrent callers share one request. */
 export function refreshSession(): Promise<AuthResponse> {
-  refreshing ??= api
-    .post<AuthResponse>('/auth/refresh_token')
+  refreshing ??= oneTabAtATime(() => api.post<AuthResponse>('/auth/refresh_token', undefined, { timeout: REFRESH_TIMEOUT_MS }))
     .then(({ data }) => {
-      setToken(data.token);
+      setSessionToken(data.token);
       emit({ type: 'refreshed', auth: data });
       return data;
     })
@@ -42,6 +79,7 @@ export function refreshSession(): Promise<AuthResponse> {
 
 /** Forgets the session locally (token and listeners' state). */
 export function markLoggedOut(): void {
+  clearTimeout(renewTimer);
   clearToken();
   emit({ type: 'loggedOut' });
 }
@@ -58,24 +96,34 @@ interface RetriableConfig extends InternalAxiosRequestConfig {
 
 const NO_REFRESH_CODES = new Set(['ERR_NO_PERMISSION', 'ERR_USER_CREATION_DISABLED']);
 
-api.interceptors.response.use(undefined, async (error: unknown) => {
-  if (!(error instanceof AxiosError) || !error.response) throw error;
-  const config = error.config as RetriableConfig | undefined;
-  const status = error.response.status;
-  const code = (error.response.data as Partial<ErrorBody> | undefined)?.error;
+api.interceptors.response.use(
+  (response) => {
+    connection.reportRequestSuccess();
+    return response;
+  },
+  async (error: unknown) => {
+    // Server or database unreachable: the reconnecting bar shows; never a reason to refresh or sign out.
+    if (connection.reportRequestFailure(error)) throw error;
+    if (!(error instanceof AxiosError) || !error.response) throw error;
+    const config = error.config as RetriableConfig | undefined;
+    const status = error.response.status;
+    const code = (error.response.data as Partial<ErrorBody> | undefined)?.error;
 
-  if (status === 403 && config && !config._retried && !isAuthCall(config) && !NO_REFRESH_CODES.has(code ?? '')) {
-    config._retried = true;
-    try {
-      await refreshSession();
-    } catch {
-      markLoggedOut();
-      throw error;
+    if (status === 403 && config && !config._retried && !isAuthCall(config) && !NO_REFRESH_CODES.has(code ?? '')) {
+      config._retried = true;
+      try {
+        await refreshSession();
+      } catch (refreshError) {
+        // Unreachable server: the session may still be good; the caller retries once it is back.
+        if (isConnectionLost(refreshError)) throw refreshError;
+        markLoggedOut();
+        throw error;
+      }
+      return api.request(config);
     }
-    return api.request(config);
-  }
-  if (status === 401 && !isAuthCall(config)) {
-    markLoggedOut();
-  }
-  throw error;
-});
+    if (status === 401 && !isAuthCall(config)) {
+      markLoggedOut();
+    }
+    throw error;
+  },
+);

@@ -7,48 +7,93 @@ import type {
 import { createContext, useContext, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { io, type Socket } from 'socket.io-client';
 import { useAuth } from '../features/auth/auth-context';
-import { refreshSession } from './api';
-import { getToken } from './token-storage';
+import { onSessionChange, refreshSession } from './api';
+import { connection, isConnectionLost } from './connection-state';
+import { socketOptions } from './socket-options';
 
 export type AppSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 const SocketContext = createContext<AppSocket | null>(null);
 
-/** One socket per signed-in session; each (re)connection sends the current access token. */
+/**
+ * One socket per signed-in session; each (re)connection sends the current in-memory access token
+ * (`auth` is a function, read again on every attempt, so a refreshed token is used on the next one).
+ */
 export function SocketProvider({ children }: { children: ReactNode }) {
   const { user } = useAuth();
   const userId = user?.id;
   const socket = useMemo<AppSocket | null>(() => {
     if (userId === undefined) return null;
-    return io({
-      path: '/socket.io',
-      auth: (cb) => cb({ token: getToken() }),
-      transports: ['websocket', 'polling'],
-      autoConnect: false,
-    });
+    return io(socketOptions());
   }, [userId]);
 
   useEffect(() => {
     if (!socket) return undefined;
     let refreshAttempts = 0;
+    let wasConnected = false;
+    const reconnectAfterRefresh = () => {
+      refreshSession()
+        .then(() => socket.connect())
+        .catch((err: unknown) => {
+          // Server unreachable: try again once calls succeed (see below).
+          if (isConnectionLost(err)) refreshAttempts = 0;
+        });
+    };
     const onConnect = () => {
       refreshAttempts = 0;
+      wasConnected = true;
+      connection.reportSocket(true);
+    };
+    const onDisconnect = (reason: Socket.DisconnectReason) => {
+      if (reason === 'io client disconnect') return;
+      // Closed by the server (expired token, changed role): socket.io does not reconnect by itself.
+      // Not a lost connection: no reconnecting bar, just a fresh token and a new connection.
+      if (reason === 'io server disconnect') {
+        reconnectAfterRefresh();
+        return;
+      }
+      // Dropped after having been connected: the reconnecting bar shows until the socket is back.
+      connection.reportSocket(false);
     };
     const onConnectError = () => {
       // Refused by the server (bad or expired token): refresh once, then try again with the new token.
       if (socket.active || refreshAttempts >= 1) return;
       refreshAttempts += 1;
-      refreshSession()
-        .then(() => socket.connect())
-        .catch(() => undefined);
+      reconnectAfterRefresh();
     };
+    // Calls succeed again while the socket is down and not retrying by itself: connect it again.
+    let requestsFailing = connection.areRequestsFailing();
+    const stopWatching = connection.subscribe(() => {
+      const recovered = requestsFailing && !connection.areRequestsFailing();
+      requestsFailing = connection.areRequestsFailing();
+      if (recovered && wasConnected && !socket.connected && !socket.active) reconnectAfterRefresh();
+    });
+    // A refreshed token goes to the live socket too, so the server does not close it when the old one
+    // expires; refused (or an older server without the event): reconnect, which sends the new token.
+    const stopSession = onSessionChange((event) => {
+      if (event.type !== 'refreshed' || !socket.connected) return;
+      // Untyped view: the typed one does not model an acknowledgement with a timeout.
+      const raw = socket as unknown as Socket;
+      raw.timeout(10_000).emit('authenticate', { token: event.auth.token }, (err: Error | null, result?: { ok: boolean }) => {
+        if (err || !result?.ok) {
+          if (!socket.connected) return;
+          socket.disconnect();
+          socket.connect();
+        }
+      });
+    });
     socket.on('connect', onConnect);
+    socket.on('disconnect', onDisconnect);
     socket.on('connect_error', onConnectError);
     socket.connect();
     return () => {
+      stopSession();
+      stopWatching();
       socket.off('connect', onConnect);
+      socket.off('disconnect', onDisconnect);
       socket.off('connect_error', onConnectError);
       socket.disconnect();
+      connection.forgetSocket();
     };
   }, [socket]);
 

@@ -1,7 +1,11 @@
 import { AxiosError, AxiosHeaders, type AxiosResponse } from 'axios';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { toast } from 'react-toastify';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import i18n from '../i18n';
-import { errorMessage } from './toast-error';
+import { connection } from './connection-state';
+import { errorMessage, toastError } from './toast-error';
+
+vi.mock('react-toastify', () => ({ toast: { error: vi.fn(), success: vi.fn() } }));
 
 function httpError(status: number, data: unknown): AxiosError {
   const config = { headers: new AxiosHeaders() };
@@ -39,5 +43,31 @@ describe('errorMessage (§8)', () => {
       'Sessão expirada. Por favor, entre novamente.',
     );
     await i18n.changeLanguage('en');
+  });
+});
+
+describe('toastError and connection losses (issue 10)', () => {
+  beforeEach(() => {
+    vi.mocked(toast.error).mockClear();
+    connection.reportRequestSuccess();
+  });
+
+  it('shows no toast for 503 ERR_DB_UNAVAILABLE; the reconnecting bar shows instead', () => {
+    toastError(httpError(503, { error: 'ERR_DB_UNAVAILABLE', message: 'Database unavailable' }));
+    expect(toast.error).not.toHaveBeenCalled();
+    expect(connection.isReconnecting()).toBe(true);
+  });
+
+  it('shows no toast when the server does not answer at all', () => {
+    const config = { headers: new AxiosHeaders() };
+    toastError(new AxiosError('Network Error', 'ERR_NETWORK', config, {}));
+    expect(toast.error).not.toHaveBeenCalled();
+    expect(connection.isReconnecting()).toBe(true);
+  });
+
+  it('still toasts the errors the server answers', () => {
+    toastError(httpError(409, { error: 'ERR_DUPLICATED_CONTACT', message: 'dup' }));
+    expect(toast.error).toHaveBeenCalledTimes(1);
+    expect(connection.isReconnecting()).toBe(false);
   });
 });

@@ -2,6 +2,7 @@ import { AxiosError } from 'axios';
 import { isErrorCode, type ErrorBody } from '@wadesk/contracts';
 import { toast } from 'react-toastify';
 import i18n from '../i18n';
+import { connection } from './connection-state';
 
 /** What to show for a failed call (§8): translated code, else the server's text, else a generic message. */
 export function errorMessage(err: unknown): { text: string; code?: string } {
@@ -24,7 +25,12 @@ export function errorMessage(err: unknown): { text: string; code?: string } {
   return { text: i18n.t('errors.generic') };
 }
 
+/**
+ * Shows a failed call as a toast, except when the server or its database cannot be reached: the
+ * reconnecting bar says so instead (see connection-state.ts), and one toast per failed call would flood.
+ */
 export function toastError(err: unknown): void {
+  if (connection.reportRequestFailure(err)) return;
   const { text, code } = errorMessage(err);
   toast.error(text, { toastId: code ?? text, autoClose: 3000 });
 }

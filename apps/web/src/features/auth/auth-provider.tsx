@@ -3,9 +3,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { api, markLoggedOut, onSessionChange, refreshSession } from '../../services/api';
+import { api, markLoggedOut, onSessionChange, refreshSession, setSessionToken } from '../../services/api';
+import { isConnectionLost, retryDelay } from '../../services/connection-state';
 import { toastSuccess } from '../../services/toast-error';
-import { setToken } from '../../services/token-storage';
 import { AuthContext, type AuthContextValue, type AuthStatus } from './auth-context';
 
 export function AuthProvider({ children }: { children: ReactNode }) {
@@ -33,21 +33,29 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [queryClient],
   );
 
-  // Start-up: one refresh decides whether a session exists.
+  // Start-up: one refresh (through the httpOnly cookie) decides whether a session exists. While the
+  // server cannot be reached, keep trying (the reconnecting bar shows) rather than signing out.
   useEffect(() => {
     let cancelled = false;
-    refreshSession().catch(() => {
-      if (!cancelled) markLoggedOut();
-    });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const attempt = (n: number) => {
+      refreshSession().catch((err: unknown) => {
+        if (cancelled) return;
+        if (isConnectionLost(err)) timer = setTimeout(() => attempt(n + 1), retryDelay(n));
+        else markLoggedOut();
+      });
+    };
+    attempt(0);
     return () => {
       cancelled = true;
+      clearTimeout(timer);
     };
   }, []);
 
   const login = useCallback(
     async (input: LoginInput) => {
       const { data } = await api.post<AuthResponse>('/auth/login', input);
-      setToken(data.token);
+      setSessionToken(data.token);
       // The public route's redirect takes the user to /tickets.
       setPublicRedirect('/tickets');
       setUser(data.user);

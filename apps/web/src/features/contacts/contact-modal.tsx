@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ContactInput, type ContactDto } from '@wadesk/contracts';
+import { can, ContactInput, type ContactDto } from '@wadesk/contracts';
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
@@ -13,6 +13,7 @@ import { useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormDialogActions } from '../../components/form-dialog-actions';
 import { translateValidation } from '../../i18n/validation-message';
+import { useAuth } from '../auth/auth-context';
 import { toastError, toastSuccess } from '../../services/toast-error';
 import { createContact, updateContact, useApplyContactChange, useContact } from './contacts-api';
 import { ExtraInfoFields } from './extra-info-fields';
@@ -51,6 +52,9 @@ export interface ContactModalProps {
 export function ContactModal({ onClose, contactId, initialValues, onSaved }: ContactModalProps) {
   const { t } = useTranslation();
   const editing = contactId !== undefined;
+  const { user } = useAuth();
+  // Only admins change a stored contact's number: it decides where every reply goes (server-enforced).
+  const numberLocked = editing && !can(user?.profile, 'contacts-page:changeNumber');
   const { data: existing, isLoading } = useContact(contactId);
   const applyChange = useApplyContactChange();
 
@@ -113,11 +117,13 @@ export function ContactModal({ onClose, contactId, initialValues, onSaved }: Con
                   label={t('contacts.fields.number')}
                   placeholder="5513912344321"
                   fullWidth
-                  slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+                  slotProps={{ htmlInput: { inputMode: 'numeric', readOnly: numberLocked } }}
                   {...register('number')}
                   error={!!errors.number}
                   helperText={
-                    errors.number ? translateNumberError(t, errors.number.message) : t('contacts.fields.numberHelp')
+                    errors.number
+                      ? translateNumberError(t, errors.number.message)
+                      : t(numberLocked ? 'contacts.fields.numberAdminOnly' : 'contacts.fields.numberHelp')
                   }
                 />
               </Stack>

@@ -54,6 +54,7 @@ export function ContactsPage() {
   const navigate = useNavigate();
   const { user } = useAuth();
   const mayDelete = can(user?.profile, 'contacts-page:deleteContact');
+  const mayExport = can(user?.profile, 'contacts-page:export');
   const mayImport = isAdmin(user);
   const [search, setSearch] = useState('');
   const searchParam = normalizeContactSearch(useDebouncedValue(search, 500));
@@ -132,15 +133,17 @@ export function ContactsPage() {
               {t('contacts.import')}
             </Button>
           )}
-          <Button
-            variant="outlined"
-            startIcon={busy === 'export' ? <CircularProgress size={16} /> : <DownloadIcon />}
-            onClick={() => void run('export', downloadContactsCsv)}
-            disabled={busy === 'export'}
-            sx={BUTTON_SX}
-          >
-            {t('contacts.export')}
-          </Button>
+          {mayExport && (
+            <Button
+              variant="outlined"
+              startIcon={busy === 'export' ? <CircularProgress size={16} /> : <DownloadIcon />}
+              onClick={() => void run('export', downloadContactsCsv)}
+              disabled={busy === 'export'}
+              sx={BUTTON_SX}
+            >
+              {t('contacts.export')}
+            </Button>
+          )}
           <Button variant="contained" startIcon={<AddIcon />} onClick={() => setModal({})} sx={BUTTON_SX}>
             {t('contacts.add')}
           </Button>
