@@ -18,6 +18,17 @@ const root = path.resolve(import.meta.dirname, '..');
 
 export const ADMIN = { email: 'admin@e2e.local', password: 'admin-e2e-pass' };
 
+/**
+ * The server's time zone for this run, chosen so that its local time is about 13:00 now: the dashboard charts
+ * today's tickets in the 08:00–19:00 slots of the server's time zone, and the tests must pass at any hour
+ * (CI runs at night). Etc/GMT-N is UTC+N (POSIX signs); offsets run from -12 to +14.
+ */
+function middayTimeZone(now = new Date()): string {
+  let offset = (13 - now.getUTCHours() + 24) % 24;
+  if (offset > 14) offset -= 24;
+  return offset === 0 ? 'Etc/UTC' : offset > 0 ? `Etc/GMT-${offset}` : `Etc/GMT+${-offset}`;
+}
+
 export default defineConfig({
   testDir: './tests',
   outputDir: path.join(root, 'test-results'),
@@ -61,6 +72,7 @@ export default defineConfig({
       ADMIN_PASSWORD: ADMIN.password,
       LOG_LEVEL: 'warn',
       SIGNUP_LIMIT_PER_HOUR: '1000',
+      TZ: process.env.E2E_TZ ?? middayTimeZone(),
       ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
     },
   },

@@ -27,7 +27,9 @@ async function closeToast(page: Page, text: string): Promise<void> {
 const drawerLink = (page: Page, name: string) => page.getByTestId('drawer').getByRole('link', { name, exact: true });
 
 test.describe('sign up and sign in', () => {
-  test('signs up on /signup, then signs in with the new account and lands on /tickets', async ({ page }) => {
+  test('signs up on /signup, then signs in with the new account and lands on /tickets', async ({ page, request }) => {
+    // Sign-up is off on a fresh install: the admin opens it first (Settings › userCreation).
+    await api(request, await apiLogin(request), 'PUT', '/api/settings/userCreation', { value: 'enabled' });
     const id = unique();
     const email = `signup-${id}@e2e.local`;
     await page.goto('/signup');
@@ -37,7 +39,7 @@ test.describe('sign up and sign in', () => {
     await page.getByLabel('Password', { exact: true }).fill('signup-pass-1');
     await page.getByRole('button', { name: 'Register' }).click();
 
-    await expect(page.getByText('User created successfully! Please login.')).toBeVisible();
+    await expect(page.getByText('Sign-up received: if the e-mail was not registered yet, your account is ready. Please login.')).toBeVisible();
     await expect(page).toHaveURL(/\/login$/);
 
     await page.getByLabel('Email', { exact: true }).fill(email);

@@ -4,7 +4,8 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import type { ErrorBody } from '@wadesk/contracts';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { ensureAdmin } from './bootstrap.js';
 import type { AppConfig } from './config.js';
 import { embeddedDataDir, migrateDatabase, openDatabase, type DatabaseHandle } from './db/client.js';
@@ -12,7 +13,10 @@ import { DomainEvents } from './events/domain-events.js';
 import { createChannelLayer, type ChannelLayerOptions } from './channels/channel-layer.js';
 import type { SessionManager } from './channels/session-manager.js';
 import { registerAuthHook } from './http/auth-hook.js';
-import { registerErrorHandler } from './http/error-handler.js';
+import { frameworkErrorHandler, registerErrorHandler } from './http/error-handler.js';
+import { healthRoutes } from './http/health.routes.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
+import { createLogger } from './http/logger.js';
 import { AccessTokens } from './modules/auth/access-token.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { AuthService } from './modules/auth/auth.service.js';
@@ -37,7 +41,7 @@ import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 import { InboundService } from './modules/inbound/inbound.service.js';
 import { MessagesService } from './modules/messages/messages.service.js';
 import { messagesRoutes } from './modules/messages/messages.routes.js';
-import { TicketsService } from './modules/tickets/tickets.service.js';
+import { TicketsService, type Clock } from './modules/tickets/tickets.service.js';
 import { ticketsRoutes } from './modules/tickets/tickets.routes.js';
 import { createSocketServer, registerRealtimeListener, type RealtimeServer } from './realtime/socket-server.js';
 
@@ -71,8 +75,12 @@ export interface BuildAppOptions {
   /** An already-open database (tests share one per worker); otherwise opened from the config. */
   database?: DatabaseHandle;
   logger?: boolean;
+  /** Where the log goes (tests read it); stdout by default. */
+  logStream?: DestinationStream;
   /** Channel drivers, timers and randomness for the session manager (tests). */
   channels?: ChannelLayerOptions;
+  /** "Now" for the rules that depend on time (dashboard's today, auto-close); the system clock by default. */
+  clock?: Clock;
 }
 
 /** Builds the whole server: database (migrated), services, HTTP routes, Socket.IO and static web app. */
@@ -83,11 +91,14 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   const ownsDatabase = !options.database;
   await migrateDatabase(database);
 
+  // Tests without a log get a silent logger (same options, nothing written).
+  const loggerInstance: FastifyBaseLogger = createLogger(options.logger === false ? 'silent' : config.logLevel, options.logStream);
   const http = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel },
-    trustProxy: true,
+    loggerInstance,
+    trustProxy: config.trustProxy,
     bodyLimit: 2 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    frameworkErrors: frameworkErrorHandler,
   });
   const { db } = database;
   const events = new DomainEvents();
@@ -101,10 +112,11 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   await ensureAdmin(db, users, config, http.log);
 
   await http.register(fastifyCookie);
+  await registerSecurityHeaders(http, { secure: config.cookieSecure });
   registerErrorHandler(http);
   registerAuthHook(http, auth);
 
-  http.get('/api/health', { config: { access: 'public' } }, async () => ({ status: 'ok', database: database.kind }));
+  healthRoutes(http, database);
   authRoutes(http, auth, config.cookieSecure);
   usersRoutes(http, users);
   settingsRoutes(http, settings);
@@ -123,7 +135,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
 
   const media = new MediaStorage(config.dataDir, config.refreshSecret);
   const messages = new MessagesService(db, events, sessions, media);
-  const tickets = new TicketsService(db, events, messages);
+  const tickets = new TicketsService(db, events, messages, options.clock);
   const inbound = new InboundService(db, events, settings, sessions, media, messages, {
     menuDebounceMs: config.queueMenuDebounceMs,
     log: http.log.child({ module: 'inbound' }),
@@ -143,7 +155,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   await serveWebApp(http, config.webDist);
 
   const io = createSocketServer(http.server, auth);
-  registerRealtimeListener(io, events);
+  registerRealtimeListener(io, events, auth);
   registerTicketRealtime(io, events, {
     queueIdsOf: (userId) => users.queueIdsOf(userId),
     canSee: async (user, ticketId) => tickets.get(user, ticketId).then(() => true, () => false),

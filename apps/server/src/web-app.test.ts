@@ -34,8 +34,10 @@ describe('one origin: web app, API and sockets', () => {
     expect((await t.app.http.inject({ method: 'GET', url: '/assets/missing.js' })).statusCode).toBe(404);
   });
 
-  it('answers unknown API paths with JSON ERR_NOT_FOUND (after authentication)', async () => {
-    expect((await t.call('GET', '/api/nothing-here')).status).toBe(401);
+  it('answers unknown API paths with JSON ERR_NOT_FOUND, with or without a token (no handler is reached)', async () => {
+    const anonymous = await t.call('GET', '/api/nothing-here');
+    expect(anonymous.status).toBe(404);
+    expect(anonymous.body.error).toBe('ERR_NOT_FOUND');
     const res = await t.call('GET', '/api/nothing-here', { token: await t.adminToken() });
     expect(res.status).toBe(404);
     expect(res.body.error).toBe('ERR_NOT_FOUND');
@@ -46,6 +48,23 @@ describe('one origin: web app, API and sockets', () => {
     expect((await t.call('GET', '/api/users/', { token })).status).toBe(200);
     expect((await t.call('GET', '/api/users', { token })).status).toBe(200);
     expect((await t.call('GET', '/api/whatsapp/', { token })).status).toBe(200);
+  });
+
+  it('sends the browser-hardening headers on the web app and on the API', async () => {
+    for (const url of ['/', '/tickets', '/assets/app.js', '/api/health']) {
+      const res = await t.app.http.inject({ method: 'GET', url });
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp, url).toContain("script-src 'self'");
+      expect(csp, url).not.toMatch(/script-src[^;]*unsafe-inline/);
+      expect(csp, url).toContain("frame-ancestors 'none'");
+      expect(csp, url).toContain("object-src 'none'");
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(res.headers['referrer-policy'], url).toBe('strict-origin-when-cross-origin');
+      expect(res.headers['x-frame-options'], url).toBe('DENY');
+      // Plain HTTP by default (COOKIE_SECURE off): no HSTS, no upgrade of requests to https.
+      expect(res.headers['strict-transport-security'], url).toBeUndefined();
+      expect(csp, url).not.toContain('upgrade-insecure-requests');
+    }
   });
 
   it('reports its health without a token', async () => {

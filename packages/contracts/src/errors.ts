@@ -38,6 +38,7 @@ export const ERROR_CATALOGUE = {
   ERR_RATE_LIMITED: 429,
   ERR_NOT_FOUND: 404,
   ERR_INTERNAL: 500,
+  ERR_DB_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -12,6 +12,8 @@ export const PERMISSION_RULES = {
     'ticket-options:deleteTicket',
     'ticket-options:transferWhatsapp',
     'contacts-page:deleteContact',
+    'contacts-page:changeNumber',
+    'contacts-page:export',
   ],
 } as const satisfies Record<string, readonly string[]>;
 

@@ -15,7 +15,8 @@ export function contactsRoutes(app: FastifyInstance, contacts: ContactsService):
   });
 
   // Registered before /:id; ids are digits, so the paths never collide anyway.
-  app.get('/api/contacts/export.csv', async (_request, reply) => {
+  // Every contact at once: an admin action (decision 0006).
+  app.get('/api/contacts/export.csv', admin, async (_request, reply) => {
     const csv = await contacts.exportCsv();
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
@@ -43,7 +44,7 @@ export function contactsRoutes(app: FastifyInstance, contacts: ContactsService):
 
   app.put('/api/contacts/:id', async (request) => {
     const { id } = parse(IdParams, request.params);
-    return contacts.update(id, parse(ContactUpdateInput, request.body));
+    return contacts.update(currentUser(request), id, parse(ContactUpdateInput, request.body));
   });
 
   // The rule contacts-page:deleteContact is checked in the service.

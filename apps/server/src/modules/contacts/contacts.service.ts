@@ -97,11 +97,18 @@ export class ContactsService {
     return contact;
   }
 
-  async update(id: number, data: ContactUpdateData): Promise<ContactDto> {
+  /**
+   * Edits a contact. Changing its number is an admin action: the number decides where every reply of every
+   * queue goes, so a user who could change it could redirect another queue's answers to their own phone.
+   */
+  async update(actor: AuthUser, id: number, data: ContactUpdateData): Promise<ContactDto> {
     const repo = this.repo();
     const current = await this.get(id);
     let number = data.number;
     if (number !== current.number) {
+      if (!can(actor.profile, 'contacts-page:changeNumber')) {
+        throw new AppError('ERR_NO_PERMISSION', 'Only an admin may change a contact\'s number.');
+      }
       if (await repo.numberTaken(number, id)) throw new AppError('ERR_DUPLICATED_CONTACT', DUPLICATED);
       number = await this.checkedNumber(number);
     }

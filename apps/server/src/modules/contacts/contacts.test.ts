@@ -296,13 +296,25 @@ describe('PUT /api/contacts/:id', () => {
   it("refuses another contact's number with ERR_DUPLICATED_CONTACT, and checks a changed number on WhatsApp", async () => {
     const first = await createContact();
     const second = await createContact();
-    const dup = await t.call('PUT', `/api/contacts/${second.id}`, { token: user, body: { name: 'Second', number: first.number } });
+    const dup = await t.call('PUT', `/api/contacts/${second.id}`, { token: admin, body: { name: 'Second', number: first.number } });
     expect(dup.status).toBe(409);
     expect(dup.body.error).toBe('ERR_DUPLICATED_CONTACT');
     t.app.services.contacts.setNumberChecker(fakeChecker);
-    const invalid = await t.call('PUT', `/api/contacts/${second.id}`, { token: user, body: { name: 'Second', number: '5511944440000' } });
+    const invalid = await t.call('PUT', `/api/contacts/${second.id}`, { token: admin, body: { name: 'Second', number: '5511944440000' } });
     expect(invalid.status).toBe(400);
     expect(invalid.body.error).toBe('ERR_WAPP_INVALID_CONTACT');
+  });
+
+  it("refuses a user's change of number with 403 ERR_NO_PERMISSION and keeps the stored contact", async () => {
+    const contact = await createContact({ name: 'Target' });
+    const res = await t.call('PUT', `/api/contacts/${contact.id}`, { token: user, body: { name: 'Target', number: newNumber() } });
+    expect(res.status).toBe(403);
+    expect(res.body.error).toBe('ERR_NO_PERMISSION');
+    const stored = await t.call('GET', `/api/contacts/${contact.id}`, { token: admin });
+    expect(stored.body).toMatchObject({ name: 'Target', number: contact.number });
+    const byAdmin = await t.call('PUT', `/api/contacts/${contact.id}`, { token: admin, body: { name: 'Target', number: newNumber() } });
+    expect(byAdmin.status).toBe(200);
+    expect(byAdmin.body.number).not.toBe(contact.number);
   });
 
   it('does not re-check an unchanged number', async () => {
@@ -416,7 +428,7 @@ describe('GET /api/contacts/export.csv', () => {
         { name: 'Line', value: 'a\nb' },
       ],
     });
-    const res = await download(user);
+    const res = await download(admin);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toBe('attachment; filename="contacts.csv"');
@@ -425,7 +437,7 @@ describe('GET /api/contacts/export.csv', () => {
     const text = raw.toString('utf8');
     expect(text.startsWith('\uFEFFname,number,email,extraInfo\r\n')).toBe(true);
     expect(text).toContain(`"Silva, ""Zé""",${tricky.number},ze@example.com,"Note: =1+2; Line: a\nb"\r\n`);
-    const { count } = (await t.call('GET', '/api/contacts', { token: user })).body as { count: number };
+    const { count } = (await t.call('GET', '/api/contacts', { token: admin })).body as { count: number };
     const lines = text.split('\r\n').filter((l) => l !== '');
     expect(lines).toHaveLength(count + 1);
   });
@@ -434,6 +446,12 @@ describe('GET /api/contacts/export.csv', () => {
     const contact = await createContact({ name: '=cmd|calc', extraInfo: [] });
     const text = (await download(admin)).rawPayload.toString('utf8');
     expect(text).toContain(`'=cmd|calc,${contact.number},,\r\n`);
+  });
+
+  it('is an admin action: a user gets 403 ERR_NO_PERMISSION', async () => {
+    const res = await download(user);
+    expect(res.statusCode).toBe(403);
+    expect(JSON.parse(res.body).error).toBe('ERR_NO_PERMISSION');
   });
 
   it('needs a signed-in user', async () => {

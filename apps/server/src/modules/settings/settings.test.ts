@@ -20,7 +20,7 @@ describe('settings', () => {
     const res = await t.call('GET', '/api/settings', { token: admin });
     expect(res.status).toBe(200);
     expect((res.body as Setting[]).map((s) => s.key).sort()).toEqual([...SETTING_KEYS].sort());
-    expect(valueOf(res.body, 'userCreation')).toBe('enabled');
+    expect(valueOf(res.body, 'userCreation')).toBe('disabled');
     expect(valueOf(res.body, 'userApiToken')).toMatch(/^[A-Za-z0-9_-]{32}$/);
   });
 

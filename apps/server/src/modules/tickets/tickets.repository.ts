@@ -309,10 +309,10 @@ export class TicketsRepository {
     return result;
   }
 
-  /** Tickets created per hour of the day (server time zone) since `from`. */
-  async createdPerHour(filter: TicketListFilter, from: Date, to: Date): Promise<Map<number, number>> {
+  /** Tickets created per hour of the day in `timeZone` (an IANA name) between `from` and `to`. */
+  async createdPerHour(filter: TicketListFilter, from: Date, to: Date, timeZone: string): Promise<Map<number, number>> {
     const rows = await this.db
-      .select({ hour: sql<number>`extract(hour from ${tickets.createdAt})::int`, n: count() })
+      .select({ hour: sql<number>`extract(hour from ${tickets.createdAt} at time zone ${timeZone})::int`, n: count() })
       .from(tickets)
       .innerJoin(contacts, eq(contacts.id, tickets.contactId))
       .where(and(this.where(filter), gte(tickets.createdAt, from), lt(tickets.createdAt, to)))

@@ -34,11 +34,18 @@ export const DASHBOARD_HOURS = Array.from({ length: 12 }, (_, i) => 8 + i);
 /** Open tickets not updated for this long are closed. */
 export const AUTO_CLOSE_AFTER_MS = 24 * 3600 * 1000;
 
+/** "Now", injected so that tests set the time instead of depending on when they run. */
+export type Clock = () => Date;
+
+/** The server's time zone (TZ), in which "today" and the dashboard's hours are counted. */
+export const serverTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
 export class TicketsService {
   constructor(
     private readonly db: Database,
     private readonly events: DomainEvents,
     private readonly messages: MessagesService,
+    private readonly now: Clock = () => new Date(),
   ) {}
 
   private repo(): TicketsRepository {
@@ -191,15 +198,19 @@ export class TicketsService {
     return ids.length;
   }
 
-  /** Counters (open, pending, closed) and today's tickets per hour 08:00–19:00, for what the caller may see. */
-  async dashboard(user: AuthUser) {
+  /**
+   * Counters (open, pending, closed) and today's tickets per hour 08:00–19:00, for what the caller may see.
+   * "Today" and the hours are those of the server's time zone at `now`.
+   */
+  async dashboard(user: AuthUser, now: Date = this.now()) {
     const filter = await this.listFilter(user, { searchParam: '', showAll: true, withUnreadMessages: false });
     const repo = this.repo();
-    const start = new Date();
+    const start = new Date(now);
     start.setHours(0, 0, 0, 0);
-    const end = new Date(start.getTime() + 24 * 3600 * 1000);
+    const end = new Date(start);
+    end.setDate(end.getDate() + 1);
     const counts = await repo.countByStatus(filter);
-    const perHour = await repo.createdPerHour(filter, start, end);
+    const perHour = await repo.createdPerHour(filter, start, end, serverTimeZone());
     return {
       counts,
       ticketsPerHour: DASHBOARD_HOURS.map((hour) => ({ hour: `${String(hour).padStart(2, '0')}:00`, count: perHour.get(hour) ?? 0 })),
@@ -207,7 +218,7 @@ export class TicketsService {
   }
 
   /** Closes open tickets not updated for 24 hours. */
-  async autoClose(now = new Date()): Promise<number> {
+  async autoClose(now: Date = this.now()): Promise<number> {
     const ids = await this.repo().closeStale(new Date(now.getTime() - AUTO_CLOSE_AFTER_MS));
     if (ids.length > 0) this.events.emit('tickets.changed', { ticketIds: ids });
     return ids.length;

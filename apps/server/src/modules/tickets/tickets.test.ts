@@ -474,4 +474,23 @@ describe('dashboard', () => {
     const after = await t.call('GET', '/api/dashboard', { token: admin });
     expect(after.body.counts.pending).toBe(before + 1);
   });
+
+  it('charts the tickets created on the day of the injected clock, by local hour, whatever the time the test runs', async () => {
+    // Three tickets on 2024-03-10 (local): 09:15, 19:59 and 21:30 (after the last slot), one the day before.
+    const at = (day: number, hour: number, minute: number) => new Date(2024, 2, day, hour, minute);
+    const created = [at(10, 9, 15), at(10, 19, 59), at(10, 21, 30), at(9, 10, 0)];
+    for (const createdAt of created) {
+      const ticket = await inbound(t, conn.id, { from: phone(), body: 'dashboard clock' });
+      await t.app.database.db.update(tickets).set({ createdAt }).where(eq(tickets.id, ticket.id));
+    }
+    const adminUser = (await t.login()).user;
+    const chart = async (now: Date) =>
+      Object.fromEntries(
+        (await t.app.services.tickets.dashboard(adminUser, now)).ticketsPerHour.filter((s) => s.count > 0).map((s) => [s.hour, s.count]),
+      );
+    expect(await chart(at(10, 23, 59))).toEqual({ '09:00': 1, '19:00': 1 });
+    expect(await chart(at(10, 3, 0))).toEqual({ '09:00': 1, '19:00': 1 });
+    expect(await chart(at(9, 12, 0))).toEqual({ '10:00': 1 });
+    expect(await chart(at(11, 12, 0))).toEqual({});
+  });
 });

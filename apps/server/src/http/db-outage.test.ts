@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type App } from '../app.js';
+import { loadConfig } from '../config.js';
+import { openDatabase } from '../db/client.js';
+import { eventually } from '../test/session-helpers.js';
+import { TcpProxy } from '../test/tcp-proxy.js';
+
+/**
+ * Security issue item 10: health reflects the database, and during an outage API calls answer
+ * 503 ERR_DB_UNAVAILABLE (never 500), then recover by themselves. The outage is real: the app reaches
+ * PostgreSQL through a loopback proxy that the test cuts and restores. Needs a PostgreSQL server.
+ */
+const baseUrl = process.env.DATABASE_URL;
+
+describe.skipIf(!baseUrl)('a database outage', () => {
+  let app: App;
+  let proxy: TcpProxy;
+  let token = '';
+  const name = `wadesk_outage_${randomBytes(5).toString('hex')}`;
+
+  async function admin(statement: string) {
+    const client = new pg.Client({ connectionString: baseUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  }
+
+  beforeAll(async () => {
+    await admin(`create database ${name}`);
+    const target = new URL(baseUrl!);
+    proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
+    const port = await proxy.start();
+    const url = new URL(baseUrl!);
+    url.host = `127.0.0.1:${port}`;
+    url.pathname = `/${name}`;
+    const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 4 });
+    const config = loadConfig(
+      { ADMIN_EMAIL: 'admin@test.local', ADMIN_PASSWORD: 'admin-pass-1', SIMULATOR: 'off' },
+      { jwtSecret: 'outage-jwt', refreshSecret: 'outage-refresh', dataDir: '/tmp/wadesk-test-data', webDist: '/nonexistent' },
+    );
+    app = await buildApp(config, { database, logger: false });
+    const close = app.close.bind(app);
+    app.close = async () => {
+      await close();
+      await database.close();
+    };
+    const login = await app.http.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'admin@test.local', password: 'admin-pass-1' } });
+    token = (JSON.parse(login.body) as { token: string }).token;
+  });
+
+  afterAll(async () => {
+    await proxy.restore().catch(() => undefined);
+    await app?.close();
+    await admin(`drop database if exists ${name} with (force)`);
+    await proxy.cut();
+  });
+
+  const get = (url: string) => app.http.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
+
+  it('health says ok while the database answers', async () => {
+    const res = await get('/api/health');
+    expect(res.statusCode).toBe(200);
+    expect(JSON.parse(res.body)).toMatchObject({ status: 'ok', database: 'postgres' });
+  });
+
+  it('answers 503 ERR_DB_UNAVAILABLE on health and API calls during the outage, and recovers after it', async () => {
+    await proxy.cut();
+    const health = await get('/api/health');
+    expect(health.statusCode).toBe(503);
+    expect(JSON.parse(health.body)).toMatchObject({ error: 'ERR_DB_UNAVAILABLE' });
+    for (const url of ['/api/tickets', '/api/contacts', '/api/settings', '/api/dashboard']) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(503);
+      expect(JSON.parse(res.body).error, url).toBe('ERR_DB_UNAVAILABLE');
+      expect(res.headers['retry-after']).toBe('5');
+    }
+    const login = await app.http.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'admin@test.local', password: 'admin-pass-1' } });
+    expect(login.statusCode).toBe(503);
+
+    await proxy.restore();
+    await eventually(async () => (await get('/api/health')).statusCode === 200, 10_000, 'health back to ok');
+    const tickets = await get('/api/tickets');
+    expect(tickets.statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,37 @@
+import fastifyHelmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Browser hardening for every answer (web app and API): a Content-Security-Policy without inline scripts,
+ * no framing by other sites, nosniff, no referrer to other origins. `secure` (behind HTTPS, COOKIE_SECURE)
+ * adds HSTS and upgrades insecure requests; on plain HTTP (a desk on a LAN address) both would break the app.
+ */
+export async function registerSecurityHeaders(app: FastifyInstance, options: { secure: boolean }): Promise<void> {
+  await app.register(fastifyHelmet, {
+    global: true,
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // MUI (emotion) writes its styles in <style> elements at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        // Contact avatars come from WhatsApp's CDN; previews and recordings are data: and blob: URLs.
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        mediaSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        frameSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        ...(options.secure ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    strictTransportSecurity: options.secure ? { maxAge: 15552000, includeSubDomains: false } : false,
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    xFrameOptions: { action: 'deny' },
+    crossOriginEmbedderPolicy: false,
+  });
+}
