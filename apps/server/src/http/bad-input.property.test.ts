@@ -16,7 +16,7 @@ import {
   queryString,
   settledChecksum,
   storedChecksum,
-} from './bad-input.fixtures.js';
+} from '../test/bad-input-fixtures.js';
 
 /**
  * Every route of the server's own route table, fed hostile path parameters, query strings and bodies: the

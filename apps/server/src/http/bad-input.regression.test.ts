@@ -7,7 +7,7 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectedSimulator, createQueue, inbound } from '../test/desk-factories.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
-import { inertDrivers, settledChecksum, storedChecksum } from './bad-input.fixtures.js';
+import { inertDrivers, settledChecksum, storedChecksum } from '../test/bad-input-fixtures.js';
 import { frameworkErrorHandler, registerErrorHandler } from './error-handler.js';
 
 /**

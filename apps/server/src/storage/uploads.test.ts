@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { MessageDto, TicketDto, WhatsappDto } from '@wadesk/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { settledChecksum, storedChecksum } from '../http/bad-input.fixtures.js';
+import { settledChecksum, storedChecksum } from '../test/bad-input-fixtures.js';
 import { connectedSimulator, inbound, outbox } from '../test/desk-factories.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 import { UPLOAD_LIMITS, UploadSpool, UploadTooLargeError } from './upload-spool.js';

@@ -1,8 +1,8 @@
 import type { Channel } from '@wadesk/contracts';
 import fc from 'fast-check';
 import type { ChannelDriver, ChannelDriverFactory } from '../channels/channel-driver.js';
-import { queryRows } from '../test/desk-factories.js';
-import type { TestApp } from '../test/test-app.js';
+import { queryRows } from './desk-factories.js';
+import type { TestApp } from './test-app.js';
 
 /**
  * Shared pieces of the bad-input tests: a checksum of the stored desk, an inert driver for connections the
