@@ -57,7 +57,8 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
   webServer: {
-    command: 'node apps/server/dist/main.js',
+    // E2E_SERVER_ENTRY: another build of the server (e.g. apps/server/dist-mine/main.js, built with --outDir).
+    command: `node ${process.env.E2E_SERVER_ENTRY ?? 'apps/server/dist/main.js'}`,
     cwd: root,
     url: `http://localhost:${port}/api/health`,
     reuseExistingServer: false,
