@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { sql, type ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -40,14 +41,14 @@ export interface DatabaseOptions {
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    // A connection attempt gives up after 5 s, so an outage answers 503 instead of hanging requests.
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10, connectionTimeoutMillis: 5000 });
+    // A connection attempt (or a wait for a free client) gives up after 15 s: an outage answers 503 instead of hanging.
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10, connectionTimeoutMillis: 15_000 });
     pool.on('error', () => undefined); // idle client errors surface on the next query
     const db = drizzlePg(pool, { schema }) as unknown as Database;
     return { db, kind: 'postgres', close: () => pool.end() };
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const pglite = new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, extensions: { pg_trgm } });
+  const pglite = new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, extensions: { pg_trgm, unaccent } });
   await pglite.waitReady;
   const db = drizzlePglite(pglite, { schema }) as unknown as Database;
   return { db, kind: 'pglite', pglite, close: () => pglite.close() };
@@ -55,8 +56,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 
 export async function migrateDatabase(handle: DatabaseHandle): Promise<void> {
   const config = { migrationsFolder: MIGRATIONS_FOLDER };
-  // Trigram indexes (ticket and contact search) need the extension before the migrations run.
+  // Trigram indexes (ticket and contact search) need the extensions before the migrations run; search
+  // ignores accents through unaccent (migration 0002 wraps it in the immutable f_unaccent).
   await handle.db.execute(sql`create extension if not exists pg_trgm`);
+  await handle.db.execute(sql`create extension if not exists unaccent`);
   if (handle.kind === 'pglite') {
     await migratePglite(handle.db as unknown as Parameters<typeof migratePglite>[0], config);
   } else {

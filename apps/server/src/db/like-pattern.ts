@@ -1,4 +1,19 @@
+import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+
 /** A LIKE pattern matching text that contains `search`, with %, _ and \ taken literally. */
 export function containsPattern(search: string): string {
   return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * `column` contains `search` ignoring case and accents ('joao' finds João): the same expression as the
+ * trigram indexes, `f_unaccent(lower(column))`, so they serve it; the pattern is folded once, at planning.
+ */
+export function foldedContains(column: SQLWrapper, search: string): SQL {
+  return sql`f_unaccent(lower(${column})) like ${foldedPattern(search)}`;
+}
+
+/** The LIKE pattern of `search`, folded like f_unaccent(lower(...)), for a column that is already folded (messages.search_text). */
+export function foldedPattern(search: string): SQL {
+  return sql`f_unaccent(lower(${containsPattern(search)}))`;
 }

@@ -90,17 +90,21 @@ export const connectionLeases = pgTable('connection_leases', {
   expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
 });
 
-export const users = pgTable('users', {
-  id: serial('id').primaryKey(),
-  name: varchar('name', { length: 50 }).notNull(),
-  email: varchar('email', { length: 254 }).notNull().unique('users_email_unique'),
-  passwordHash: text('password_hash').notNull(),
-  profile: varchar('profile', { length: 10 }).notNull().default('user'),
-  whatsappId: integer('whatsapp_id').references(() => whatsapps.id, { onDelete: 'set null' }),
-  /** Access tokens issued before this instant are refused (set when the password changes); null: none. */
-  tokensValidAfter: timestamp('tokens_valid_after', { withTimezone: true, mode: 'date' }),
-  ...timestamps,
-});
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    name: varchar('name', { length: 50 }).notNull(),
+    email: varchar('email', { length: 254 }).notNull().unique('users_email_unique'),
+    passwordHash: text('password_hash').notNull(),
+    profile: varchar('profile', { length: 10 }).notNull().default('user'),
+    whatsappId: integer('whatsapp_id').references(() => whatsapps.id, { onDelete: 'set null' }),
+    /** Access tokens issued before this instant are refused (set when the password changes); null: none. */
+    tokensValidAfter: timestamp('tokens_valid_after', { withTimezone: true, mode: 'date' }),
+    ...timestamps,
+  },
+  (t) => [index('users_name_unaccent_trgm_idx').using('gin', sql`f_unaccent(lower(${t.name})) gin_trgm_ops`)],
+);
 
 export const userQueues = pgTable(
   'user_queues',
@@ -152,7 +156,8 @@ export const contacts = pgTable(
   },
   (t) => [
     index('contacts_name_lower_idx').on(sql`lower(${t.name})`),
-    index('contacts_name_trgm_idx').using('gin', sql`lower(${t.name}) gin_trgm_ops`),
+    // Search ignores case and accents: f_unaccent is an immutable wrapper of unaccent (migration 0002).
+    index('contacts_name_unaccent_trgm_idx').using('gin', sql`f_unaccent(lower(${t.name})) gin_trgm_ops`),
     index('contacts_number_trgm_idx').using('gin', sql`${t.number} gin_trgm_ops`),
   ],
 );
@@ -224,14 +229,41 @@ export const messages = pgTable(
     quotedMsgId: bigint('quoted_msg_id', { mode: 'number' }),
     participantName: varchar('participant_name', { length: 200 }),
     sentByUserId: integer('sent_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Who wrote it: the contact, an attendant (or the device's owner), or the desk itself ('auto': greeting, menu, farewell, protocol). */
+    senderKind: varchar('sender_kind', { length: 10 }).notNull().default('contact'),
+    /** Length of a voice note or audio in seconds, when the network or the upload says it. */
+    mediaDuration: integer('media_duration'),
+    /**
+     * The body as search compares it (lower case, no accents), kept by the database: a search rechecking
+     * thousands of rows reads it instead of folding each body again (see docs/benchmarks.md).
+     */
+    searchText: text('search_text').generatedAlwaysAs(sql`f_unaccent(lower(body))`),
     ...timestamps,
   },
   (t) => [
     uniqueIndex('messages_channel_id_unique').on(t.whatsappId, t.channelMessageId),
     index('messages_ticket_created_idx').on(t.ticketId, t.createdAt),
-    // Ticket search looks for a word inside any message body (pg_trgm, created before migrations).
-    index('messages_body_trgm_idx').using('gin', sql`lower(${t.body}) gin_trgm_ops`),
+    // Ticket search looks for a word inside any message body, ignoring case and accents (pg_trgm and
+    // unaccent, created before migrations; f_unaccent is defined in migration 0002).
+    index('messages_search_text_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
   ],
+);
+
+/** What happened to a ticket (accepted, transferred, resolved, reopened, returned), shown between messages. */
+export const ticketEvents = pgTable(
+  'ticket_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    ticketId: integer('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    kind: varchar('kind', { length: 20 }).notNull(),
+    actorUserId: integer('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Names as they were at the time (the user or queue may be renamed or deleted later). */
+    data: jsonb('data').notNull().default({}),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('ticket_events_ticket_created_idx').on(t.ticketId, t.createdAt)],
 );
 
 export const quickAnswers = pgTable(

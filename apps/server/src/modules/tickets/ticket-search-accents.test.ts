@@ -1,0 +1,81 @@
+import type { ContactDto, TicketDto, UserDto, WhatsappDto } from '@wadesk/contracts';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectedSimulator, inbound, queryRows } from '../../test/desk-factories.js';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
+
+let t: TestApp;
+let admin: string;
+let conn: WhatsappDto;
+let joao: TicketDto;
+let sabado: TicketDto;
+
+const search = (path: string, term: string) =>
+  t.call<{ tickets?: TicketDto[]; contacts?: ContactDto[]; users?: UserDto[] }>('GET', `${path}?searchParam=${encodeURIComponent(term)}`, { token: admin });
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.adminToken();
+  conn = await connectedSimulator(t);
+  joao = await inbound(t, conn.id, { from: '5511973000001', name: 'João Gonçalves', body: 'bom dia' });
+  sabado = await inbound(t, conn.id, {
+    from: '5511973000002',
+    name: 'Maria',
+    body: 'Recebi o pedido ontem, mas a caixa veio amassada. Podemos trocar? Fico em casa até sábado à tarde, depois viajo.',
+  });
+  await t.createUser({ name: 'Joãozinho Araújo', email: 'joaozinho@desk.test' });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('search ignores accents and case (issue 10 item 13)', () => {
+  it("'joao' finds João in the ticket search, the contacts and the users", async () => {
+    const tickets = await search('/api/tickets', 'joao');
+    expect(tickets.body.tickets?.map((x) => x.id)).toContain(joao.id);
+    const upper = await search('/api/tickets', 'JOAO GONCALVES');
+    expect(upper.body.tickets?.map((x) => x.id)).toContain(joao.id);
+
+    const contacts = await search('/api/contacts', 'joao');
+    expect(contacts.body.contacts?.map((c) => c.name)).toContain('João Gonçalves');
+
+    const users = await search('/api/users', 'joao');
+    expect(users.body.users?.map((u) => u.name)).toEqual(['Joãozinho Araújo']);
+    const byAccentedQuery = await search('/api/users', 'ARAÚJO');
+    expect(byAccentedQuery.body.users?.map((u) => u.name)).toEqual(['Joãozinho Araújo']);
+  });
+
+  it("'sabado' finds the message 'até sábado' and shows it as a snippet with the match marked", async () => {
+    const res = await search('/api/tickets', 'sabado');
+    const found = res.body.tickets?.find((x) => x.id === sabado.id);
+    expect(found).toBeDefined();
+    const match = found!.searchMatch!;
+    expect(match.text.slice(match.start, match.end)).toBe('sábado');
+    expect(match.text).toContain('até sábado à tarde');
+    expect(match.text.startsWith('…')).toBe(true); // cut around the match, not the whole message
+    expect(match.text.length).toBeLessThan(110);
+    // A ticket found by its contact's name has no message snippet.
+    const byName = await search('/api/tickets', 'goncalves');
+    expect(byName.body.tickets?.find((x) => x.id === joao.id)?.searchMatch).toBeNull();
+  });
+
+  it('keeps LIKE characters literal', async () => {
+    const res = await search('/api/tickets', 's%do');
+    expect(res.body.tickets?.map((x) => x.id)).not.toContain(sabado.id);
+  });
+
+  it('serves the folded search from the f_unaccent trigram indexes', async () => {
+    const plan = async (query: string) => {
+      const rows = await t.app.database.db.transaction(async (tx) => {
+        await tx.execute(sql`set local enable_seqscan = off`);
+        return (await tx.execute(sql.raw(`explain ${query}`))) as unknown as { rows: { 'QUERY PLAN': string }[] };
+      });
+      return rows.rows.map((r) => r['QUERY PLAN']).join('\n');
+    };
+    expect(await plan(`select id from messages where search_text like f_unaccent(lower('%sabado%'))`)).toContain('messages_search_text_trgm_idx');
+    expect(await plan(`select id from contacts where f_unaccent(lower(name)) like f_unaccent(lower('%joao%'))`)).toContain('contacts_name_unaccent_trgm_idx');
+    expect(await plan(`select id from users where f_unaccent(lower(name)) like f_unaccent(lower('%joao%'))`)).toContain('users_name_unaccent_trgm_idx');
+    const folded = await queryRows<{ f: string }>(t, sql`select f_unaccent(lower('João ÇÃO Sábado')) as f`);
+    expect(folded[0]?.f).toBe('joao cao sabado');
+  });
+});

@@ -1,0 +1,46 @@
+import type { TicketEventDto } from '@wadesk/contracts';
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import type { TFunction } from 'i18next';
+import { memo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatTime } from '../tickets/format';
+
+/** "Resolved by Ana", "Ana transferred to Bruno (Sales)", "Resolved automatically"… */
+export function timelineText(t: TFunction, event: TicketEventDto): string {
+  const actor = event.actor?.name ?? t('chat.timeline.someone');
+  switch (event.kind) {
+    case 'accepted':
+      return t('chat.timeline.accepted', { actor });
+    case 'transferred': {
+      const user = event.toUser?.name;
+      const queue = event.toQueue?.name;
+      if (user && queue) return t('chat.timeline.transferredToUserAndQueue', { actor, user, queue });
+      if (user) return t('chat.timeline.transferredToUser', { actor, user });
+      return t('chat.timeline.transferredToQueue', { actor, queue: queue ?? '' });
+    }
+    case 'returned':
+      return t('chat.timeline.returned', { actor });
+    case 'resolved':
+      return event.actor ? t('chat.timeline.resolved', { actor }) : t('chat.timeline.resolvedAutomatically');
+    case 'reopened':
+      return event.actor ? t('chat.timeline.reopened', { actor }) : t('chat.timeline.reopenedByContact');
+    default:
+      return event.kind;
+  }
+}
+
+/** One ticket event as a centered system line between the messages. */
+export const TimelineEventLine = memo(function TimelineEventLine({ event }: { event: TicketEventDto }) {
+  const { t } = useTranslation();
+  return (
+    <Box sx={{ display: 'flex', justifyContent: 'center', px: 2, py: 0.75 }} data-testid="timeline-event" data-kind={event.kind}>
+      <Typography
+        variant="caption"
+        sx={{ bgcolor: '#e2f1fb', color: '#35556b', borderRadius: 2, px: 1.5, py: 0.25, textAlign: 'center', boxShadow: '0 1px 0.5px rgba(11,20,26,.1)' }}
+      >
+        {timelineText(t, event)} · {formatTime(event.createdAt)}
+      </Typography>
+    </Box>
+  );
+});
