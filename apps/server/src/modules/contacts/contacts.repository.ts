@@ -1,7 +1,7 @@
 import type { ContactDto, ExtraInfoDto } from '@wadesk/contracts';
 import { and, asc, count, eq, ilike, inArray, like, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { containsPattern } from '../../db/like-pattern.js';
+import { containsPattern, foldedContains } from '../../db/like-pattern.js';
 import { contactCustomFields, contacts } from '../../db/schema.js';
 import { toContactDto, toExtraInfoDto } from './contacts.mapper.js';
 
@@ -29,7 +29,8 @@ export class ContactsRepository {
     let where: SQL | undefined;
     if (search) {
       const pattern = containsPattern(search);
-      where = or(ilike(contacts.name, pattern), like(contacts.number, pattern), ilike(contacts.email, pattern));
+      // The name ignores case and accents ('joao' finds João), through its f_unaccent trigram index.
+      where = or(foldedContains(contacts.name, search), like(contacts.number, pattern), ilike(contacts.email, pattern));
     }
     const [total] = await this.db.select({ n: count() }).from(contacts).where(where);
     const rows = await this.db
@@ -86,6 +87,41 @@ export class ContactsRepository {
       created.push(...rows.map((row) => toContactDto(row, [])));
     }
     return created;
+  }
+
+  /** The numbers of the list that are already contacts. */
+  async existingNumbers(numbers: readonly string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let start = 0; start < numbers.length; start += INSERT_CHUNK) {
+      const rows = await this.db
+        .select({ number: contacts.number })
+        .from(contacts)
+        .where(inArray(contacts.number, numbers.slice(start, start + INSERT_CHUNK)));
+      for (const row of rows) found.add(row.number);
+    }
+    return found;
+  }
+
+  /**
+   * Inserts the contacts whose number is new, with their extra info; a number taken meanwhile (another import,
+   * a message) is left out by the unique index. Gives the contacts created. Call inside a transaction.
+   */
+  async insertNewWithExtraInfo(data: (ContactWrite & { extraInfo: ExtraInfoWrite[] })[]): Promise<ContactDto[]> {
+    if (data.length === 0) return [];
+    const rows = await this.db
+      .insert(contacts)
+      .values(data.map(({ name, number, email }) => ({ name, number, email })))
+      .onConflictDoNothing({ target: contacts.number })
+      .returning();
+    const extraByNumber = new Map(data.map((d) => [d.number, d.extraInfo]));
+    const fields = rows.flatMap((row) =>
+      (extraByNumber.get(row.number) ?? []).map((i) => ({ contactId: row.id, name: i.name, value: i.value })),
+    );
+    const inserted: (typeof contactCustomFields.$inferSelect)[] = [];
+    for (let start = 0; start < fields.length; start += INSERT_CHUNK) {
+      inserted.push(...(await this.db.insert(contactCustomFields).values(fields.slice(start, start + INSERT_CHUNK)).returning()));
+    }
+    return attachExtraInfo(rows, inserted);
   }
 
   /** Gives false when the contact does not exist. */

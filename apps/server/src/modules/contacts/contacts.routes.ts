@@ -1,12 +1,22 @@
-import { ContactInput, ContactListQuery, ContactUpdateInput, ContactWithoutExtraInfoInput, idField } from '@wadesk/contracts';
+import {
+  CONTACT_CSV_IMPORT_MAX_BYTES,
+  ContactCsvImportQuery,
+  ContactInput,
+  ContactListQuery,
+  ContactUpdateInput,
+  ContactWithoutExtraInfoInput,
+  idField,
+} from '@wadesk/contracts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { currentUser } from '../../http/auth-hook.js';
 import { parse } from '../../http/validate.js';
+import { readCsvUpload } from './contacts-csv-upload.js';
 import type { ContactsService } from './contacts.service.js';
 
 const IdParams = z.object({ id: idField });
 const admin = { config: { access: 'admin' as const } };
+const IMPORT_CSV_PATH = '/api/contacts/import/csv';
 
 export function contactsRoutes(app: FastifyInstance, contacts: ContactsService): void {
   app.get('/api/contacts', async (request) => {
@@ -41,6 +51,17 @@ export function contactsRoutes(app: FastifyInstance, contacts: ContactsService):
   });
 
   app.post('/api/contacts/import', admin, async () => contacts.importFromDevice());
+
+  // A CSV file as a multipart upload (field `file`) or as the body itself (text/csv); ?dryRun=1 only previews.
+  // The text/csv parser serves this route only: elsewhere that type stays unsupported.
+  app.addContentTypeParser('text/csv', { parseAs: 'buffer', bodyLimit: CONTACT_CSV_IMPORT_MAX_BYTES }, (request, body, done) => {
+    if (request.routeOptions.url === IMPORT_CSV_PATH) done(null, body);
+    else done(Object.assign(new Error(`Unsupported Media Type: text/csv`), { statusCode: 415 }), undefined);
+  });
+  app.post(IMPORT_CSV_PATH, { ...admin, bodyLimit: CONTACT_CSV_IMPORT_MAX_BYTES }, async (request) => {
+    const { dryRun } = parse(ContactCsvImportQuery, request.query);
+    return contacts.importCsv(await readCsvUpload(request), dryRun);
+  });
 
   app.put('/api/contacts/:id', async (request) => {
     const { id } = parse(IdParams, request.params);

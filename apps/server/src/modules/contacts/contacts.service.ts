@@ -5,6 +5,8 @@ import {
   type ContactUpdateInput,
   PAGE_SIZE,
   type ContactDto,
+  type ContactCsvImportResponse,
+  type ContactCsvPreviewRow,
   type ContactImportResponse,
   type ContactListResponse,
 } from '@wadesk/contracts';
@@ -23,6 +25,7 @@ import {
 } from './contact-sources.js';
 import { TicketsRepository } from '../tickets/tickets.repository.js';
 import { contactsCsv } from './contacts-csv.js';
+import { CSV_REASON_MESSAGES, readContactsCsv } from './contacts-csv-import.js';
 import { ContactsRepository, type ContactWrite } from './contacts.repository.js';
 
 export type ContactCreateData = z.output<typeof ContactInput>;
@@ -34,6 +37,8 @@ export interface ContactsServiceOptions {
 }
 
 const DUPLICATED = 'A contact with this number already exists.';
+/** Contacts written per transaction by the CSV import (short transactions: PGlite runs one at a time). */
+const IMPORT_CHUNK = 500;
 const VALID_NUMBER = /^\d{8,50}$/;
 
 export class ContactsService {
@@ -153,6 +158,35 @@ export class ContactsService {
   /** Every contact as a CSV document (UTF-8 with BOM). */
   async exportCsv(): Promise<string> {
     return contactsCsv(await this.repo().listAll());
+  }
+
+  /**
+   * Imports contacts from a CSV document (see readContactsCsv). Lines whose number is already a contact are
+   * skipped; invalid lines are reported, not imported. Numbers are not checked on WhatsApp (too slow for
+   * thousands). A dry run writes nothing and describes every line.
+   */
+  async importCsv(text: string, dryRun: boolean): Promise<ContactCsvImportResponse> {
+    const lines = readContactsCsv(text);
+    const existing = await this.repo().existingNumbers(lines.filter((l) => l.status === 'new').map((l) => l.number));
+    const preview: ContactCsvPreviewRow[] = lines.map((l) =>
+      l.status === 'new' && existing.has(l.number) ? { ...l, status: 'exists', reasons: ['exists'] } : l,
+    );
+    const errors = preview
+      .filter((l) => l.status === 'invalid')
+      .flatMap((l) => l.reasons.map((reason) => ({ line: l.line, reason, message: CSV_REASON_MESSAGES[reason] })));
+    const toCreate = preview.filter((l) => l.status === 'new');
+    const exists = preview.length - toCreate.length - preview.filter((l) => l.status === 'invalid').length;
+    if (dryRun) return { dryRun, created: toCreate.length, skipped: exists, errors, preview };
+
+    let created = 0;
+    for (let start = 0; start < toCreate.length; start += IMPORT_CHUNK) {
+      const chunk = toCreate.slice(start, start + IMPORT_CHUNK);
+      const contacts = await this.db.transaction((tx) => new ContactsRepository(tx).insertNewWithExtraInfo(chunk));
+      created += contacts.length;
+      for (const contact of contacts) this.events.emit('contact.saved', { contact, created: true });
+    }
+    // A number taken between the check and the insert (another import, an incoming message) is skipped too.
+    return { dryRun, created, skipped: exists + (toCreate.length - created), errors };
   }
 
   /** Asks the default connection whether the number is on WhatsApp; gives the number to store. */

@@ -1,42 +1,21 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { can, ContactInput, type ContactDto } from '@wadesk/contracts';
+import { can, type ContactDto } from '@wadesk/contracts';
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useEffect } from 'react';
-import { useForm, type Resolver } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormDialogActions } from '../../components/form-dialog-actions';
-import { translateValidation } from '../../i18n/validation-message';
 import { useAuth } from '../auth/auth-context';
 import { toastError, toastSuccess } from '../../services/toast-error';
+import { ContactFormFields, contactFormResolver, EMPTY_CONTACT, toContactFormValues, type ContactFormValues } from './contact-form';
 import { createContact, updateContact, useApplyContactChange, useContact } from './contacts-api';
-import { ExtraInfoFields } from './extra-info-fields';
 
-export interface ContactFormValues {
-  name: string;
-  number: string;
-  email: string;
-  extraInfo: { id?: number; name: string; value: string }[];
-}
-
-const EMPTY: ContactFormValues = { name: '', number: '', email: '', extraInfo: [] };
-
-const resolver = zodResolver(ContactInput) as unknown as Resolver<ContactFormValues>;
-
-function toFormValues(contact: ContactDto): ContactFormValues {
-  return {
-    name: contact.name,
-    number: contact.number,
-    email: contact.email,
-    extraInfo: contact.extraInfo.map(({ id, name, value }) => ({ id, name, value })),
-  };
-}
+export type { ContactFormValues } from './contact-form';
 
 export interface ContactModalProps {
   onClose: () => void;
@@ -58,16 +37,15 @@ export function ContactModal({ onClose, contactId, initialValues, onSaved }: Con
   const { data: existing, isLoading } = useContact(contactId);
   const applyChange = useApplyContactChange();
 
-  const form = useForm<ContactFormValues>({ resolver, defaultValues: { ...EMPTY, ...initialValues } });
+  const form = useForm<ContactFormValues>({ resolver: contactFormResolver, defaultValues: { ...EMPTY_CONTACT, ...initialValues } });
   const {
-    register,
     handleSubmit,
     reset,
-    formState: { errors, isSubmitting },
+    formState: { isSubmitting },
   } = form;
 
   useEffect(() => {
-    if (existing) reset(toFormValues(existing));
+    if (existing) reset(toContactFormValues(existing));
   }, [existing, reset]);
 
   const onSubmit = handleSubmit(async (values) => {
@@ -104,38 +82,7 @@ export function ContactModal({ onClose, contactId, initialValues, onSaved }: Con
               <Typography variant="subtitle2" color="text.secondary">
                 {t('contacts.modal.mainInfo')}
               </Typography>
-              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-                <TextField
-                  label={t('contacts.fields.name')}
-                  autoFocus
-                  fullWidth
-                  {...register('name')}
-                  error={!!errors.name}
-                  helperText={translateValidation(t, errors.name?.message)}
-                />
-                <TextField
-                  label={t('contacts.fields.number')}
-                  placeholder="5513912344321"
-                  fullWidth
-                  slotProps={{ htmlInput: { inputMode: 'numeric', readOnly: numberLocked } }}
-                  {...register('number')}
-                  error={!!errors.number}
-                  helperText={
-                    errors.number
-                      ? translateNumberError(t, errors.number.message)
-                      : t(numberLocked ? 'contacts.fields.numberAdminOnly' : 'contacts.fields.numberHelp')
-                  }
-                />
-              </Stack>
-              <TextField
-                label={t('contacts.fields.email')}
-                type="email"
-                fullWidth
-                {...register('email')}
-                error={!!errors.email}
-                helperText={translateValidation(t, errors.email?.message)}
-              />
-              <ExtraInfoFields form={form} />
+              <ContactFormFields form={form} numberLocked={numberLocked} autoFocus />
             </Stack>
           )}
         </DialogContent>
@@ -143,10 +90,4 @@ export function ContactModal({ onClose, contactId, initialValues, onSaved }: Con
       </Box>
     </Dialog>
   );
-}
-
-/** The number's own rule (digits only) has its text here; the common ones come from validation.*. */
-function translateNumberError(t: ReturnType<typeof useTranslation>['t'], message: string | undefined) {
-  if (message && /digits only/i.test(message)) return t('contacts.fields.numberInvalid');
-  return translateValidation(t, message);
 }

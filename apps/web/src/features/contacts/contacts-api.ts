@@ -1,5 +1,6 @@
 import {
   CONTACT_SEARCH_MIN_LENGTH,
+  type ContactCsvImportResponse,
   type ContactDto,
   type ContactImportResponse,
   type ContactInput,
@@ -53,6 +54,13 @@ export async function deleteContact(id: number): Promise<void> {
 /** Imports the default connection's device contacts (admin). */
 export async function importContacts(): Promise<ContactImportResponse> {
   return (await api.post<ContactImportResponse>('/contacts/import')).data;
+}
+
+/** Imports contacts from a CSV file (admin); a dry run only checks it and previews every line. */
+export async function importContactsCsv(file: File, dryRun: boolean): Promise<ContactCsvImportResponse> {
+  const form = new FormData();
+  form.append('file', file);
+  return (await api.post<ContactCsvImportResponse>('/contacts/import/csv', form, { params: dryRun ? { dryRun: 1 } : {} })).data;
 }
 
 /** Starts a ticket with the contact, already open and assigned to the caller (§4). */

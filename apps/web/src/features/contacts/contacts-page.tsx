@@ -22,10 +22,11 @@ import DownloadIcon from '@mui/icons-material/Download';
 import EditIcon from '@mui/icons-material/Edit';
 import ImportContactsIcon from '@mui/icons-material/ImportContacts';
 import SearchIcon from '@mui/icons-material/Search';
+import UploadFileIcon from '@mui/icons-material/UploadFile';
 import WhatsAppIcon from '@mui/icons-material/WhatsApp';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Page } from '../../components/page';
 import { useConfirmedDelete } from '../../hooks/use-confirmed-delete';
@@ -34,6 +35,7 @@ import { useInfiniteScroll } from '../../hooks/use-infinite-scroll';
 import { toastError, toastSuccess } from '../../services/toast-error';
 import { useAuth } from '../auth/auth-context';
 import { ContactModal } from './contact-modal';
+import { CsvImportDialog } from './csv-import-dialog';
 import {
   deleteContact,
   downloadContactsCsv,
@@ -56,11 +58,23 @@ export function ContactsPage() {
   const mayDelete = can(user?.profile, 'contacts-page:deleteContact');
   const mayExport = can(user?.profile, 'contacts-page:export');
   const mayImport = isAdmin(user);
+  // The CSV import is the export's counterpart: admins only, like the export (the server checks).
+  const mayImportCsv = mayExport;
   const [search, setSearch] = useState('');
   const searchParam = normalizeContactSearch(useDebouncedValue(search, 500));
   const { data, isLoading, hasNextPage, fetchNextPage, isFetchingNextPage } = useContactsList(searchParam);
   const contacts = data?.pages.flatMap((p) => p.contacts) ?? [];
-  const [modal, setModal] = useState<{ contactId?: number } | null>(null);
+  // `/contacts?edit=<id>` opens that contact's form (links from elsewhere in the app).
+  const [searchParams, setSearchParams] = useSearchParams();
+  const linkedId = Number(searchParams.get('edit'));
+  const [modal, setModal] = useState<{ contactId?: number } | null>(() =>
+    Number.isInteger(linkedId) && linkedId > 0 ? { contactId: linkedId } : null,
+  );
+  const closeModal = () => {
+    setModal(null);
+    if (searchParams.has('edit')) setSearchParams({}, { replace: true });
+  };
+  const [csvImport, setCsvImport] = useState(false);
   const [confirmImport, setConfirmImport] = useState(false);
   const [busy, setBusy] = useState<'import' | 'export' | `ticket-${number}` | null>(null);
   const applyChange = useApplyContactChange();
@@ -131,6 +145,11 @@ export function ContactsPage() {
               sx={BUTTON_SX}
             >
               {t('contacts.import')}
+            </Button>
+          )}
+          {mayImportCsv && (
+            <Button variant="outlined" startIcon={<UploadFileIcon />} onClick={() => setCsvImport(true)} sx={BUTTON_SX}>
+              {t('contacts.importCsv')}
             </Button>
           )}
           {mayExport && (
@@ -243,7 +262,8 @@ export function ContactsPage() {
           </Box>
         )}
       </Paper>
-      {modal && <ContactModal onClose={() => setModal(null)} contactId={modal.contactId} />}
+      {modal && <ContactModal onClose={closeModal} contactId={modal.contactId} />}
+      {csvImport && <CsvImportDialog onClose={() => setCsvImport(false)} />}
       <ConfirmDialog
         open={!!toDelete.target}
         title={t('contacts.confirmDelete.title', { name: toDelete.target?.name ?? '' })}

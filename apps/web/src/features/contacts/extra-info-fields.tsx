@@ -8,10 +8,10 @@ import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import { useFieldArray, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { translateValidation } from '../../i18n/validation-message';
-import type { ContactFormValues } from './contact-modal';
+import type { ContactFormValues } from './contact-form';
 
-/** The contact's extra info list: name-value rows that can be added and removed. */
-export function ExtraInfoFields({ form }: { form: UseFormReturn<ContactFormValues> }) {
+/** The contact's extra info list: name-value rows that can be added and removed (`stacked`: value under name). */
+export function ExtraInfoFields({ form, stacked = false }: { form: UseFormReturn<ContactFormValues>; stacked?: boolean }) {
   const { t } = useTranslation();
   const {
     control,
@@ -29,6 +29,7 @@ export function ExtraInfoFields({ form }: { form: UseFormReturn<ContactFormValue
         const fieldErrors = errors.extraInfo?.[index];
         return (
           <Stack key={field.key} direction="row" spacing={1} sx={{ alignItems: 'flex-start' }} data-testid="extra-info-row">
+            <Stack direction={stacked ? 'column' : 'row'} spacing={1} sx={{ flex: 1, minWidth: 0 }}>
             <TextField
               size="small"
               label={t('contacts.extraInfo.name')}
@@ -45,6 +46,7 @@ export function ExtraInfoFields({ form }: { form: UseFormReturn<ContactFormValue
               error={!!fieldErrors?.value}
               helperText={translateValidation(t, fieldErrors?.value?.message)}
             />
+            </Stack>
             <IconButton
               aria-label={t('contacts.extraInfo.remove', { index: index + 1 })}
               onClick={() => remove(index)}
