@@ -16,13 +16,14 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 /**
  * GET /api/health: 200 `{ status: 'ok' }` only when the database answers a query within 2 s;
  * otherwise 503 ERR_DB_UNAVAILABLE, so a load balancer or an orchestrator sees the outage.
+ * `simulator` says whether the built-in simulator runs (SIMULATOR=on), so the web offers its page only then.
  */
-export function healthRoutes(app: FastifyInstance, database: DatabaseHandle): void {
+export function healthRoutes(app: FastifyInstance, database: DatabaseHandle, features: { simulator: boolean }): void {
   app.get('/api/health', { config: { access: 'public' } }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     try {
       await withTimeout(database.db.execute(sql`select 1`), PROBE_TIMEOUT_MS);
-      return { status: 'ok', database: database.kind };
+      return { status: 'ok', database: database.kind, simulator: features.simulator };
     } catch (err) {
       request.log.warn({ err }, 'health: database unavailable');
       return reply.status(503).send({

@@ -206,3 +206,19 @@ describe('a socket lives as long as its token', () => {
     await expect(t.socket(noExp)).rejects.toThrow('ERR_SESSION_EXPIRED');
   });
 });
+
+describe('QR codes reach admins only', () => {
+  it('sends a pending QR code to admins and the bare state to users', async () => {
+    const { token } = await t.createUser();
+    const userSocket = await t.socket(token);
+    const adminSocket = await t.socket(admin);
+    const seen = { user: [] as { status: string; qrcode: string }[], admin: [] as { status: string; qrcode: string }[] };
+    userSocket.on('whatsappSession', (e: { session: { status: string; qrcode: string } }) => seen.user.push(e.session));
+    adminSocket.on('whatsappSession', (e: { session: { status: string; qrcode: string } }) => seen.admin.push(e.session));
+    const created = await t.call<{ id: number }>('POST', '/api/whatsapp', { token: admin, body: { name: `QR ${phone()}`, channel: 'simulator' } });
+    expect(created.status).toBe(201);
+    await eventually(async () => seen.admin.some((s) => s.status === 'qrcode' && s.qrcode !== ''), 5000, 'admin sees the QR');
+    await eventually(async () => seen.user.some((s) => s.status === 'qrcode'), 5000, 'user sees the state');
+    expect(seen.user.every((s) => s.qrcode === '')).toBe(true);
+  });
+});

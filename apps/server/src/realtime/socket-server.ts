@@ -195,11 +195,16 @@ export function registerRealtimeListener(io: RealtimeServer, events: DomainEvent
   events.on('quickAnswer.deleted', ({ quickAnswerId }) =>
     io.to(rooms.everyone).emit('quickAnswer', { action: 'delete', quickAnswerId }),
   );
-  events.on('whatsapp.saved', ({ whatsapp }) => io.to(rooms.everyone).emit('whatsapp', { action: 'update', whatsapp }));
+  // A pending QR code pairs a phone with the desk: admins only (decision 0009); others get the state without it.
+  events.on('whatsapp.saved', ({ whatsapp }) => {
+    io.to(rooms.admins).emit('whatsapp', { action: 'update', whatsapp });
+    io.to(rooms.nonAdmins).emit('whatsapp', { action: 'update', whatsapp: { ...whatsapp, qrcode: '' } });
+  });
   events.on('whatsapp.deleted', ({ whatsappId }) =>
     io.to(rooms.everyone).emit('whatsapp', { action: 'delete', whatsappId }),
   );
-  events.on('whatsapp.session', ({ session }) =>
-    io.to(rooms.everyone).emit('whatsappSession', { action: 'update', session }),
-  );
+  events.on('whatsapp.session', ({ session }) => {
+    io.to(rooms.admins).emit('whatsappSession', { action: 'update', session });
+    io.to(rooms.nonAdmins).emit('whatsappSession', { action: 'update', session: { ...session, qrcode: '' } });
+  });
 }

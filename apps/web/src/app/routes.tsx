@@ -1,12 +1,12 @@
-import { Navigate, Route, Routes } from 'react-router-dom';
+import { Navigate, Outlet, Route, Routes } from 'react-router-dom';
 import { LoginPage } from '../features/auth/login-page';
-import { AdminRoute, PrivateRoute, PublicRoute } from '../features/auth/route-guards';
+import { AdminRoute, FullPageLoader, PrivateRoute, PublicRoute } from '../features/auth/route-guards';
 import { ConnectionsPage } from '../features/connections/connections-page';
 import { ContactsPage } from '../features/contacts/contacts-page';
 import { SignupPage } from '../features/auth/signup-page';
 import { DashboardPage } from '../features/dashboard/dashboard-page';
 import { AppLayout } from '../features/layout/app-layout';
-import { ComingSoonPage } from '../features/pages/coming-soon-page';
+import { useServerFeatures } from '../features/layout/use-server-features';
 import { QueuesPage } from '../features/queues/queues-page';
 import { QuickAnswersPage } from '../features/quick-answers/quick-answers-page';
 import { SettingsPage } from '../features/settings/settings-page';
@@ -14,20 +14,12 @@ import { SimulatorPage } from '../features/simulator/simulator-page';
 import { TicketsPage } from '../features/tickets/tickets-page';
 import { UsersPage } from '../features/users/users-page';
 
-/** Pages of §2 still to be built: path and title key. */
-const PLACEHOLDERS: [string, string][] = [
-  ['/ZDG', 'pages.bulkText'],
-  ['/ZDGMedia', 'pages.bulkMediaUrl'],
-  ['/ZDGMedia2', 'pages.bulkMediaPath'],
-  ['/ZDGMedia3', 'pages.bulkAudio'],
-  ['/ZDGGroups', 'pages.groups'],
-  ['/ZDGChatbot', 'pages.chatbot'],
-  ['/ZDGAgendamento', 'pages.scheduled'],
-  ['/ZDGHistorico', 'pages.historyImport'],
-  ['/InstaDirect', 'pages.instaDirect'],
-  ['/SMS', 'pages.sms'],
-  ['/VoiceCall', 'pages.voiceCall'],
-];
+/** /simulator exists only while the server runs the simulator (SIMULATOR=on); otherwise it is like an unknown path. */
+function SimulatorRoute() {
+  const { features, isLoading } = useServerFeatures();
+  if (isLoading) return <FullPageLoader />;
+  return features.simulator ? <Outlet /> : <Navigate to="/" replace />;
+}
 
 export function AppRoutes() {
   return (
@@ -43,15 +35,18 @@ export function AppRoutes() {
           <Route path="/connections" element={<ConnectionsPage />} />
           <Route path="/contacts" element={<ContactsPage />} />
           <Route path="/quickAnswers" element={<QuickAnswersPage />} />
-          {PLACEHOLDERS.map(([path, titleKey]) => (
-            <Route key={path} path={path} element={<ComingSoonPage key={path} titleKey={titleKey} />} />
-          ))}
+          {/*
+            The tool pages of §2 (/ZDG, /ZDGMedia, ... /VoiceCall) are declared here as each lands, together with
+            `ready: true` in features/layout/nav-items.tsx; until then their paths fall to the catch-all below.
+          */}
           <Route element={<AdminRoute />}>
             <Route path="/users" element={<UsersPage />} />
             {/* Routes match case-insensitively, so /Queues and /Settings land here too. */}
             <Route path="/queues" element={<QueuesPage />} />
             <Route path="/settings" element={<SettingsPage />} />
-            <Route path="/simulator" element={<SimulatorPage />} />
+            <Route element={<SimulatorRoute />}>
+              <Route path="/simulator" element={<SimulatorPage />} />
+            </Route>
           </Route>
           <Route path="*" element={<Navigate to="/" replace />} />
         </Route>

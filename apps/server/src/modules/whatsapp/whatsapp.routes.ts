@@ -1,6 +1,7 @@
-import { idField, WhatsappInput, WhatsappUpdateInput } from '@wadesk/contracts';
+import { idField, isAdmin, WhatsappInput, WhatsappUpdateInput } from '@wadesk/contracts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { currentUser } from '../../http/auth-hook.js';
 import { parse } from '../../http/validate.js';
 import type { WhatsappService } from './whatsapp.service.js';
 
@@ -8,11 +9,12 @@ const IdParams = z.object({ id: idField });
 const admin = { config: { access: 'admin' as const } };
 
 export function whatsappRoutes(app: FastifyInstance, whatsapps: WhatsappService): void {
-  app.get('/api/whatsapp', async () => whatsapps.list());
+  // Any signed-in user reads the connections (§6); only admins see a pending QR code.
+  app.get('/api/whatsapp', async (request) => whatsapps.list(isAdmin(currentUser(request))));
 
   app.get('/api/whatsapp/:id', async (request) => {
     const { id } = parse(IdParams, request.params);
-    return whatsapps.get(id);
+    return whatsapps.get(id, isAdmin(currentUser(request)));
   });
 
   app.post('/api/whatsapp', admin, async (request, reply) => {

@@ -16,6 +16,14 @@ function checkGreeting(queueIds: number[], greetingMessage: string): void {
   if (new Set(queueIds).size > 1 && greetingMessage.trim() === '') throw new AppError('ERR_WAPP_GREETING_REQUIRED');
 }
 
+/**
+ * What a viewer may read of a connection: everything but, for attendants, the pending QR code. Whoever scans
+ * that code pairs their own phone as the connection, a change that stays admin-only (docs/decisions/0009).
+ */
+function forViewer(whatsapp: WhatsappDto, admin: boolean): WhatsappDto {
+  return admin ? whatsapp : { ...whatsapp, qrcode: '' };
+}
+
 /** Connections: exactly one default, greeting rule, and their sessions started and stopped with them. */
 export class WhatsappService {
   constructor(
@@ -28,14 +36,15 @@ export class WhatsappService {
     return new WhatsappRepository(this.db);
   }
 
-  async list(): Promise<WhatsappDto[]> {
-    return this.repo().list();
+  /** Every connection; unless `admin`, the attendant's view: no QR code. */
+  async list(admin = false): Promise<WhatsappDto[]> {
+    return (await this.repo().list()).map((w) => forViewer(w, admin));
   }
 
-  async get(id: number): Promise<WhatsappDto> {
+  async get(id: number, admin = false): Promise<WhatsappDto> {
     const whatsapp = await this.repo().findDto(id);
     if (!whatsapp) throw new AppError('ERR_NO_WAPP_FOUND');
-    return whatsapp;
+    return forViewer(whatsapp, admin);
   }
 
   /** Creates a connection (the first one is the default) and starts its session. */
@@ -109,19 +118,19 @@ export class WhatsappService {
 
   /** POST /whatsappsession/:id: try again. */
   async retrySession(id: number): Promise<void> {
-    await this.get(id);
+    await this.get(id, true);
     await this.sessions.restart(id);
   }
 
   /** PUT /whatsappsession/:id: a new QR code. */
   async newQrSession(id: number): Promise<void> {
-    await this.get(id);
+    await this.get(id, true);
     await this.sessions.newQr(id);
   }
 
   /** DELETE /whatsappsession/:id: disconnect. */
   async disconnectSession(id: number): Promise<void> {
-    await this.get(id);
+    await this.get(id, true);
     await this.sessions.disconnect(id);
   }
 

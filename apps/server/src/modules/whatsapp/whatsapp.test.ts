@@ -146,6 +146,25 @@ describe('connections: roles', () => {
     expect((await t.call('GET', '/api/whatsapp')).status).toBe(401);
   });
 
+  it('shows a user the states read-only, without the QR code only an admin may scan', async () => {
+    const w = await createConnection();
+    expect(w.status).toBe('qrcode');
+    expect((await get(w.id)).qrcode).toMatch(/^SIM-/);
+
+    const one = await t.call<WhatsappDto>('GET', `/api/whatsapp/${w.id}`, { token: user });
+    expect(one.body).toMatchObject({ id: w.id, name: w.name, status: 'qrcode', qrcode: '' });
+    const list = await t.call<WhatsappDto[]>('GET', '/api/whatsapp/', { token: user });
+    const mine = list.body.find((x) => x.id === w.id)!;
+    expect(mine).toMatchObject({ status: 'qrcode', qrcode: '' });
+    expect(list.body.every((x) => x.qrcode === '')).toBe(true);
+  });
+
+  it('says in GET /api/health whether the simulator runs, so the web offers its page only then', async () => {
+    const health = await t.call<{ status: string; simulator: boolean }>('GET', '/api/health');
+    expect(health.status).toBe(200);
+    expect(health.body).toMatchObject({ status: 'ok', simulator: true });
+  });
+
   it('refuses every write to a user with 403 ERR_NO_PERMISSION', async () => {
     const w = await createConnection();
     const attempts = [

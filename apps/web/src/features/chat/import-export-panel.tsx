@@ -3,7 +3,6 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Collapse from '@mui/material/Collapse';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'react-toastify';
 import { formatDate, formatTime } from '../tickets/format';
 
 function csvCell(value: string): string {
@@ -21,10 +20,13 @@ export function chatCsv(ticket: TicketDto, messages: MessageDto[], me: string): 
   return `${rows.join('\r\n')}\r\n`;
 }
 
-/** The expandable import/export panel (§2): WPP id, import, CSV, EMAIL. */
+/**
+ * The expandable import/export panel (§2): WPP id, import, CSV, EMAIL. Only CSV works today: WPP id arrives with
+ * the bulk-send issue, import with the history import, EMAIL with the e-mail one; each button is added here as
+ * its issue lands, never shown before it does anything.
+ */
 export function ImportExportPanel({ open, ticket, messages, me }: { open: boolean; ticket: TicketDto; messages: MessageDto[]; me: string }) {
   const { t } = useTranslation();
-  const notConfigured = (what: string) => toast.info(t('chat.tools.notConfigured', { what }), { toastId: `tools-${what}` });
   const downloadCsv = () => {
     const blob = new Blob([`\uFEFF${chatCsv(ticket, messages, me)}`], { type: 'text/csv;charset=utf-8' });
     const url = URL.createObjectURL(blob);
@@ -37,17 +39,8 @@ export function ImportExportPanel({ open, ticket, messages, me }: { open: boolea
   return (
     <Collapse in={open} unmountOnExit>
       <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', px: 2, py: 1, borderBottom: 1, borderColor: 'divider', bgcolor: 'background.paper' }} data-testid="import-export-panel">
-        <Button size="small" variant="outlined" onClick={() => notConfigured(t('chat.tools.wppId'))}>
-          {t('chat.tools.wppId')}
-        </Button>
-        <Button size="small" variant="outlined" onClick={() => notConfigured(t('chat.tools.import'))}>
-          {t('chat.tools.import')}
-        </Button>
         <Button size="small" variant="outlined" onClick={downloadCsv}>
           {t('chat.tools.csv')}
-        </Button>
-        <Button size="small" variant="outlined" onClick={() => notConfigured(t('chat.tools.email'))}>
-          {t('chat.tools.email')}
         </Button>
       </Box>
     </Collapse>

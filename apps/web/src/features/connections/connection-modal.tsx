@@ -15,7 +15,9 @@ import Select from '@mui/material/Select';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
-import { useEffect } from 'react';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { useEffect, useRef } from 'react';
 import { Controller, useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormDialogActions } from '../../components/form-dialog-actions';
@@ -42,6 +44,11 @@ const EMPTY: ConnectionFormValues = {
 };
 
 const resolver = zodResolver(WhatsappInput) as unknown as Resolver<ConnectionFormValues>;
+
+/** The placeholders a greeting or farewell may use (§3), as the server renders them (inbound/greeting-template.ts). */
+export const MESSAGE_PLACEHOLDERS = ['name', 'user', 'greeting', 'date', 'hour', 'ticket_id', 'queue', 'connection'] as const;
+
+type MessageField = 'greetingMessage' | 'farewellMessage';
 
 function toFormValues(w: WhatsappDto): ConnectionFormValues {
   return {
@@ -74,8 +81,35 @@ export function ConnectionModal({ onClose, whatsappId, first = false }: Connecti
     control,
     handleSubmit,
     reset,
+    getValues,
+    setValue,
     formState: { errors, isSubmitting },
   } = useForm<ConnectionFormValues>({ resolver, defaultValues: { ...EMPTY, isDefault: first } });
+
+  // A placeholder chip goes into the message field used last (the greeting at first), at its cursor.
+  const lastMessageField = useRef<MessageField>('greetingMessage');
+  const messageInputs = useRef<Partial<Record<MessageField, HTMLTextAreaElement | HTMLInputElement | null>>>({});
+  const insertPlaceholder = (key: string) => {
+    const field = lastMessageField.current;
+    const text = `{{${key}}}`;
+    const value = getValues(field) ?? '';
+    const input = messageInputs.current[field];
+    const start = input?.selectionStart ?? value.length;
+    const end = input?.selectionEnd ?? value.length;
+    setValue(field, value.slice(0, start) + text + value.slice(end), { shouldDirty: true, shouldValidate: !!errors[field] });
+    requestAnimationFrame(() => {
+      input?.focus();
+      input?.setSelectionRange(start + text.length, start + text.length);
+    });
+  };
+  const messageFieldProps = (field: MessageField) => ({
+    inputRef: (el: HTMLTextAreaElement | HTMLInputElement | null) => {
+      messageInputs.current[field] = el;
+    },
+    onFocus: () => {
+      lastMessageField.current = field;
+    },
+  });
 
   useEffect(() => {
     if (existing) reset(toFormValues(existing));
@@ -159,6 +193,7 @@ export function ConnectionModal({ onClose, whatsappId, first = false }: Connecti
                 maxRows={8}
                 fullWidth
                 {...register('greetingMessage')}
+                {...messageFieldProps('greetingMessage')}
                 error={!!errors.greetingMessage}
                 helperText={translateValidation(t, errors.greetingMessage?.message)}
               />
@@ -169,9 +204,31 @@ export function ConnectionModal({ onClose, whatsappId, first = false }: Connecti
                 maxRows={8}
                 fullWidth
                 {...register('farewellMessage')}
+                {...messageFieldProps('farewellMessage')}
                 error={!!errors.farewellMessage}
                 helperText={translateValidation(t, errors.farewellMessage?.message)}
               />
+              <Box data-testid="message-placeholders">
+                <Typography variant="caption" color="text.secondary" component="p" sx={{ mb: 0.75 }}>
+                  {t('connections.placeholders.title')}
+                </Typography>
+                <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.75 }}>
+                  {MESSAGE_PLACEHOLDERS.map((key) => (
+                    // The chip's name is the placeholder itself; the tooltip describes it.
+                    <Tooltip key={key} title={t(`connections.placeholders.${key}`)} describeChild>
+                      <Chip
+                        size="small"
+                        variant="outlined"
+                        label={`{{${key}}}`}
+                        // Keep the message field focused (and its cursor) while clicking.
+                        onMouseDown={(e) => e.preventDefault()}
+                        onClick={() => insertPlaceholder(key)}
+                        sx={{ fontFamily: 'monospace' }}
+                      />
+                    </Tooltip>
+                  ))}
+                </Box>
+              </Box>
               <Controller
                 name="queueIds"
                 control={control}

@@ -11,6 +11,7 @@ import SyncIcon from '@mui/icons-material/Sync';
 import TimerOffIcon from '@mui/icons-material/TimerOff';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { toastError } from '../../services/toast-error';
 import { sessionActions } from './connections-api';
 
@@ -55,7 +56,7 @@ export function ConnectionStatus({ status }: { status: SessionStatus }) {
 
 export interface SessionActionsProps {
   whatsapp: WhatsappDto;
-  /** Admins may retry, ask for a new QR code and disconnect. */
+  /** Admins may show the QR code, retry, ask for a new QR code and disconnect; others only see the state. */
   canManage: boolean;
   onShowQr: () => void;
 }
@@ -64,6 +65,7 @@ export interface SessionActionsProps {
 export function SessionActions({ whatsapp, canManage, onShowQr }: SessionActionsProps) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
+  const [confirmDisconnect, setConfirmDisconnect] = useState(false);
 
   const run = (action: (id: number) => Promise<void>) => {
     setBusy(true);
@@ -74,11 +76,12 @@ export function SessionActions({ whatsapp, canManage, onShowQr }: SessionActions
 
   switch (whatsapp.status) {
     case 'qrcode':
-      return (
+      // Whoever scans the code pairs their own phone as this connection: admins only, like every session change.
+      return canManage ? (
         <Button size="small" variant="contained" startIcon={<CropFreeIcon />} onClick={onShowQr}>
           {t('connections.actions.qrcode')}
         </Button>
-      );
+      ) : null;
     case 'DISCONNECTED':
       return canManage ? (
         <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
@@ -94,9 +97,24 @@ export function SessionActions({ whatsapp, canManage, onShowQr }: SessionActions
     case 'PAIRING':
     case 'TIMEOUT':
       return canManage ? (
-        <Button size="small" variant="outlined" color="error" disabled={busy} onClick={() => run(sessionActions.disconnect)}>
-          {t('connections.actions.disconnect')}
-        </Button>
+        <>
+          <Button size="small" variant="outlined" color="error" disabled={busy} onClick={() => setConfirmDisconnect(true)}>
+            {t('connections.actions.disconnect')}
+          </Button>
+          {/* Disconnecting stops the connection's conversations: ask first. */}
+          <ConfirmDialog
+            open={confirmDisconnect}
+            title={t('connections.disconnectConfirm.title', { name: whatsapp.name })}
+            text={t('connections.disconnectConfirm.text')}
+            confirmLabel={t('connections.actions.disconnect')}
+            busy={busy}
+            onConfirm={() => {
+              setConfirmDisconnect(false);
+              run(sessionActions.disconnect);
+            }}
+            onClose={() => setConfirmDisconnect(false)}
+          />
+        </>
       ) : null;
     case 'OPENING':
       return (

@@ -60,7 +60,8 @@ export function ConnectionsPage() {
   const closeQr = useCallback(() => setQrFor(null), []);
   // Under 600 px the table keeps name, status (with the session action below it) and actions.
   const compact = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
-  const columns = (compact ? 2 : 6) + (admin ? 1 : 0);
+  // Attendants see the connections and their states read-only (docs/decisions/0009): no session or actions column.
+  const columns = (compact ? 2 : 5) + (admin ? (compact ? 1 : 2) : 0);
 
   const toDelete = useConfirmedDelete(
     ({ id }: WhatsappDto) => deleteWhatsapp(id),
@@ -76,10 +77,14 @@ export function ConnectionsPage() {
     <Page
       title={t('pages.connections')}
       actions={
-        admin && (
+        admin ? (
           <Button variant="contained" startIcon={<AddIcon />} onClick={() => setModal({})}>
             {t('connections.add')}
           </Button>
+        ) : (
+          <Typography variant="body2" color="text.secondary" data-testid="connections-read-only">
+            {t('connections.readOnly')}
+          </Typography>
         )
       }
     >
@@ -106,7 +111,7 @@ export function ConnectionsPage() {
                   <TableCell>{t('connections.columns.status')}</TableCell>
                   {!compact && (
                     <>
-                      <TableCell>{t('connections.columns.session')}</TableCell>
+                      {admin && <TableCell>{t('connections.columns.session')}</TableCell>}
                       <TableCell>{t('connections.columns.lastUpdate')}</TableCell>
                       <TableCell align="center">{t('connections.columns.default')}</TableCell>
                     </>
@@ -129,7 +134,7 @@ export function ConnectionsPage() {
                     </TableCell>
                     <TableCell>
                       <ConnectionStatus status={w.status} />
-                      {compact && (
+                      {compact && admin && (
                         <Box sx={{ mt: 0.75 }}>
                           <SessionActions whatsapp={w} canManage={admin} onShowQr={() => setQrFor(w.id)} />
                         </Box>
@@ -137,9 +142,11 @@ export function ConnectionsPage() {
                     </TableCell>
                     {!compact && (
                       <>
-                        <TableCell>
-                          <SessionActions whatsapp={w} canManage={admin} onShowQr={() => setQrFor(w.id)} />
-                        </TableCell>
+                        {admin && (
+                          <TableCell>
+                            <SessionActions whatsapp={w} canManage={admin} onShowQr={() => setQrFor(w.id)} />
+                          </TableCell>
+                        )}
                         <TableCell>{formatShortDateTime(w.updatedAt)}</TableCell>
                         <TableCell align="center">{w.isDefault && <DefaultStar label={t('connections.isDefault')} />}</TableCell>
                       </>

@@ -5,10 +5,14 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
+import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { QRCodeSVG } from 'qrcode.react';
+import PhoneAndroidIcon from '@mui/icons-material/PhoneAndroid';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router-dom';
+import { useServerFeatures } from '../layout/use-server-features';
 import { useWhatsapps } from './connections-api';
 
 /**
@@ -22,6 +26,9 @@ export function QrCodeDialog({ whatsappId, onClose }: { whatsappId: number; onCl
   const whatsapp = whatsapps?.find((w) => w.id === whatsappId);
   const qrcode = whatsapp?.qrcode ?? '';
   const hadQr = useRef(false);
+  const { features } = useServerFeatures();
+  // A Simulator connection is paired on the /simulator page, not with a phone.
+  const simulator = whatsapp?.channel === 'simulator' && features.simulator;
 
   useEffect(() => {
     if (qrcode) hadQr.current = true;
@@ -57,9 +64,27 @@ export function QrCodeDialog({ whatsappId, onClose }: { whatsappId: number; onCl
                   style={{ width: '100%', maxWidth: 256, height: 'auto' }}
                 />
               </Box>
-              <Typography variant="body2" color="text.secondary" sx={{ textAlign: 'center' }}>
-                {t('connections.qr.help')}
-              </Typography>
+              {simulator ? (
+                <Stack spacing={1.5} sx={{ alignItems: 'center' }}>
+                  <Typography variant="body2" color="text.secondary" sx={{ textAlign: 'center' }}>
+                    {t('connections.qr.simulatorHelp')}
+                  </Typography>
+                  <Button
+                    variant="contained"
+                    startIcon={<PhoneAndroidIcon />}
+                    component={RouterLink}
+                    to={`/simulator?connection=${whatsappId}`}
+                    onClick={onClose}
+                    data-testid="qr-open-simulator"
+                  >
+                    {t('connections.qr.openSimulator')}
+                  </Button>
+                </Stack>
+              ) : (
+                <Typography variant="body2" color="text.secondary" sx={{ textAlign: 'center' }}>
+                  {t('connections.qr.help')}
+                </Typography>
+              )}
             </>
           ) : (
             <Box sx={{ display: 'grid', placeItems: 'center', gap: 2 }} data-testid="qr-waiting">

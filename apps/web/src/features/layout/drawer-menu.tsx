@@ -10,12 +10,13 @@ import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
 import { useAuth } from '../auth/auth-context';
-import { NAV_ITEMS, type NavItem, type NavSection } from './nav-items';
+import { visibleNavItems, type NavItem, type NavSection } from './nav-items';
 import { useConnectionsAttention } from './use-connections-attention';
+import { useServerFeatures } from './use-server-features';
 
-const SECTIONS: { section: NavSection; titleKey?: string; adminOnly?: boolean }[] = [
+const SECTIONS: { section: NavSection; titleKey?: string }[] = [
   { section: 'main' },
-  { section: 'admin', titleKey: 'layout.sections.admin', adminOnly: true },
+  { section: 'admin', titleKey: 'layout.sections.admin' },
   { section: 'tools', titleKey: 'layout.sections.tools' },
 ];
 
@@ -31,11 +32,16 @@ export function DrawerMenu({ onNavigate }: { onNavigate?: () => void }) {
   const { user } = useAuth();
   const { pathname } = useLocation();
   const attention = useConnectionsAttention();
-  const admin = isAdmin(user);
+  const { features } = useServerFeatures();
+  // Only pages that work and that this user may open; a section with none left has no heading either.
+  const items = visibleNavItems({ admin: isAdmin(user), simulator: features.simulator });
+  const sections = SECTIONS.map((s) => ({ ...s, items: items.filter((item) => item.section === s.section) })).filter(
+    (s) => s.items.length > 0,
+  );
 
   return (
     <List component="nav" aria-label={t('layout.mainMenu')} data-testid="drawer" dense sx={{ py: 0 }}>
-      {SECTIONS.filter((s) => admin || !s.adminOnly).map(({ section, titleKey }) => (
+      {sections.map(({ section, titleKey, items: sectionItems }) => (
         <Fragment key={section}>
           {titleKey && (
             <>
@@ -45,7 +51,7 @@ export function DrawerMenu({ onNavigate }: { onNavigate?: () => void }) {
               </ListSubheader>
             </>
           )}
-          {NAV_ITEMS.filter((item) => item.section === section).map((item) => {
+          {sectionItems.map((item) => {
             const label = t(item.titleKey);
             const showBadge = item.path === '/connections' && attention;
             return (

@@ -22,6 +22,9 @@ import type { ReactNode } from 'react';
 
 export type NavSection = 'main' | 'admin' | 'tools';
 
+/** Who sees an item beyond the signed-in user: admins only, or admins while the server runs the simulator. */
+export type NavAudience = 'everyone' | 'admin' | 'simulator';
+
 export interface NavItem {
   /** Path of the route (the one the drawer links to). */
   path: string;
@@ -29,28 +32,58 @@ export interface NavItem {
   titleKey: string;
   icon: ReactNode;
   section: NavSection;
+  /**
+   * The page works. A tool whose issue has not landed yet is `false`: the drawer hides it and its route is not
+   * declared (the catch-all sends it to /). When its page lands, set `true` here and add its route in routes.tsx.
+   */
+  ready: boolean;
+  audience?: NavAudience;
 }
 
 /** Every private page of §2, in drawer order. */
 export const NAV_ITEMS: readonly NavItem[] = [
-  { path: '/', titleKey: 'pages.dashboard', icon: <DashboardIcon />, section: 'main' },
-  { path: '/tickets', titleKey: 'pages.tickets', icon: <ForumIcon />, section: 'main' },
-  { path: '/connections', titleKey: 'pages.connections', icon: <SyncAltIcon />, section: 'main' },
-  { path: '/contacts', titleKey: 'pages.contacts', icon: <ContactPhoneIcon />, section: 'main' },
-  { path: '/quickAnswers', titleKey: 'pages.quickAnswers', icon: <QuestionAnswerIcon />, section: 'main' },
-  { path: '/users', titleKey: 'pages.users', icon: <PeopleIcon />, section: 'admin' },
-  { path: '/queues', titleKey: 'pages.queues', icon: <AccountTreeIcon />, section: 'admin' },
-  { path: '/settings', titleKey: 'pages.settings', icon: <SettingsIcon />, section: 'admin' },
-  { path: '/ZDG', titleKey: 'pages.bulkText', icon: <SendIcon />, section: 'tools' },
-  { path: '/ZDGMedia', titleKey: 'pages.bulkMediaUrl', icon: <ImageIcon />, section: 'tools' },
-  { path: '/ZDGMedia2', titleKey: 'pages.bulkMediaPath', icon: <FolderIcon />, section: 'tools' },
-  { path: '/ZDGMedia3', titleKey: 'pages.bulkAudio', icon: <AudiotrackIcon />, section: 'tools' },
-  { path: '/ZDGGroups', titleKey: 'pages.groups', icon: <GroupsIcon />, section: 'tools' },
-  { path: '/ZDGChatbot', titleKey: 'pages.chatbot', icon: <SmartToyIcon />, section: 'tools' },
-  { path: '/ZDGAgendamento', titleKey: 'pages.scheduled', icon: <AlarmIcon />, section: 'tools' },
-  { path: '/ZDGHistorico', titleKey: 'pages.historyImport', icon: <HistoryIcon />, section: 'tools' },
-  { path: '/InstaDirect', titleKey: 'pages.instaDirect', icon: <InstagramIcon />, section: 'tools' },
-  { path: '/SMS', titleKey: 'pages.sms', icon: <SmsIcon />, section: 'tools' },
-  { path: '/VoiceCall', titleKey: 'pages.voiceCall', icon: <CallIcon />, section: 'tools' },
-  { path: '/simulator', titleKey: 'pages.simulator', icon: <PhoneAndroidIcon />, section: 'tools' },
+  { path: '/', titleKey: 'pages.dashboard', icon: <DashboardIcon />, section: 'main', ready: true },
+  { path: '/tickets', titleKey: 'pages.tickets', icon: <ForumIcon />, section: 'main', ready: true },
+  { path: '/connections', titleKey: 'pages.connections', icon: <SyncAltIcon />, section: 'main', ready: true },
+  { path: '/contacts', titleKey: 'pages.contacts', icon: <ContactPhoneIcon />, section: 'main', ready: true },
+  { path: '/quickAnswers', titleKey: 'pages.quickAnswers', icon: <QuestionAnswerIcon />, section: 'main', ready: true },
+  { path: '/users', titleKey: 'pages.users', icon: <PeopleIcon />, section: 'admin', ready: true, audience: 'admin' },
+  { path: '/queues', titleKey: 'pages.queues', icon: <AccountTreeIcon />, section: 'admin', ready: true, audience: 'admin' },
+  { path: '/settings', titleKey: 'pages.settings', icon: <SettingsIcon />, section: 'admin', ready: true, audience: 'admin' },
+  // The tools: each becomes `ready: true` with its issue (bulk send, groups, chatbot, schedules, history, ...).
+  { path: '/ZDG', titleKey: 'pages.bulkText', icon: <SendIcon />, section: 'tools', ready: false },
+  { path: '/ZDGMedia', titleKey: 'pages.bulkMediaUrl', icon: <ImageIcon />, section: 'tools', ready: false },
+  { path: '/ZDGMedia2', titleKey: 'pages.bulkMediaPath', icon: <FolderIcon />, section: 'tools', ready: false },
+  { path: '/ZDGMedia3', titleKey: 'pages.bulkAudio', icon: <AudiotrackIcon />, section: 'tools', ready: false },
+  { path: '/ZDGGroups', titleKey: 'pages.groups', icon: <GroupsIcon />, section: 'tools', ready: false },
+  { path: '/ZDGChatbot', titleKey: 'pages.chatbot', icon: <SmartToyIcon />, section: 'tools', ready: false },
+  { path: '/ZDGAgendamento', titleKey: 'pages.scheduled', icon: <AlarmIcon />, section: 'tools', ready: false },
+  { path: '/ZDGHistorico', titleKey: 'pages.historyImport', icon: <HistoryIcon />, section: 'tools', ready: false },
+  { path: '/InstaDirect', titleKey: 'pages.instaDirect', icon: <InstagramIcon />, section: 'tools', ready: false },
+  { path: '/SMS', titleKey: 'pages.sms', icon: <SmsIcon />, section: 'tools', ready: false },
+  { path: '/VoiceCall', titleKey: 'pages.voiceCall', icon: <CallIcon />, section: 'tools', ready: false },
+  // The simulator's routes are admin-only and exist only when the server runs with SIMULATOR=on.
+  { path: '/simulator', titleKey: 'pages.simulator', icon: <PhoneAndroidIcon />, section: 'tools', ready: true, audience: 'simulator' },
 ];
+
+/** What decides whether a signed-in user sees an item. */
+export interface NavViewer {
+  admin: boolean;
+  /** The server runs the simulator (GET /api/health); false while unknown. */
+  simulator: boolean;
+}
+
+/** The drawer items this viewer may open: ready pages their role (and the server) allows. */
+export function visibleNavItems(viewer: NavViewer, items: readonly NavItem[] = NAV_ITEMS): NavItem[] {
+  return items.filter((item) => {
+    if (!item.ready) return false;
+    switch (item.audience ?? 'everyone') {
+      case 'everyone':
+        return true;
+      case 'admin':
+        return viewer.admin;
+      case 'simulator':
+        return viewer.admin && viewer.simulator;
+    }
+  });
+}
