@@ -54,6 +54,8 @@ test('a simulator connection is paired through the simulator page and turns CONN
 
   // Disconnect and ask for a new QR code: the badge comes back, the QR button too.
   await row.getByRole('button', { name: 'Disconnect' }).click();
+  // It asks first.
+  await page.getByRole('dialog', { name: `Disconnect ${name}?` }).getByRole('button', { name: 'Disconnect' }).click();
   await expect(row.getByTestId('connection-status')).toHaveAttribute('data-status', 'DISCONNECTED');
   await expect(connectionsBadge(page)).toBeVisible();
   await row.getByRole('button', { name: 'New QR' }).click();

@@ -14,10 +14,7 @@ async function shot(page: Page, name: string): Promise<void> {
   if (dir) await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: false });
 }
 
-/**
- * Closes a toast with its close button. Toasts open at the top right, over the top bar's bell, language
- * and user-menu buttons, which stay unclickable until the toast fades (3 s, paused while hovered).
- */
+/** Closes a toast with its close button (toasts open at the bottom left, clear of the top bar). */
 async function closeToast(page: Page, text: string): Promise<void> {
   const toast = page.getByRole('alert').filter({ hasText: text });
   await toast.getByRole('button', { name: 'close' }).click();
@@ -222,7 +219,7 @@ test.describe('language', () => {
     await expect(drawerLink(page, 'Conexões')).toBeVisible();
     await expect(drawerLink(page, 'Respostas rápidas')).toBeVisible();
     await expect(page.getByText('Selecione um ticket para começar a conversar.')).toBeVisible();
-    await expect(page.locator('html')).toHaveAttribute('lang', 'pt');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'pt-BR');
     await page.getByRole('button', { name: 'menu do usuário' }).click();
     await expect(page.getByRole('menuitem', { name: 'Sair' })).toBeVisible();
     await expect(page.getByRole('menuitem', { name: 'Perfil' })).toBeVisible();
@@ -270,7 +267,7 @@ test.describe('drawer', () => {
     await uiLogin(page, user.email, user.password);
     await expect(page.getByRole('tab', { name: 'Inbox' })).toBeVisible();
     await expect(page.getByTestId('drawer')).toBeHidden();
-    // At phone width the toast spans the top of the screen, over the menu button.
+    // At phone width the toast spans the bottom of the screen.
     await closeToast(page, 'Login successful!');
 
     await page.getByRole('button', { name: 'open drawer' }).click();

@@ -104,6 +104,8 @@ test.describe('the attendant screen', () => {
 
     // Transfer to a queue: back to pending.
     await page.getByRole('button', { name: 'Transfer' }).click();
+    await page.getByRole('dialog').getByRole('combobox', { name: 'Transfer to' }).click();
+    await page.getByRole('option', { name: 'Nobody: wait in a queue' }).click();
     await page.getByRole('dialog').getByLabel('Queue').click();
     await page.getByRole('option', { name: queue.name }).click();
     await shot(page, '07-transfer');
@@ -139,7 +141,8 @@ test.describe('the attendant screen', () => {
     await page.getByRole('button', { name: 'contact details' }).click();
     await expect(page.getByTestId('contact-drawer').getByRole('link', { name: number })).toHaveAttribute('href', `tel:+${number}`);
     await shot(page, '09-contact-drawer');
-    await page.keyboard.press('Escape');
+    // On a wide screen it is a side panel beside the chat (issue 10): its close button hides it.
+    await page.getByTestId('contact-drawer-close').click();
     await expect(page.getByTestId('contact-drawer')).toBeHidden();
 
     // Search across tickets and messages; clearing it returns to the open tab.
@@ -210,9 +213,8 @@ test.describe('the attendant screen', () => {
     await expect(page.getByText('Avenida Paulista, 1000')).toBeVisible();
     await shot(page, 'pt-02-chat');
     await page.getByRole('button', { name: 'importar e exportar' }).click();
-    await expect(page.getByTestId('import-export-panel').getByRole('button')).toHaveCount(4);
-    await page.getByTestId('import-export-panel').getByRole('button', { name: 'EMAIL' }).click();
-    await expect(page.getByText('EMAIL ainda não está configurado.')).toBeVisible();
+    // Only the tools that work: CSV (WPP id, import and EMAIL arrive with their own issues).
+    await expect(page.getByTestId('import-export-panel').getByRole('button')).toHaveText(['CSV']);
     await shot(page, 'pt-03-tools');
     await page.getByRole('button', { name: 'Transferir' }).click();
     await expect(page.getByRole('dialog').getByText('Transferir ticket')).toBeVisible();
@@ -225,22 +227,21 @@ test.describe('the attendant screen', () => {
     await shot(page, 'pt-06-phone-list');
     await page.setViewportSize({ width: 1280, height: 720 });
 
-    // Protocolo: resolves, shows the number in an alert.
-    const alerts: string[] = [];
-    page.on('dialog', (d) => {
-      alerts.push(d.message());
-      void d.accept();
-    });
+    // Protocolo: resolves, shows the number in the app's dialog (no browser alert).
     await ticketRow(page, name).click();
     await page.getByRole('button', { name: 'mais opções' }).click();
     await page.getByRole('menuitem', { name: 'Protocolo' }).click();
-    await expect.poll(() => alerts).toContainEqual(expect.stringMatching(/^Número do protocolo: \d+$/));
+    const protocolDialog = page.getByRole('dialog', { name: 'Ticket resolvido com protocolo' });
+    await expect(protocolDialog).toContainText(/Número do protocolo: \d+/);
     await expectTicketStatus(request, ticketId, 'closed');
+    await protocolDialog.getByRole('button', { name: 'OK' }).click();
+    await page.waitForURL(/\/tickets$/);
 
-    // Close all, after a confirmation: an alert, then the lists reload empty.
-    await page.getByRole('button', { name: 'Fechar', exact: true }).click();
+    // Close all, after a confirmation: the result in a dialog, and the lists refresh empty.
+    await page.getByRole('button', { name: 'Fechar todos', exact: true }).click();
     await page.getByRole('dialog').getByRole('button', { name: /Confirmar/i }).click();
-    await expect.poll(() => alerts).toContainEqual(expect.stringMatching(/fechado/));
+    await expect(page.getByRole('dialog', { name: 'Tickets fechados' })).toContainText(/fechado/);
+    await page.getByRole('dialog', { name: 'Tickets fechados' }).getByRole('button', { name: 'OK' }).click();
     await expect(page.getByRole('tab', { name: /Atendendo/ })).toContainText('0');
   });
 

@@ -116,7 +116,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   registerErrorHandler(http);
   registerAuthHook(http, auth);
 
-  healthRoutes(http, database);
+  healthRoutes(http, database, { simulator: config.simulator });
   authRoutes(http, auth, config.cookieSecure);
   usersRoutes(http, users);
   settingsRoutes(http, settings);
@@ -134,7 +134,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   whatsappSessionRoutes(http, whatsapps);
 
   const media = new MediaStorage(config.dataDir, config.refreshSecret);
-  const messages = new MessagesService(db, events, sessions, media);
+  const messages = new MessagesService(db, events, sessions, media, { allowPrivate: config.mediaFetchAllowPrivate });
   const tickets = new TicketsService(db, events, messages, options.clock);
   const inbound = new InboundService(db, events, settings, sessions, media, messages, {
     menuDebounceMs: config.queueMenuDebounceMs,

@@ -30,6 +30,11 @@ export interface AppConfig {
   queueMenuDebounceMs: number;
   /** How often open tickets idle for 24 hours are closed. */
   autoCloseIntervalMs: number;
+  /**
+   * MEDIA_FETCH_ALLOW_PRIVATE=true lets a `mediaUrl` reach loopback, private and link-local addresses (tests,
+   * development); off by default, so the server cannot be used to probe its own network.
+   */
+  mediaFetchAllowPrivate: boolean;
 }
 
 interface Secrets {
@@ -105,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     signupLimitPerHour: Number(env.SIGNUP_LIMIT_PER_HOUR ?? 20),
     queueMenuDebounceMs: Number(env.QUEUE_MENU_DEBOUNCE_MS ?? 3000),
     autoCloseIntervalMs: Number(env.AUTO_CLOSE_INTERVAL_MS ?? 5 * 60 * 1000),
+    mediaFetchAllowPrivate: env.MEDIA_FETCH_ALLOW_PRIVATE === 'true',
     ...overrides,
   };
 }

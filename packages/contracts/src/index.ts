@@ -11,6 +11,8 @@ export * from './schemas/contacts.js';
 export * from './schemas/quick-answers.js';
 export * from './schemas/tickets.js';
 export * from './permissions.js';
+export * from './search-excerpt.js';
+export * from './message-preview.js';
 
 export interface Paginated {
   hasMore: boolean;

@@ -11,6 +11,8 @@ export interface InboundMedia {
   filename?: string;
   /** Voice note (push-to-talk) rather than an audio file. */
   ptt?: boolean;
+  /** Length of an audio in seconds, when the network says it. */
+  seconds?: number;
   download(): Promise<Buffer>;
 }
 

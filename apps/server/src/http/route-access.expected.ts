@@ -33,6 +33,7 @@ export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
   'GET /api/media/:name': { access: 'public' },
 
   'GET /api/users': { access: 'admin' },
+  'GET /api/users/list': { access: 'user' },
   'GET /api/users/:id': { access: 'user', user: 'forbidden' },
   'POST /api/users': { access: 'admin' },
   'PUT /api/users/:id': { access: 'user' },
@@ -60,6 +61,7 @@ export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
   'POST /api/contacts': { access: 'user' },
   'POST /api/contact': { access: 'user' },
   'POST /api/contacts/import': { access: 'admin' },
+  'POST /api/contacts/import/csv': { access: 'admin' },
   'PUT /api/contacts/:id': { access: 'user' },
   'DELETE /api/contacts/:id': { access: 'user', user: 'forbidden' },
 

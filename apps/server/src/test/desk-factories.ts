@@ -37,7 +37,7 @@ export async function createQueue(t: TestApp, name: string, greetingMessage = ''
 export async function inbound(
   t: TestApp,
   whatsappId: number,
-  message: { from: string; body?: string; name?: string; id?: string; groupId?: string; groupName?: string; mediaType?: string; mediaUrl?: string },
+  message: { from: string; body?: string; name?: string; id?: string; groupId?: string; groupName?: string; mediaType?: string; mediaUrl?: string; duration?: number },
 ): Promise<TicketDto> {
   const admin = await t.adminToken();
   const res = await t.call<{ id: string }>('POST', `/api/simulator/${whatsappId}/inbound`, { token: admin, body: message });

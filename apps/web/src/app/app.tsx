@@ -3,7 +3,7 @@ import { ThemeProvider } from '@mui/material/styles';
 import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter } from 'react-router-dom';
 import { ToastContainer } from 'react-toastify';
-import { ConnectionBanner, useReconnecting } from '../components/connection-banner';
+import { ConnectionBanner } from '../components/connection-banner';
 import { useAuth } from '../features/auth/auth-context';
 import { AuthProvider } from '../features/auth/auth-provider';
 import { retryDelay, shouldRetry } from '../services/connection-state';
@@ -34,10 +34,12 @@ function ConnectionLayer() {
   return <ConnectionBanner belowAppBar={status === 'authenticated'} />;
 }
 
-/** Below the 48 px app bar, so toasts never cover its buttons, and below the reconnecting bar when shown. */
+/**
+ * At the bottom-left, where they hide nothing: not the app bar, not the ticket header's actions, not the
+ * send button (bottom-right). On phones react-toastify spans the width at the bottom.
+ */
 function Toasts() {
-  const reconnecting = useReconnecting();
-  return <ToastContainer position="top-right" autoClose={3000} newestOnTop closeOnClick style={{ top: reconnecting ? 112 : 64 }} />;
+  return <ToastContainer position="bottom-left" autoClose={3000} newestOnTop closeOnClick />;
 }
 
 export function App() {

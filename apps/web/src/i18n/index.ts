@@ -34,9 +34,20 @@ void i18n
     },
   });
 
-i18n.on('languageChanged', (lng) => {
-  if (typeof document !== 'undefined') document.documentElement.lang = lng;
-});
+/** The BCP 47 tag of a language for the page's `lang` attribute (Portuguese here is Brazil's). */
+export function htmlLang(lng: string | undefined): string {
+  const code = (lng ?? 'en').slice(0, 2);
+  if (code === 'pt') return 'pt-BR';
+  return code === 'es' ? 'es' : 'en';
+}
+
+function applyHtmlLang(): void {
+  if (typeof document !== 'undefined') document.documentElement.lang = htmlLang(i18n.resolvedLanguage ?? i18n.language);
+}
+
+i18n.on('languageChanged', applyHtmlLang);
+// The detected language may be set before the listener above exists.
+applyHtmlLang();
 
 /** The current interface language, reduced to one of ours. */
 export function currentLanguage(): LanguageCode {

@@ -25,6 +25,16 @@ describe('errorMessage (§8)', () => {
     });
   });
 
+  it('never shows axios\'s "Network Error": a call without an answer says so in the user\'s language', async () => {
+    const config = { headers: new AxiosHeaders() };
+    const offline = new AxiosError('Network Error', 'ERR_NETWORK', config, {});
+    expect(errorMessage(offline).text).toBe("Can't reach the server. Check your internet connection and try again.");
+    await i18n.changeLanguage('pt');
+    expect(errorMessage(new AxiosError('timeout of 1000ms exceeded', 'ECONNABORTED', config, {})).text).toMatch(/^Não foi possível/);
+    expect(errorMessage(new TypeError('Failed to fetch')).text).toMatch(/^Não foi possível/);
+    await i18n.changeLanguage('en');
+  });
+
   it('shows the server text for an unknown code, with the code as id', () => {
     expect(errorMessage(httpError(400, { error: 'ERR_SOMETHING_NEW', message: 'Something new' }))).toEqual({
       text: 'Something new',

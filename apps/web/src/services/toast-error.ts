@@ -18,7 +18,11 @@ export function errorMessage(err: unknown): { text: string; code?: string } {
     }
     if (typeof code === 'string' && code) return { text: body?.message || code, code };
     if (body?.message) return { text: body.message };
-    if (err.message && !err.response) return { text: err.message };
+    // No answer at all (network down, timeout): never axios's English "Network Error".
+    if (!err.response) return { text: i18n.t('errors.network') };
+  } else if (err instanceof Error && /^(Network Error|Failed to fetch|NetworkError\b|Load failed$)/.test(err.message)) {
+    // The browser's own words for a failed fetch (they differ per browser): the same translated text.
+    return { text: i18n.t('errors.network') };
   } else if (err instanceof Error && err.message) {
     return { text: err.message };
   }

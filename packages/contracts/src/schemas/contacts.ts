@@ -77,3 +77,64 @@ export interface ContactListResponse {
 export interface ContactImportResponse {
   imported: number;
 }
+
+/** CSV import limits: the file's size and its data lines (POST /contacts/import/csv). */
+export const CONTACT_CSV_IMPORT_MAX_BYTES = 5 * 1024 * 1024;
+export const CONTACT_CSV_IMPORT_MAX_LINES = 10_000;
+
+/** POST /contacts/import/csv?dryRun=1: only check the file and describe what an import would do. */
+export const ContactCsvImportQuery = z.object({
+  dryRun: z
+    .enum(['0', '1', 'true', 'false'])
+    .optional()
+    .transform((v) => v === '1' || v === 'true'),
+});
+export type ContactCsvImportQuery = z.input<typeof ContactCsvImportQuery>;
+
+/**
+ * Why a CSV line is not imported: a field's rule (§5), a number twice in the file, or a number already a contact
+ * (`exists`: skipped, not an error).
+ */
+export type ContactCsvLineReason =
+  | 'nameRequired'
+  | 'nameTooShort'
+  | 'nameTooLong'
+  | 'numberRequired'
+  | 'numberInvalid'
+  | 'numberTooShort'
+  | 'numberTooLong'
+  | 'emailInvalid'
+  | 'extraInfoInvalid'
+  | 'duplicateInFile'
+  | 'exists';
+
+export interface ContactCsvLineError {
+  /** The line of the file where the record starts (the header is line 1). */
+  line: number;
+  reason: ContactCsvLineReason;
+  /** The same in English, for API clients. */
+  message: string;
+}
+
+export interface ContactCsvPreviewRow {
+  line: number;
+  name: string;
+  number: string;
+  email: string;
+  extraInfo: { name: string; value: string }[];
+  /** `new`: would be created; `exists`: skipped, the number is a contact; `invalid`: see `reasons`. */
+  status: 'new' | 'exists' | 'invalid';
+  reasons: ContactCsvLineReason[];
+}
+
+/**
+ * Answer of POST /contacts/import/csv: contacts created (or that would be, on a dry run), lines skipped because
+ * the number is already a contact, and the invalid lines; a dry run also gives every line's preview.
+ */
+export interface ContactCsvImportResponse {
+  dryRun: boolean;
+  created: number;
+  skipped: number;
+  errors: ContactCsvLineError[];
+  preview?: ContactCsvPreviewRow[];
+}

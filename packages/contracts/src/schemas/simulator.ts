@@ -27,6 +27,8 @@ export const SimulatorInboundInput = z
       .refine((s) => !s.startsWith('data:') || isWellFormedDataUrl(s), INPUT_MESSAGES.invalidDataUrl)
       .optional(),
     quotedId: token().optional(),
+    /** Seconds of a voice note (mediaType audio), as the network would tell it. */
+    duration: z.coerce.number().int().min(1).max(86400).optional(),
     groupId: token().optional(),
     groupName: textField(200).trim().optional(),
   })

@@ -1,5 +1,6 @@
 import type { ContactDto } from './contacts.js';
 import type { QueueDto } from './queues.js';
+import type { SearchExcerpt } from '../search-excerpt.js';
 
 export const TICKET_STATUSES = ['pending', 'open', 'closed'] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
@@ -19,6 +20,10 @@ export interface TicketDto {
   user: { id: number; name: string } | null;
   whatsapp: { id: number; name: string } | null;
   lastMessage: string;
+  /** When the newest message was created (ISO), null without messages: the ticket row's time (§2). */
+  lastMessageAt?: string | null;
+  /** In a search: the newest matching message, cut around the match (text[start, end) is the match). */
+  searchMatch?: SearchExcerpt | null;
   unreadMessages: number;
   isGroup: boolean;
   protocol: string | null;
@@ -36,8 +41,47 @@ export interface MessageDto {
   mediaType: MediaType | null;
   mediaUrl: string | null;
   ack: number;
-  quotedMsg: { id: number; fromMe: boolean; body: string; contact: { name: string } | null } | null;
+  quotedMsg: {
+    id: number;
+    fromMe: boolean;
+    body: string;
+    contact: { name: string } | null;
+    mediaType?: MediaType | null;
+    mediaDuration?: number | null;
+  } | null;
   contact: { name: string } | null;
   participantName: string | null;
+  /** Who wrote it: the contact, an attendant, or the desk itself (greeting, queue menu, farewell, protocol). */
+  senderKind: SenderKind;
+  /** Seconds of a voice note or audio, when known. */
+  mediaDuration: number | null;
   createdAt: string;
+}
+
+export const SENDER_KINDS = ['contact', 'user', 'auto'] as const;
+export type SenderKind = (typeof SENDER_KINDS)[number];
+
+/** What happened to a ticket, shown in the chat between the messages. */
+export const TICKET_EVENT_KINDS = ['accepted', 'transferred', 'returned', 'resolved', 'reopened'] as const;
+export type TicketEventKind = (typeof TICKET_EVENT_KINDS)[number];
+
+export interface TicketEventDto {
+  id: number;
+  ticketId: number;
+  kind: TicketEventKind;
+  /** Who did it; null when the desk did (auto-close, a contact writing back). */
+  actor: { id: number; name: string } | null;
+  /** A transfer's destination, as named at the time. */
+  toUser?: { id: number; name: string } | null;
+  toQueue?: { id: number; name: string } | null;
+  createdAt: string;
+}
+
+/** `GET /api/messages/:ticketId`: a page of messages and the ticket's events in the same span of time. */
+export interface MessagesPageDto {
+  messages: MessageDto[];
+  events: TicketEventDto[];
+  ticket: TicketDto;
+  count: number;
+  hasMore: boolean;
 }

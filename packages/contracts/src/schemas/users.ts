@@ -55,6 +55,16 @@ export interface UserListResponse {
   count: number;
 }
 
+/**
+ * A colleague as every signed-in user may see them (GET /api/users/list, the transfer modal's list): who they
+ * are and which queues they serve; no e-mail, no profile.
+ */
+export interface ColleagueDto {
+  id: number;
+  name: string;
+  queues: { id: number; name: string; color: string }[];
+}
+
 export function isAdmin(user: Pick<UserDto, 'profile'> | null | undefined): boolean {
   return !!user && user.profile.toLowerCase() === 'admin';
 }

@@ -396,7 +396,7 @@ describe('Baileys driver: inbound messages', () => {
       inbound('AUD2', { audioMessage: { mimetype: 'audio/mpeg', ptt: false } }),
     ]);
     await vi.waitFor(() => expect(h.messages).toHaveLength(2));
-    expect(h.messages[0]).toMatchObject({ kind: 'audio', body: '', media: { mimetype: 'audio/ogg; codecs=opus', ptt: true } });
+    expect(h.messages[0]).toMatchObject({ kind: 'audio', body: '', media: { mimetype: 'audio/ogg; codecs=opus', ptt: true, seconds: 3 } });
     expect(h.messages[1]).toMatchObject({ kind: 'audio', media: { mimetype: 'audio/mpeg', ptt: false } });
   });
 

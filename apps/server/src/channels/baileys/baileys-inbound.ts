@@ -26,7 +26,7 @@ type Content = proto.IMessage;
 interface Rendered {
   kind: InboundKind;
   body: string;
-  media?: { mimetype: string; filename?: string; ptt?: boolean };
+  media?: { mimetype: string; filename?: string; ptt?: boolean; seconds?: number };
   location?: InboundMessage['location'];
   vcard?: InboundMessage['vcard'];
 }
@@ -71,7 +71,8 @@ function renderContent(content: Content): Rendered | null {
   }
   if (content.audioMessage) {
     const m = content.audioMessage;
-    return { kind: 'audio', body: '', media: { mimetype: m.mimetype ?? 'audio/ogg; codecs=opus', ptt: Boolean(m.ptt) } };
+    const seconds = m.seconds ? Number(m.seconds) : undefined;
+    return { kind: 'audio', body: '', media: { mimetype: m.mimetype ?? 'audio/ogg; codecs=opus', ptt: Boolean(m.ptt), ...(seconds ? { seconds } : {}) } };
   }
   if (content.documentMessage) {
     const m = content.documentMessage;
@@ -182,8 +183,8 @@ export async function normalizeMessage(message: WAMessage, ctx: InboundContext):
 
   let media: InboundMedia | undefined;
   if (rendered.media) {
-    const { mimetype, filename, ptt } = rendered.media;
-    media = { mimetype, filename, ptt, download: () => ctx.download(message) };
+    const { mimetype, filename, ptt, seconds } = rendered.media;
+    media = { mimetype, filename, ptt, ...(seconds ? { seconds } : {}), download: () => ctx.download(message) };
   }
 
   return {

@@ -55,6 +55,7 @@ export function toInboundMessage(device: SimulatorDevice, input: InboundData, fe
     if (!input.mediaUrl) throw new AppError('ERR_VALIDATION', 'mediaUrl: Required', { issues: [{ path: 'mediaUrl', message: 'Required' }] });
     message.kind = type;
     message.media = simulatorMedia(type, input.mediaUrl, fetchLocal);
+    if (type === 'audio' && input.duration) message.media.seconds = input.duration;
   }
   if (groupId && !device.groups.has(groupId)) {
     device.groups.set(groupId, {

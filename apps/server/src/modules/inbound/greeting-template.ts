@@ -1,3 +1,5 @@
+import type { TicketDto } from '@wadesk/contracts';
+
 export interface GreetingValues {
   name?: string;
   user?: string;
@@ -31,6 +33,25 @@ export function renderGreeting(template: string, values: GreetingValues): string
     connection: values.connection ?? '',
   };
   return template.replace(/\{\{\s*([a-z_]+)\s*\}\}/gi, (whole, key: string) => replacements[key.toLowerCase()] ?? whole);
+}
+
+/**
+ * The placeholder values of a message sent on a ticket (greeting, queue greeting, farewell): the contact's
+ * name, the attendant (the ticket's, else `fallbackUser`), the ticket id, its queue and connection.
+ */
+export function ticketTemplateValues(
+  ticket: Pick<TicketDto, 'id' | 'contact' | 'user' | 'queue'>,
+  connectionName: string | undefined,
+  extra: { fallbackUser?: string; now?: Date } = {},
+): GreetingValues {
+  return {
+    name: ticket.contact.name,
+    user: ticket.user?.name ?? extra.fallbackUser,
+    ticketId: ticket.id,
+    queue: ticket.queue?.name,
+    connection: connectionName,
+    now: extra.now,
+  };
 }
 
 /** The numbered queue list sent when a connection has several queues: `*1* - Sales`. */

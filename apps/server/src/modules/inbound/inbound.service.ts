@@ -1,4 +1,4 @@
-import type { MediaType, TicketDto, WhatsappDto } from '@wadesk/contracts';
+import { lastMessageOf, type MediaType, type TicketDto, type WhatsappDto } from '@wadesk/contracts';
 import type { AckUpdate, InboundMessage, InboundOutcome } from '../../channels/channel-driver.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { Database } from '../../db/client.js';
@@ -9,9 +9,10 @@ import { ContactsInboundRepository } from '../contacts/contacts-inbound.reposito
 import { MessagesRepository } from '../messages/messages.repository.js';
 import type { MessagesService } from '../messages/messages.service.js';
 import type { SettingsService } from '../settings/settings.service.js';
+import { TicketEventsRepository } from '../tickets/ticket-events.repository.js';
 import { TicketsRepository } from '../tickets/tickets.repository.js';
 import { WhatsappRepository } from '../whatsapp/whatsapp.repository.js';
-import { queueMenu, renderGreeting } from './greeting-template.js';
+import { queueMenu, renderGreeting, ticketTemplateValues } from './greeting-template.js';
 
 export interface InboundOptions {
   /** Wait this long after a contact's last message before sending the queue menu again. */
@@ -74,7 +75,8 @@ export class InboundService {
 
     const tickets = new TicketsRepository(this.db);
     const mediaType = MEDIA_TYPE_OF_KIND[msg.kind];
-    await tickets.touchWithMessage(ticketId, msg.body || (mediaType ? `[${mediaType}]` : ''), !msg.fromMe);
+    const preview = lastMessageOf({ body: msg.body, mediaType, filename: msg.media?.filename, duration: msg.media?.seconds });
+    await tickets.touchWithMessage(ticketId, preview, !msg.fromMe);
     const ticket = (await tickets.findDto(ticketId))!;
     const message = (await new MessagesRepository(this.db).findDto(stored))!;
     this.events.emit('message.created', { message, ticket });
@@ -116,7 +118,10 @@ export class InboundService {
       seconds ??= Number(await this.settings.value('timeCreateNewTicket')) || 0;
       const recent = seconds > 0 ? await repo.findRecentlyClosed(contactId, whatsappId, new Date(Date.now() - seconds * 1000)) : null;
       try {
-        if (recent && (await repo.reopenAsPending(recent))) return recent;
+        if (recent && (await repo.reopenAsPending(recent))) {
+          await new TicketEventsRepository(this.db).insert([{ ticketId: recent, kind: 'reopened', actorUserId: null }]);
+          return recent;
+        }
         if (!recent) return await repo.insert({ contactId, whatsappId, status: 'pending', isGroup, queueId });
       } catch (err) {
         if (!isUniqueViolation(err)) throw err;
@@ -158,6 +163,8 @@ export class InboundService {
       ack: msg.fromMe ? 1 : 0,
       quotedMsgId,
       participantName: msg.isGroup ? (msg.participant?.name ?? msg.participant?.number ?? null) : null,
+      senderKind: msg.fromMe ? 'user' : 'contact',
+      mediaDuration: mediaType === 'audio' ? (msg.media?.seconds ?? null) : null,
       createdAt: msg.timestamp,
     });
   }
@@ -209,18 +216,12 @@ export class InboundService {
   }
 
   private greetingValues(ticket: TicketDto, connection: WhatsappDto) {
-    return {
-      name: ticket.contact.name,
-      user: ticket.user?.name,
-      ticketId: ticket.id,
-      queue: ticket.queue?.name,
-      connection: connection.name,
-    };
+    return ticketTemplateValues(ticket, connection.name);
   }
 
   private async send(ticket: TicketDto, text: string): Promise<void> {
     try {
-      await this.messages.sendText(ticket, { body: text });
+      await this.messages.sendText(ticket, { body: text, auto: true });
     } catch (err) {
       this.options.log.warn({ err, ticketId: ticket.id }, 'automatic message not sent');
     }

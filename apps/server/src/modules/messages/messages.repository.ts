@@ -1,4 +1,4 @@
-import type { MediaType, MessageDto } from '@wadesk/contracts';
+import type { MediaType, MessageDto, SenderKind } from '@wadesk/contracts';
 import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
@@ -18,6 +18,8 @@ export interface MessageWrite {
   quotedMsgId: number | null;
   participantName: string | null;
   sentByUserId?: number | null;
+  senderKind: SenderKind;
+  mediaDuration?: number | null;
   createdAt?: Date;
 }
 
@@ -75,6 +77,19 @@ export class MessagesRepository {
       .limit(pageSize)
       .offset((page - 1) * pageSize);
     return { messages: rows.reverse().map(toMessageDto), count: total?.n ?? 0 };
+  }
+
+  /** When the message just newer than a page was created (where the page's span of time ends); null for page 1. */
+  async newerNeighbourTime(ticketId: number, page: number, pageSize: number): Promise<Date | null> {
+    if (page <= 1) return null;
+    const [row] = await this.db
+      .select({ createdAt: messages.createdAt })
+      .from(messages)
+      .where(eq(messages.ticketId, ticketId))
+      .orderBy(desc(messages.createdAt), desc(messages.id))
+      .limit(1)
+      .offset((page - 1) * pageSize - 1);
+    return row?.createdAt ?? null;
   }
 
   /** Updates the delivery state, never backwards; returns the message id when it changed. */
@@ -146,10 +161,19 @@ function toMessageDto(row: MessageRow): MessageDto {
     mediaUrl: m.mediaUrl,
     ack: m.ack,
     quotedMsg: q
-      ? { id: q.id, fromMe: q.fromMe, body: q.body, contact: row.quotedContactName ? { name: row.quotedContactName } : null }
+      ? {
+          id: q.id,
+          fromMe: q.fromMe,
+          body: q.body,
+          contact: row.quotedContactName ? { name: row.quotedContactName } : null,
+          mediaType: (q.mediaType as MediaType | null) ?? null,
+          mediaDuration: q.mediaDuration,
+        }
       : null,
     contact: row.contactName ? { name: row.contactName } : null,
     participantName: m.participantName,
+    senderKind: m.senderKind as SenderKind,
+    mediaDuration: m.mediaDuration,
     createdAt: m.createdAt.toISOString(),
   };
 }

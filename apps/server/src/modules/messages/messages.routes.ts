@@ -11,24 +11,37 @@ import { readMultipartMessage } from '../../storage/multipart-upload.js';
 const TicketParams = z.object({ ticketId: idField });
 const IdParams = z.object({ id: idField });
 const PageQuery = z.object({ pageNumber: pageNumberField });
+const ReadPageQuery = PageQuery.extend({ markRead: z.enum(['true', 'false']).optional() });
 
+/**
+ * A flag as existing clients send it: whaticket's front end and the scripts written for it send `read: 1`,
+ * others `true` or `"true"`. Accepted and ignored: a message sent from here is always fromMe and read.
+ */
+const clientFlag = z
+  .union([z.boolean(), z.literal(0), z.literal(1), z.enum(['true', 'false', '1', '0'])])
+  .nullable()
+  .optional();
+
+/** The JSON payload of §7: read, fromMe, mediaUrl (an empty string means none), body, quotedMsg (its id is used). */
 const SendBody = z.object({
   body: textField(30000).default(''),
   quotedMsg: z
     .object({ id: idField })
     .nullable()
     .optional(),
-  mediaUrl: textField(2000).optional(),
-  fromMe: z.boolean().optional(),
-  read: z.boolean().optional(),
+  mediaUrl: z.preprocess((v) => (v === '' || v === null ? undefined : v), textField(2000).optional()),
+  fromMe: clientFlag,
+  read: clientFlag,
 });
 
 export function messagesRoutes(app: FastifyInstance, tickets: TicketsService, messages: MessagesService): void {
   app.get('/api/messages/:ticketId', async (request) => {
     const { ticketId } = parse(TicketParams, request.params);
-    const { pageNumber } = parse(PageQuery, request.query);
+    const { pageNumber, markRead } = parse(ReadPageQuery, request.query);
     const ticket = await tickets.get(currentUser(request), ticketId);
     const page = await messages.listPage(ticket, pageNumber);
+    // `markRead=false`: a peek (View on a waiting ticket) reads without marking it read.
+    if (markRead === 'false') return { ...page, ticket };
     await messages.markRead(ticket);
     return { ...page, ticket: { ...ticket, unreadMessages: 0 } };
   });
@@ -53,6 +66,11 @@ export function messagesRoutes(app: FastifyInstance, tickets: TicketsService, me
       }
     }
     const input = parse(SendBody, request.body);
+    if (input.mediaUrl) {
+      // The file the URL names, fetched here; the body is its caption.
+      const message = await messages.sendMediaFromUrl(ticket, { url: input.mediaUrl, caption: input.body.trim() || undefined, sentBy: user });
+      return reply.status(201).send(message);
+    }
     if (!input.body.trim()) throw new AppError('ERR_VALIDATION', 'body: Required', { issues: [{ path: 'body', message: 'Required' }] });
     const message = await messages.sendText(ticket, { body: input.body, quotedMessageId: input.quotedMsg?.id ?? null, sentBy: user });
     return reply.status(201).send(message);

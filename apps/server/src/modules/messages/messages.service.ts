@@ -1,15 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { PAGE_SIZE, type MediaType, type MessageDto, type TicketDto } from '@wadesk/contracts';
+import { lastMessageOf, PAGE_SIZE, type MediaType, type MessageDto, type MessagesPageDto, type TicketDto } from '@wadesk/contracts';
 import type { OutboundMedia, SendOptions } from '../../channels/channel-driver.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { Database } from '../../db/client.js';
 import type { DomainEvents } from '../../events/domain-events.js';
 import { AppError } from '../../http/app-error.js';
 import { mediaTypeOf, type MediaStorage } from '../../storage/media-storage.js';
+import { fetchRemoteMedia, RemoteMediaError, type RemoteMedia, type RemoteMediaOptions } from '../../storage/remote-media.js';
 import type { UploadSpool } from '../../storage/upload-spool.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import { TicketEventsRepository } from '../tickets/ticket-events.repository.js';
 import { TicketsRepository } from '../tickets/tickets.repository.js';
-import { MessagesRepository } from './messages.repository.js';
+import { audioDurationSeconds } from './audio-duration.js';
+import { MessagesRepository, type MessageWrite } from './messages.repository.js';
 
 /** A network-style id chosen before sending, so the stored message exists before any ack. */
 export function newChannelMessageId(): string {
@@ -20,6 +23,8 @@ export interface OutgoingText {
   body: string;
   quotedMessageId?: number | null;
   sentBy?: AuthUser | null;
+  /** Sent by the desk itself (greeting, queue menu, farewell, protocol), not typed by an attendant. */
+  auto?: boolean;
 }
 
 /** A file to send: an upload already on disk (a spool file), moved into media storage when sent. */
@@ -29,6 +34,8 @@ export interface OutgoingMedia {
   filename?: string;
   caption?: string;
   sentBy?: AuthUser | null;
+  /** Seconds of an audio file, when known. */
+  duration?: number | null;
 }
 
 /** Messages of a ticket: reading pages, sending through the ticket's connection, deleting for everyone. */
@@ -38,12 +45,25 @@ export class MessagesService {
     private readonly events: DomainEvents,
     private readonly sessions: SessionManager,
     private readonly media: MediaStorage,
+    private readonly remoteMedia: Partial<RemoteMediaOptions> = {},
   ) {}
 
-  async listPage(ticket: TicketDto, pageNumber: number) {
+  /**
+   * One page of messages with the ticket's events of the same span of time: from the page's oldest message
+   * (from the beginning on the last page) to the next newer message (to now on page 1), so the pages'
+   * events together are all of them, each once.
+   */
+  async listPage(ticket: TicketDto, pageNumber: number): Promise<Omit<MessagesPageDto, 'ticket'>> {
     const repo = new MessagesRepository(this.db);
     const { messages, count } = await repo.listPage(ticket.id, pageNumber, PAGE_SIZE.messages);
-    return { messages, count, hasMore: count > pageNumber * PAGE_SIZE.messages };
+    const hasMore = count > pageNumber * PAGE_SIZE.messages;
+    const oldest = messages[0];
+    const until = await repo.newerNeighbourTime(ticket.id, pageNumber, PAGE_SIZE.messages);
+    const beyondLastPage = messages.length === 0 && pageNumber > 1;
+    const events = beyondLastPage
+      ? []
+      : await new TicketEventsRepository(this.db).listBetween(ticket.id, hasMore && oldest ? new Date(oldest.createdAt) : null, until);
+    return { messages, events, count, hasMore };
   }
 
   /** Sends text through the ticket's connection: stored with ack 0 first, then sent. */
@@ -63,6 +83,7 @@ export class MessagesService {
       mediaUrl: null,
       quotedMsgId: quoted?.id ?? null,
       sentByUserId: text.sentBy?.id ?? null,
+      senderKind: text.auto ? 'auto' : 'user',
     });
     try {
       await driver.sendText(chatIdOf(ticket), text.body, options);
@@ -85,6 +106,8 @@ export class MessagesService {
     const data = await this.media.read(name);
     if (!data) throw new AppError('ERR_CREATING_MESSAGE', 'The uploaded file is gone.');
     const mediaType: MediaType = kind === 'document' ? 'other' : kind;
+    // A voice note's length: given, or read from the file's headers (MP3, Ogg Opus, WAV).
+    const duration = kind === 'audio' ? (media.duration ?? audioDurationSeconds(data, media.mimetype)) : null;
     const messageId = newChannelMessageId();
     const body = media.caption?.trim() || media.filename || '';
     const id = await this.store(ticket, {
@@ -94,6 +117,8 @@ export class MessagesService {
       mediaUrl: this.media.url(name),
       quotedMsgId: null,
       sentByUserId: media.sentBy?.id ?? null,
+      senderKind: 'user',
+      mediaDuration: duration,
     });
     const outbound: OutboundMedia = {
       kind,
@@ -109,7 +134,32 @@ export class MessagesService {
       await this.media.remove(name);
       await this.failed(id, err);
     }
-    return this.announce(id, ticket, body || `[${mediaType}]`);
+    return this.announce(id, ticket, lastMessageOf({ body, mediaType, filename: media.filename, duration }));
+  }
+
+  /**
+   * Sends the file a URL names (§7 `mediaUrl`): fetched server-side with the rules of remote-media.ts, then
+   * sent like an upload, `caption` under it. ERR_VALIDATION for a URL that is not http(s);
+   * ERR_WAPP_DOWNLOAD_MEDIA when the file cannot be fetched (refused address, status, timeout, size).
+   */
+  async sendMediaFromUrl(ticket: TicketDto, input: { url: string; caption?: string; sentBy?: AuthUser | null }): Promise<MessageDto> {
+    this.sessions.driver(ticket.whatsappId); // a connection that is down fails now, before any download
+    const spool = await this.media.uploadSpool();
+    try {
+      let file: RemoteMedia;
+      try {
+        file = await fetchRemoteMedia(input.url, spool, this.remoteMedia);
+      } catch (err) {
+        if (!(err instanceof RemoteMediaError)) throw err;
+        if (err.reason === 'invalid-url') {
+          throw new AppError('ERR_VALIDATION', err.message, { issues: [{ path: 'mediaUrl', message: err.message.replace(/^mediaUrl: /, '') }] });
+        }
+        throw new AppError('ERR_WAPP_DOWNLOAD_MEDIA', err.message);
+      }
+      return await this.sendMedia(ticket, { path: file.path, mimetype: file.mimetype, filename: file.filename, caption: input.caption, sentBy: input.sentBy });
+    } finally {
+      await spool.discard();
+    }
   }
 
   /** Deletes one of the caller's own sent messages for everyone; it stays stored as deleted. */
@@ -154,7 +204,7 @@ export class MessagesService {
 
   private async store(
     ticket: TicketDto,
-    data: { channelMessageId: string; body: string; mediaType: MediaType | null; mediaUrl: string | null; quotedMsgId: number | null; sentByUserId: number | null },
+    data: Pick<MessageWrite, 'channelMessageId' | 'body' | 'mediaType' | 'mediaUrl' | 'quotedMsgId' | 'sentByUserId' | 'senderKind' | 'mediaDuration'>,
   ): Promise<number> {
     const id = await new MessagesRepository(this.db).insertOnce({
       ...data,

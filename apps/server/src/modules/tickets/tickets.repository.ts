@@ -1,8 +1,8 @@
-import type { ContactDto, QueueDto, TicketDto, TicketStatus } from '@wadesk/contracts';
+import { searchExcerpt, type ContactDto, type QueueDto, type TicketDto, type TicketStatus } from '@wadesk/contracts';
 import { and, count, desc, eq, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { containsPattern } from '../../db/like-pattern.js';
-import { contacts, queues, tickets, users, whatsapps } from '../../db/schema.js';
+import { containsPattern, foldedContains, foldedPattern } from '../../db/like-pattern.js';
+import { contacts, messages, queues, tickets, users, whatsapps } from '../../db/schema.js';
 import { toQueueDto } from '../queues/queues.mapper.js';
 
 export interface TicketListFilter {
@@ -37,6 +37,10 @@ const ticketColumns = {
   queue: queues,
   userName: users.name,
   whatsappName: whatsapps.name,
+  /** When the newest message was created (epoch ms): the row's time (§2), not the ticket's last change. */
+  lastMessageAt: sql<number | null>`(select floor(extract(epoch from max(m.created_at)) * 1000)::bigint from messages m where m.ticket_id = ${tickets.id})`.mapWith(
+    (v: unknown) => (v === null || v === undefined ? null : Number(v)),
+  ),
 };
 
 type TicketRow = {
@@ -45,6 +49,7 @@ type TicketRow = {
   queue: typeof queues.$inferSelect | null;
   userName: string | null;
   whatsappName: string | null;
+  lastMessageAt: number | null;
 };
 
 function toContact(row: typeof contacts.$inferSelect): ContactDto {
@@ -76,6 +81,7 @@ function toTicketDto(row: TicketRow): TicketDto {
     user: t.userId && row.userName ? { id: t.userId, name: row.userName } : null,
     whatsapp: row.whatsappName ? { id: t.whatsappId, name: row.whatsappName } : null,
     lastMessage: t.lastMessage,
+    lastMessageAt: row.lastMessageAt === null ? null : new Date(row.lastMessageAt).toISOString(),
     unreadMessages: t.unreadMessages,
     isGroup: t.isGroup,
     protocol: t.protocol,
@@ -147,12 +153,13 @@ export class TicketsRepository {
       conditions.push(or(eq(tickets.userId, filter.mineOrPendingOf), eq(tickets.status, 'pending')));
     }
     if (filter.search) {
-      // Each subquery runs once (hashed) and can use the trigram indexes on contacts and message bodies.
+      // Each subquery runs once (hashed) and can use the trigram indexes on contact names and message bodies,
+      // both folded by f_unaccent(lower(...)) (message bodies in the stored search_text): case and accents are ignored.
       const pattern = containsPattern(filter.search);
       conditions.push(
         or(
-          sql`${tickets.contactId} in (select c.id from contacts c where lower(c.name) like ${pattern} or c.number like ${pattern})`,
-          sql`${tickets.id} in (select m.ticket_id from messages m where lower(m.body) like ${pattern})`,
+          sql`${tickets.contactId} in (select c.id from contacts c where ${foldedContains(sql`c.name`, filter.search)} or c.number like ${pattern})`,
+          sql`${tickets.id} in (select m.ticket_id from messages m where m.search_text like ${foldedPattern(filter.search)})`,
         ),
       );
     }
@@ -196,6 +203,8 @@ export class TicketsRepository {
       .orderBy(desc(tickets.updatedAt), desc(tickets.id))
       .limit(pageSize)
       .offset((page - 1) * pageSize);
+    const found = rows.map(toTicketDto);
+    await this.attachSearchMatches(found, filter.search!);
     if (rows.length === 0 && page > 1) {
       const [total] = await this.db
         .select({ n: count() })
@@ -204,7 +213,25 @@ export class TicketsRepository {
         .where(this.where(filter));
       return { tickets: [], count: total?.n ?? 0 };
     }
-    return { tickets: rows.map(toTicketDto), count: rows[0]?.total ?? 0 };
+    return { tickets: found, count: rows[0]?.total ?? 0 };
+  }
+
+  /**
+   * The newest matching message of each ticket of a search page, as an excerpt around the match: one
+   * statement for the page's tickets (their messages through the (ticket, created) index).
+   */
+  private async attachSearchMatches(page: TicketDto[], search: string): Promise<void> {
+    if (page.length === 0) return;
+    const rows = await this.db
+      .selectDistinctOn([messages.ticketId], { ticketId: messages.ticketId, body: messages.body })
+      .from(messages)
+      .where(and(inArray(messages.ticketId, page.map((t) => t.id)), eq(messages.isDeleted, false), sql`${messages.searchText} like ${foldedPattern(search)}`))
+      .orderBy(messages.ticketId, desc(messages.createdAt), desc(messages.id));
+    const bodies = new Map(rows.map((r) => [r.ticketId, r.body]));
+    for (const ticket of page) {
+      const body = bodies.get(ticket.id);
+      ticket.searchMatch = body ? searchExcerpt(body, search) : null;
+    }
   }
 
   /** The open or pending ticket of a contact on a connection. */

@@ -4,10 +4,14 @@ import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
 import type { DomainEvents } from '../../events/domain-events.js';
 import { AppError } from '../../http/app-error.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import { renderGreeting, ticketTemplateValues } from '../inbound/greeting-template.js';
 import type { MessagesService } from '../messages/messages.service.js';
+import { QueuesRepository } from '../queues/queues.repository.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { WhatsappRepository } from '../whatsapp/whatsapp.repository.js';
 import { canSeeTicket, type Viewer } from './ticket-access.js';
+import { TicketEventsRepository } from './ticket-events.repository.js';
+import { transitionEvents } from './ticket-timeline.js';
 import { TicketsRepository, type TicketListFilter, type TicketWrite } from './tickets.repository.js';
 
 export interface TicketListQuery {
@@ -138,12 +142,23 @@ export class TicketsService {
       if (!(await new WhatsappRepository(this.db).findDto(change.whatsappId))) throw new AppError('ERR_NO_WAPP_FOUND');
       write.whatsappId = change.whatsappId;
     }
+    // A transfer names who and where: say which one is missing rather than a bare constraint error.
+    if (change.userId && change.userId !== current.userId && !(await new UsersRepository(this.db).findRecordById(change.userId))) {
+      throw new AppError('ERR_NO_USER_FOUND', 'The user to transfer to does not exist.');
+    }
+    if (change.queueId && change.queueId !== current.queueId && !(await new QueuesRepository(this.db).findDto(change.queueId))) {
+      throw new AppError('ERR_NO_QUEUE_FOUND', 'The queue to transfer to does not exist.');
+    }
     if (change.queueId !== undefined) write.queueId = change.queueId;
     if (change.userId !== undefined) write.userId = change.userId;
     if (change.status !== undefined) write.status = change.status;
 
-    const transferToQueueOnly = change.queueId !== undefined && change.queueId !== current.queueId && !change.userId;
-    if (transferToQueueOnly && change.status === undefined) {
+    // To a queue without a user (a new queue, or its own queue with the user cleared on purpose): back to
+    // waiting. An open ticket always has a user, so clearing it also sends the ticket back to waiting.
+    const transferToQueueOnly =
+      change.queueId !== undefined && !change.userId && (change.queueId !== current.queueId || change.userId === null);
+    const unassigned = change.userId === null && current.status === 'open';
+    if ((transferToQueueOnly || unassigned) && change.status === undefined) {
       write.status = 'pending';
       write.userId = null;
     } else if (change.status === 'open' && change.userId === undefined && (current.status !== 'open' || !current.userId)) {
@@ -162,6 +177,7 @@ export class TicketsService {
       throw err;
     }
     let ticket = (await this.repo().findDto(id))!;
+    await new TicketEventsRepository(this.db).insert(transitionEvents(current, ticket, user.id));
     this.events.emit('ticket.updated', { ticket, previous: { queueId: current.queueId, userId: current.userId } });
 
     if (change.status === 'closed' && current.status !== 'closed') {
@@ -175,7 +191,7 @@ export class TicketsService {
   async resolveWithProtocol(user: AuthUser, id: number): Promise<{ protocol: string; ticket: TicketDto }> {
     const current = await this.get(user, id);
     const protocol = `${Math.floor(Date.now() / 1000)}${String(id).padStart(4, '0').slice(-4)}`;
-    await this.messages.sendText(current, { body: `*Protocolo:* ${protocol}`, sentBy: user }).catch(() => undefined);
+    await this.messages.sendText(current, { body: `*Protocolo:* ${protocol}`, sentBy: user, auto: true }).catch(() => undefined);
     await this.repo().update(id, { protocol });
     const ticket = await this.update(user, id, { status: 'closed' });
     return { protocol, ticket };
@@ -194,6 +210,7 @@ export class TicketsService {
     const filter = await this.listFilter(user, { searchParam: '', showAll: true, withUnreadMessages: false });
     delete filter.mineOrPendingOf;
     const ids = await this.repo().closeAll(filter);
+    await new TicketEventsRepository(this.db).insert(ids.map((ticketId) => ({ ticketId, kind: 'resolved', actorUserId: user.id })));
     if (ids.length > 0) this.events.emit('tickets.changed', { ticketIds: ids });
     return ids.length;
   }
@@ -220,6 +237,8 @@ export class TicketsService {
   /** Closes open tickets not updated for 24 hours. */
   async autoClose(now: Date = this.now()): Promise<number> {
     const ids = await this.repo().closeStale(new Date(now.getTime() - AUTO_CLOSE_AFTER_MS));
+    // Closed by the desk: a resolved line without a name.
+    await new TicketEventsRepository(this.db).insert(ids.map((ticketId) => ({ ticketId, kind: 'resolved', actorUserId: null })));
     if (ids.length > 0) this.events.emit('tickets.changed', { ticketIds: ids });
     return ids.length;
   }
@@ -228,8 +247,10 @@ export class TicketsService {
     const connection = await new WhatsappRepository(this.db).findDto(ticket.whatsappId);
     const farewell = connection?.farewellMessage.trim();
     if (!farewell || ticket.isGroup) return;
+    // The farewell takes the same placeholders as the greetings (§3): {{name}}, {{ticket_id}}, ...
+    const body = renderGreeting(farewell, ticketTemplateValues(ticket, connection?.name, { fallbackUser: user.name, now: this.now() }));
     try {
-      await this.messages.sendText(ticket, { body: farewell, sentBy: user });
+      await this.messages.sendText(ticket, { body, sentBy: user, auto: true });
     } catch {
       // The ticket is resolved even when the connection is down; the farewell is best effort.
     }

@@ -1,7 +1,7 @@
-import type { Profile, UserDto } from '@wadesk/contracts';
+import type { ColleagueDto, Profile, UserDto } from '@wadesk/contracts';
 import { and, asc, count, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { containsPattern } from '../../db/like-pattern.js';
+import { containsPattern, foldedContains } from '../../db/like-pattern.js';
 import { queues, tickets, userQueues, users, whatsapps } from '../../db/schema.js';
 import { toQueueDto } from '../queues/queues.mapper.js';
 
@@ -108,7 +108,8 @@ export class UsersRepository {
 
   async list(searchParam: string, page: number, pageSize: number): Promise<{ users: UserDto[]; count: number }> {
     const pattern = containsPattern(searchParam);
-    const where = searchParam ? or(ilike(users.name, pattern), ilike(users.email, pattern)) : undefined;
+    // The name ignores case and accents ('joao' finds João), through its f_unaccent trigram index.
+    const where = searchParam ? or(foldedContains(users.name, searchParam), ilike(users.email, pattern)) : undefined;
     const [total] = await this.db.select({ n: count() }).from(users).where(where);
     const rows = await this.db
       .select({ id: users.id })
@@ -118,6 +119,26 @@ export class UsersRepository {
       .limit(pageSize)
       .offset((page - 1) * pageSize);
     return { users: await this.loadDtos(rows.map((r) => r.id)), count: total?.n ?? 0 };
+  }
+
+  /** Every user as a colleague (id, name, queues), by name: the transfer modal's list. */
+  async listColleagues(): Promise<ColleagueDto[]> {
+    const rows = await this.db
+      .select({ id: users.id, name: users.name })
+      .from(users)
+      .orderBy(asc(sql`lower(${users.name})`), asc(users.id));
+    const queueRows = await this.db
+      .select({ userId: userQueues.userId, id: queues.id, name: queues.name, color: queues.color })
+      .from(userQueues)
+      .innerJoin(queues, eq(queues.id, userQueues.queueId))
+      .orderBy(asc(queues.name), asc(queues.id));
+    const queuesOf = new Map<number, ColleagueDto['queues']>();
+    for (const { userId, ...queue } of queueRows) {
+      const list = queuesOf.get(userId) ?? [];
+      list.push(queue);
+      queuesOf.set(userId, list);
+    }
+    return rows.map((u) => ({ id: u.id, name: u.name, queues: queuesOf.get(u.id) ?? [] }));
   }
 
   /** DTOs for the given ids, in that order, with queues and connection. */

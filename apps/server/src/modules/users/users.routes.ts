@@ -14,6 +14,10 @@ export function usersRoutes(app: FastifyInstance, users: UsersService): void {
     return users.list(query.searchParam, query.pageNumber);
   });
 
+  // Any signed-in user: the colleagues a ticket can be transferred to. A static path, so it wins over
+  // `/api/users/:id` (ids are digits, which `list` never is).
+  app.get('/api/users/list', async () => users.listColleagues());
+
   app.get('/api/users/:id', async (request) => {
     const { id } = parse(IdParams, request.params);
     return users.get(currentUser(request), id);

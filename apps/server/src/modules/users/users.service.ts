@@ -1,6 +1,7 @@
 import {
   isAdmin,
   PAGE_SIZE,
+  type ColleagueDto,
   type UserCreateInput,
   type UserUpdateInput,
   type UserDto,
@@ -32,6 +33,11 @@ export class UsersService {
   async list(searchParam: string, pageNumber: number): Promise<UserListResponse> {
     const { users, count } = await this.repo().list(searchParam, pageNumber, PAGE_SIZE.users);
     return { users, count, hasMore: count > pageNumber * PAGE_SIZE.users };
+  }
+
+  /** Every colleague (id, name, queues), for any signed-in user: whom a ticket can be transferred to. */
+  async listColleagues(): Promise<ColleagueDto[]> {
+    return this.repo().listColleagues();
   }
 
   async queueIdsOf(userId: number): Promise<number[]> {

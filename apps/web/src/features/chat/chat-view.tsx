@@ -4,7 +4,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { toast } from 'react-toastify';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { useConfirmedDelete } from '../../hooks/use-confirmed-delete';
@@ -15,10 +15,12 @@ import { ContactDrawer } from '../tickets/contact-drawer';
 import { TicketHeader } from '../tickets/ticket-header';
 import { useTicket } from '../tickets/tickets-api';
 import { applyTicketChange } from '../tickets/tickets-live';
+import { ChatConnectionBanner } from './chat-connection-banner';
 import { ImportExportPanel } from './import-export-panel';
 import { MessageInput } from './message-input';
-import { deleteMessage, flattenMessages, markRead, messagesKey, upsertMessage, useMessages } from './messages-api';
+import { deleteMessage, flattenMessages, markRead, messagesKey, upsertMessage, useEventsFollowTicket, useMessages, useTicketEvents } from './messages-api';
 import { MessagesList } from './messages-list';
+import { isPeek } from './peek';
 
 /** The chat screen of one ticket (§2): header, messages, input, contact drawer. */
 export function ChatView({ ticketId }: { ticketId: number }) {
@@ -27,10 +29,15 @@ export function ChatView({ ticketId }: { ticketId: number }) {
   const queryClient = useQueryClient();
   const socket = useSocket();
   const { user } = useAuth();
+  const location = useLocation();
+  // View (peek) on a waiting ticket reads it without marking it read (§4).
+  const peek = isPeek(location.state);
   const ticketQuery = useTicket(ticketId);
-  const messagesQuery = useMessages(ticketId);
+  const messagesQuery = useMessages(ticketId, peek);
   const ticket = ticketQuery.data ?? messagesQuery.data?.pages[0]?.ticket;
   const messages = flattenMessages(messagesQuery.data);
+  const events = useTicketEvents(messagesQuery.data);
+  useEventsFollowTicket(ticket);
   const [contactOpen, setContactOpen] = useState(false);
   const [toolsOpen, setToolsOpen] = useState(false);
   const [replyingTo, setReplyingTo] = useState<MessageDto | null>(null);
@@ -39,8 +46,18 @@ export function ChatView({ ticketId }: { ticketId: number }) {
 
   // Opening a ticket reads it: clear its unread count in the lists.
   useEffect(() => {
-    if (messagesQuery.data?.pages.length === 1) applyTicketChange(queryClient, user, { type: 'read', ticketId });
-  }, [messagesQuery.data?.pages.length, queryClient, user, ticketId]);
+    if (!peek && messagesQuery.data?.pages.length === 1) applyTicketChange(queryClient, user, { type: 'read', ticketId });
+  }, [messagesQuery.data?.pages.length, queryClient, user, ticketId, peek]);
+
+  // A peek that turns into a real opening (Accept from the header) reads the ticket then.
+  const wasPeek = useRef(peek);
+  useEffect(() => {
+    if (wasPeek.current && !peek) {
+      void markRead(ticketId).catch(() => undefined);
+      applyTicketChange(queryClient, user, { type: 'read', ticketId });
+    }
+    wasPeek.current = peek;
+  }, [peek, ticketId, queryClient, user]);
 
   useEffect(() => {
     const error = ticketQuery.error ?? messagesQuery.error;
@@ -83,7 +100,7 @@ export function ChatView({ ticketId }: { ticketId: number }) {
     if (e.message.ticketId !== ticketId) return;
     upsertMessage(queryClient, e.message);
     // A message that arrives while the ticket is on screen is read at once.
-    if (e.action === 'create' && !e.message.fromMe && document.visibilityState === 'visible') {
+    if (e.action === 'create' && !e.message.fromMe && !peek && document.visibilityState === 'visible') {
       clearTimeout(readTimer.current);
       readTimer.current = setTimeout(() => void markRead(ticketId).catch(() => undefined), 1000);
     }
@@ -116,6 +133,8 @@ export function ChatView({ ticketId }: { ticketId: number }) {
   }
 
   return (
+    // A row: the chat, and beside it the contact panel that shrinks it on wide screens (see ContactDrawer).
+    <Box sx={{ display: 'flex', height: '100%', minHeight: 0, minWidth: 0, flex: 1 }}>
     <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0, minWidth: 0, flex: 1 }} data-testid="chat-view">
       <TicketHeader
         ticket={ticket}
@@ -125,10 +144,12 @@ export function ChatView({ ticketId }: { ticketId: number }) {
           deletingSelf.current = true;
         }}
       />
+      <ChatConnectionBanner whatsappId={ticket.whatsappId} />
       <ImportExportPanel open={toolsOpen} ticket={ticket} messages={messages} me={user?.name ?? ''} />
       <MessagesList
         key={ticketId}
         messages={messages}
+        events={events}
         isGroup={ticket.isGroup}
         loading={messagesQuery.isLoading}
         hasOlder={!!messagesQuery.hasNextPage}
@@ -138,6 +159,7 @@ export function ChatView({ ticketId }: { ticketId: number }) {
         onDelete={messageDeletion.ask}
       />
       <MessageInput ticketId={ticketId} disabled={ticket.status !== 'open'} replyingTo={replyingTo} onCancelReply={() => setReplyingTo(null)} />
+    </Box>
       <ContactDrawer contact={ticket.contact} open={contactOpen} onClose={() => setContactOpen(false)} />
       <ConfirmDialog
         open={!!messageDeletion.target}

@@ -9,9 +9,10 @@ import BlockIcon from '@mui/icons-material/Block';
 import DoneAllIcon from '@mui/icons-material/DoneAll';
 import DoneIcon from '@mui/icons-material/Done';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
+import SmartToyOutlinedIcon from '@mui/icons-material/SmartToyOutlined';
 import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatTime, renderMarkdown } from '../tickets/format';
+import { formatTime, renderMarkdown, renderQuotedBody } from '../tickets/format';
 import { MessageMedia, showsBody } from './message-media';
 
 export const BUBBLE_MAX_WIDTH = 600;
@@ -36,7 +37,7 @@ function QuotedMessage({ quoted }: { quoted: NonNullable<MessageDto['quotedMsg']
         {quoted.fromMe ? t('chat.you') : (quoted.contact?.name ?? '')}
       </Typography>
       <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: 'pre-wrap', overflow: 'hidden', display: '-webkit-box', WebkitLineClamp: 3, WebkitBoxOrient: 'vertical' }}>
-        {renderMarkdown(quoted.body)}
+        {renderQuotedBody(quoted, t)}
       </Typography>
     </Box>
   );
@@ -53,6 +54,8 @@ export const MessageBubble = memo(function MessageBubble({ message, isGroup, onR
   const { t } = useTranslation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const mine = message.fromMe;
+  // Greeting, queue menu, farewell, protocol: sent by the desk, not typed by an attendant.
+  const auto = message.senderKind === 'auto';
   const sender = isGroup && !mine ? (message.participantName ?? message.contact?.name) : null;
   return (
     <Box sx={{ display: 'flex', justifyContent: mine ? 'flex-end' : 'flex-start', px: { xs: 1, sm: 2 }, py: 0.25 }}>
@@ -60,11 +63,13 @@ export const MessageBubble = memo(function MessageBubble({ message, isGroup, onR
         data-testid="message"
         data-message-id={message.id}
         data-from-me={mine ? 'true' : 'false'}
+        data-sender-kind={message.senderKind}
         sx={{
           position: 'relative',
           maxWidth: { xs: '85%', md: BUBBLE_MAX_WIDTH },
           minWidth: 90,
-          bgcolor: mine ? '#d9fdd3' : 'background.paper',
+          bgcolor: auto ? '#eef3f8' : mine ? '#d9fdd3' : 'background.paper',
+          border: auto ? '1px dashed #9fb3c8' : undefined,
           borderRadius: 2,
           borderTopRightRadius: mine ? 0 : 8,
           borderTopLeftRadius: mine ? 8 : 0,
@@ -72,7 +77,8 @@ export const MessageBubble = memo(function MessageBubble({ message, isGroup, onR
           px: 1,
           pt: 0.5,
           pb: 0.25,
-          '&:hover .message-menu': { opacity: 1 },
+          // Shown on hover, and when reached with the keyboard.
+          '&:hover .message-menu, & .message-menu:focus-visible': { opacity: 1 },
         }}
       >
         {!message.isDeleted && (
@@ -89,6 +95,16 @@ export const MessageBubble = memo(function MessageBubble({ message, isGroup, onR
         {sender && (
           <Typography variant="caption" sx={{ display: 'block', fontWeight: 600, color: 'secondary.main', pr: 3 }}>
             {sender}
+          </Typography>
+        )}
+        {auto && (
+          <Typography
+            variant="caption"
+            data-testid="automatic-label"
+            sx={{ display: 'flex', alignItems: 'center', gap: 0.5, fontWeight: 600, color: '#4a6a86', pr: 3, fontSize: 11 }}
+          >
+            <SmartToyOutlinedIcon sx={{ fontSize: 14 }} />
+            {t('chat.automatic')}
           </Typography>
         )}
         {message.quotedMsg && !message.isDeleted && <QuotedMessage quoted={message.quotedMsg} />}

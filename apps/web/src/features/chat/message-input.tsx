@@ -90,7 +90,30 @@ export function MessageInput({ ticketId, disabled, replyingTo, onCancelReply }: 
     enabled: quickSearch !== null && slash !== null,
     queryFn: async () => (await api.get<QuickAnswerListResponse>('/quickAnswers', { params: { searchParam: quickSearch } })).data.quickAnswers,
   });
-  const showQuick = slash !== null && !!quickAnswers && quickAnswers.length > 0;
+  const [quickActive, setQuickActive] = useState(0);
+  const [quickDismissed, setQuickDismissed] = useState<string | null>(null);
+  const showQuick = slash !== null && slash !== quickDismissed && !!quickAnswers && quickAnswers.length > 0;
+  const quickListRef = useRef<HTMLUListElement>(null);
+
+  // A new list starts on its first item.
+  useEffect(() => setQuickActive(0), [quickAnswers]);
+  // The highlighted answer stays in sight while moving with the arrow keys.
+  useEffect(() => {
+    if (!showQuick) return;
+    quickListRef.current?.querySelector<HTMLElement>(`[data-index="${quickActive}"]`)?.scrollIntoView({ block: 'nearest' });
+  }, [quickActive, showQuick]);
+
+  // Reply (from a message's menu) puts the cursor in the input, once the menu has closed.
+  useEffect(() => {
+    if (!replyingTo) return undefined;
+    const frame = requestAnimationFrame(() => inputRef.current?.focus());
+    return () => cancelAnimationFrame(frame);
+  }, [replyingTo]);
+
+  const pickQuick = (message: string) => {
+    setText(message);
+    inputRef.current?.focus();
+  };
 
   useEffect(() => {
     if (!recording) return undefined;
@@ -143,10 +166,26 @@ export function MessageInput({ ticketId, disabled, replyingTo, onCancelReply }: 
   };
 
   const onKeyDown = (e: KeyboardEvent) => {
+    if (showQuick && quickAnswers && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
+      e.preventDefault();
+      const step = e.key === 'ArrowDown' ? 1 : -1;
+      setQuickActive((i) => (i + step + quickAnswers.length) % quickAnswers.length);
+      return;
+    }
+    if (e.key === 'Escape') {
+      if (showQuick) {
+        e.preventDefault();
+        setQuickDismissed(slash);
+      } else if (replyingTo) {
+        e.preventDefault();
+        onCancelReply();
+      }
+      return;
+    }
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       if (showQuick && quickAnswers) {
-        setText(quickAnswers[0].message);
+        pickQuick((quickAnswers[quickActive] ?? quickAnswers[0]).message);
         return;
       }
       void send();
@@ -230,14 +269,18 @@ export function MessageInput({ ticketId, disabled, replyingTo, onCancelReply }: 
     <Paper square elevation={0} sx={{ borderTop: 1, borderColor: 'divider', position: 'relative', bgcolor: '#f0f2f5' }}>
       {showQuick && (
         <Paper elevation={4} sx={{ position: 'absolute', bottom: '100%', left: 8, right: 8, maxHeight: 260, overflowY: 'auto', zIndex: 2 }}>
-          <List dense data-testid="quick-answers">
-            {quickAnswers.map((qa) => (
+          <List dense data-testid="quick-answers" ref={quickListRef} role="listbox" aria-label={t('chat.quickAnswersLabel')}>
+            {quickAnswers.map((qa, i) => (
               <ListItemButton
                 key={qa.id}
-                onClick={() => {
-                  setText(qa.message);
-                  inputRef.current?.focus();
-                }}
+                data-index={i}
+                role="option"
+                selected={i === quickActive}
+                aria-selected={i === quickActive}
+                tabIndex={-1}
+                onMouseEnter={() => setQuickActive(i)}
+                onMouseDown={(e) => e.preventDefault()}
+                onClick={() => pickQuick(qa.message)}
               >
                 <ListItemText primary={`/${qa.shortcut}`} secondary={qa.message} slotProps={{ secondary: { noWrap: true } }} />
               </ListItemButton>
@@ -305,7 +348,10 @@ export function MessageInput({ ticketId, disabled, replyingTo, onCancelReply }: 
               disabled={disabled}
               placeholder={disabled ? t('chat.input.disabled') : t('chat.input.placeholder')}
               value={text}
-              onChange={(e) => setText(e.target.value)}
+              onChange={(e) => {
+                setText(e.target.value);
+                if (!e.target.value.startsWith('/')) setQuickDismissed(null);
+              }}
               onKeyDown={onKeyDown}
               inputProps={{ 'aria-label': t('chat.input.placeholder') }}
               sx={{ bgcolor: 'background.paper', borderRadius: 2, px: 1.5, py: 1, alignSelf: 'center' }}

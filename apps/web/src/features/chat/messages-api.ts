@@ -1,9 +1,12 @@
-import type { MessageDto, TicketDto } from '@wadesk/contracts';
+import type { MessageDto, TicketDto, TicketEventDto } from '@wadesk/contracts';
 import { useInfiniteQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef } from 'react';
 import { api } from '../../services/api';
 
 export interface MessagesPage {
   messages: MessageDto[];
+  /** The ticket's events in the page's span of time (accepted, transferred, resolved…). */
+  events?: TicketEventDto[];
   ticket: TicketDto;
   count: number;
   hasMore: boolean;
@@ -13,13 +16,16 @@ export type MessagesPages = InfiniteData<MessagesPage, number>;
 
 export const messagesKey = (ticketId: number) => ['messages', ticketId] as const;
 
-/** Pages of a ticket's messages: page 1 is the newest; each page is oldest→newest. */
-export function useMessages(ticketId: number) {
+/**
+ * Pages of a ticket's messages: page 1 is the newest; each page is oldest→newest. Loading marks the
+ * ticket read, unless `peek` (View on a waiting ticket).
+ */
+export function useMessages(ticketId: number, peek = false) {
   return useInfiniteQuery({
     queryKey: messagesKey(ticketId),
     initialPageParam: 1,
     queryFn: async ({ pageParam }) =>
-      (await api.get<MessagesPage>(`/messages/${ticketId}`, { params: { pageNumber: pageParam } })).data,
+      (await api.get<MessagesPage>(`/messages/${ticketId}`, { params: { pageNumber: pageParam, markRead: peek ? 'false' : undefined } })).data,
     getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
     staleTime: 0,
     gcTime: 60_000,
@@ -33,6 +39,44 @@ export function flattenMessages(data: InfiniteData<MessagesPage, unknown> | unde
   const out: MessageDto[] = [];
   for (let i = data.pages.length - 1; i >= 0; i -= 1) out.push(...data.pages[i].messages);
   return out;
+}
+
+/** All loaded events of the ticket, oldest first, each once. */
+export function flattenEvents(data: InfiniteData<MessagesPage, unknown> | undefined): TicketEventDto[] {
+  const byId = new Map<number, TicketEventDto>();
+  for (const page of data?.pages ?? []) for (const event of page.events ?? []) byId.set(event.id, event);
+  return [...byId.values()].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.id - b.id);
+}
+
+/** The loaded events, stable between renders while the pages are the same. */
+export function useTicketEvents(data: InfiniteData<MessagesPage, unknown> | undefined): TicketEventDto[] {
+  return useMemo(() => flattenEvents(data), [data]);
+}
+
+/**
+ * When the ticket changes hands or status (accepted, transferred, resolved, reopened, here or elsewhere),
+ * fetches the newest page's events again so the timeline shows the new line.
+ */
+export function useEventsFollowTicket(ticket: TicketDto | undefined): void {
+  const queryClient = useQueryClient();
+  const state = ticket ? `${ticket.id}|${ticket.status}|${ticket.userId}|${ticket.queueId}` : '';
+  const seen = useRef(state);
+  useEffect(() => {
+    if (!ticket || state === seen.current) return;
+    const sameTicket = seen.current.split('|')[0] === String(ticket.id);
+    seen.current = state;
+    if (!sameTicket) return;
+    const ticketId = ticket.id;
+    void api
+      .get<MessagesPage>(`/messages/${ticketId}`, { params: { pageNumber: 1, markRead: 'false' } })
+      .then(({ data: fresh }) => {
+        queryClient.setQueryData<MessagesPages>(messagesKey(ticketId), (data) => {
+          if (!data || data.pages.length === 0) return data;
+          return { ...data, pages: data.pages.map((p, i) => (i === 0 ? { ...p, events: [...(p.events ?? []), ...(fresh.events ?? [])] } : p)) };
+        });
+      })
+      .catch(() => undefined);
+  }, [state, ticket, queryClient]);
 }
 
 /** Adds (or replaces) a message in the cached conversation. */

@@ -1,36 +1,59 @@
-import type { MessageDto } from '@wadesk/contracts';
+import type { MessageDto, TicketEventDto } from '@wadesk/contracts';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import Fab from '@mui/material/Fab';
+import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { formatDate } from '../tickets/format';
 import { MessageBubble } from './message-bubble';
+import { TimelineEventLine } from './timeline-event';
 
 /** §9: the next (older) page loads when scroll-top is under 50, debounced 500 ms. */
 const TOP_THRESHOLD = 50;
 const LOAD_DEBOUNCE_MS = 500;
 const NEAR_BOTTOM = 150;
 
-type Item = { kind: 'day'; key: string; label: string } | { kind: 'msg'; key: string; message: MessageDto };
+type Item =
+  | { kind: 'day'; key: string; label: string }
+  | { kind: 'msg'; key: string; message: MessageDto }
+  | { kind: 'event'; key: string; event: TicketEventDto };
 
-function buildItems(messages: MessageDto[]): Item[] {
+/** Messages and the ticket's events (both oldest first) in one timeline, with day separators. */
+function buildItems(messages: MessageDto[], events: TicketEventDto[] = []): Item[] {
   const items: Item[] = [];
   let lastDay = '';
-  for (const message of messages) {
-    const day = formatDate(message.createdAt);
+  const dayOf = (createdAt: string, key: string) => {
+    const day = formatDate(createdAt);
     if (day !== lastDay) {
-      items.push({ kind: 'day', key: `d-${day}-${message.id}`, label: day });
+      items.push({ kind: 'day', key: `d-${day}-${key}`, label: day });
       lastDay = day;
     }
+  };
+  let e = 0;
+  const eventsUntil = (time: number) => {
+    while (e < events.length && Date.parse(events[e]!.createdAt) <= time) {
+      const event = events[e]!;
+      dayOf(event.createdAt, `e${event.id}`);
+      items.push({ kind: 'event', key: `e-${event.id}`, event });
+      e += 1;
+    }
+  };
+  for (const message of messages) {
+    eventsUntil(Date.parse(message.createdAt) - 1);
+    dayOf(message.createdAt, String(message.id));
     items.push({ kind: 'msg', key: `m-${message.id}`, message });
   }
+  eventsUntil(Infinity);
   return items;
 }
 
 function estimate(item: Item | undefined): number {
   if (!item) return 60;
   if (item.kind === 'day') return 40;
+  if (item.kind === 'event') return 36;
   const m = item.message;
   if (m.mediaType === 'image' || m.mediaType === 'video' || m.mediaType === 'sticker') return 290;
   if (m.mediaType === 'location') return 200;
@@ -47,13 +70,19 @@ export interface MessagesListProps {
   loadOlder: () => void;
   onReply: (message: MessageDto) => void;
   onDelete: (message: MessageDto) => void;
+  /** The ticket's events (accepted, transferred, resolved…), shown between the messages. */
+  events?: TicketEventDto[];
 }
 
 /** The conversation, virtualized: stays at the bottom for new messages and keeps its place when older ones load. */
-export function MessagesList({ messages, isGroup, loading, hasOlder, loadingOlder, loadOlder, onReply, onDelete }: MessagesListProps) {
+export function MessagesList({ messages, isGroup, loading, hasOlder, loadingOlder, loadOlder, onReply, onDelete, events }: MessagesListProps) {
+  const { t } = useTranslation();
   const scrollRef = useRef<HTMLDivElement>(null);
-  const items = useMemo(() => buildItems(messages), [messages]);
+  const items = useMemo(() => buildItems(messages, events), [messages, events]);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const contentRef = useRef<HTMLDivElement>(null);
+  const [unseen, setUnseen] = useState(0);
+  const lastTop = useRef(0);
   const prev = useRef<{ anchorKey?: string; anchorStart: number; lastKey?: string; count: number; atBottom: boolean }>({ anchorStart: 0, count: 0, atBottom: true });
 
   const virtualizer = useVirtualizer({
@@ -84,6 +113,10 @@ export function MessagesList({ messages, isGroup, loading, hasOlder, loadingOlde
         const last = items[items.length - 1];
         if (before.atBottom || (last.kind === 'msg' && last.message.fromMe)) {
           virtualizer.scrollToIndex(items.length - 1, { align: 'end' });
+          before.atBottom = true;
+        } else if (last.kind === 'msg') {
+          // Scrolled up reading older messages: say a new one came, without moving the view.
+          setUnseen((n) => n + 1);
         }
       }
     }
@@ -96,10 +129,45 @@ export function MessagesList({ messages, isGroup, loading, hasOlder, loadingOlde
     };
   }, [items, virtualizer]);
 
+  // Media take their size after they load (images, videos, stickers): while pinned to the bottom, follow
+  // the growing content so the conversation ends at the newest message, not short of it.
+  useEffect(() => {
+    const el = scrollRef.current;
+    const content = contentRef.current;
+    if (!el || !content || typeof ResizeObserver === 'undefined') return undefined;
+    const follow = () => {
+      if (prev.current.atBottom) el.scrollTop = el.scrollHeight;
+    };
+    const observer = new ResizeObserver(follow);
+    observer.observe(content);
+    // Media events do not bubble: listen in the capture phase, after layout.
+    const onMediaSized = () => requestAnimationFrame(follow);
+    el.addEventListener('load', onMediaSized, true);
+    el.addEventListener('loadedmetadata', onMediaSized, true);
+    return () => {
+      observer.disconnect();
+      el.removeEventListener('load', onMediaSized, true);
+      el.removeEventListener('loadedmetadata', onMediaSized, true);
+    };
+  }, []);
+
+  const toBottom = () => {
+    const el = scrollRef.current;
+    prev.current.atBottom = true;
+    setUnseen(0);
+    if (items.length > 0) virtualizer.scrollToIndex(items.length - 1, { align: 'end' });
+    if (el) el.scrollTop = el.scrollHeight;
+  };
+
   const check = () => {
     const el = scrollRef.current;
     if (!el) return;
-    prev.current.atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM;
+    // Pinned to the bottom until the reader scrolls up: content growing under the view (a photo taking its
+    // size) moves the bottom away without unpinning.
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM) prev.current.atBottom = true;
+    else if (el.scrollTop < lastTop.current - 1) prev.current.atBottom = false;
+    lastTop.current = el.scrollTop;
+    if (prev.current.atBottom) setUnseen(0);
     if (el.scrollTop < TOP_THRESHOLD && hasOlder && !loadingOlder) {
       clearTimeout(timer.current);
       timer.current = setTimeout(() => {
@@ -137,7 +205,7 @@ export function MessagesList({ messages, isGroup, loading, hasOlder, loadingOlde
           <CircularProgress size={24} />
         </Box>
       )}
-      <Box sx={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
+      <Box ref={contentRef} sx={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
         {virtualizer.getVirtualItems().map((v) => {
           const item = items[v.index];
           return (
@@ -151,6 +219,8 @@ export function MessagesList({ messages, isGroup, loading, hasOlder, loadingOlde
                 <Box sx={{ display: 'flex', justifyContent: 'center', py: 1 }}>
                   <Chip label={item.label} size="small" sx={{ bgcolor: '#ffffffd9', boxShadow: '0 1px 0.5px rgba(11,20,26,.13)' }} data-testid="day-separator" />
                 </Box>
+              ) : item.kind === 'event' ? (
+                <TimelineEventLine event={item.event} />
               ) : (
                 <MessageBubble message={item.message} isGroup={isGroup} onReply={onReply} onDelete={onDelete} />
               )}
@@ -158,6 +228,21 @@ export function MessagesList({ messages, isGroup, loading, hasOlder, loadingOlde
           );
         })}
       </Box>
+      {unseen > 0 && (
+        <Box sx={{ position: 'sticky', bottom: 12, display: 'flex', justifyContent: 'center', height: 0, overflow: 'visible', zIndex: 2 }}>
+          <Fab
+            variant="extended"
+            size="small"
+            color="primary"
+            onClick={toBottom}
+            data-testid="new-messages-button"
+            sx={{ transform: 'translateY(-100%)', textTransform: 'none', flexShrink: 0 }}
+          >
+            {t('chat.newMessages')} ({unseen})
+            <ArrowDownwardIcon fontSize="small" sx={{ ml: 0.5 }} />
+          </Fab>
+        </Box>
+      )}
     </Box>
   );
 }

@@ -14,6 +14,7 @@ import { DRAWER_WIDTH } from '../../app/theme';
 import { DrawerMenu } from './drawer-menu';
 import { LanguageMenu } from './language-menu';
 import { NotificationsBell } from './notifications-bell';
+import { useUnreadTitle } from './use-unread-title';
 import { UserMenu } from './user-menu';
 
 export const SMALL_SCREEN_QUERY = '(max-width:599.95px)';
@@ -22,6 +23,7 @@ export function AppLayout() {
   const { t } = useTranslation();
   const small = useMediaQuery(SMALL_SCREEN_QUERY, { noSsr: true });
   const [mobileOpen, setMobileOpen] = useState(false);
+  useUnreadTitle();
 
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>

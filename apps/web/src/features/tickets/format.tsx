@@ -1,3 +1,5 @@
+import { formatDuration, parseMediaPreview, type MessageDto, type SearchExcerpt } from '@wadesk/contracts';
+import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -65,4 +67,29 @@ export function renderMarkdown(text: string): ReactNode[] {
   }
   if (last < text.length) out.push(text.slice(last));
   return out;
+}
+
+/** A voice note or a document as previews show them: "🎤 Voice message (0:12)", "📎 report.pdf"; null for other kinds. */
+export function mediaPreviewLabel(t: TFunction, mediaType: string | null | undefined, detail: { duration?: string; name?: string }): string | null {
+  if (mediaType === 'audio') return `🎤 ${t('chat.preview.voice')}${detail.duration ? ` (${detail.duration})` : ''}`;
+  if (mediaType === 'other' || mediaType === 'document') return `📎 ${detail.name?.trim() || t('chat.preview.file')}`;
+  return null;
+}
+
+/** A ticket's last message: voice notes and documents in words (no markdown in a file name), other text as previewText. */
+export function renderLastMessage(text: string, t: TFunction): ReactNode {
+  const media = parseMediaPreview(text);
+  const label = media ? mediaPreviewLabel(t, media.mediaType, media) : null;
+  return label ?? renderMarkdown(previewText(text));
+}
+
+/** A quoted message: a voice note or document in words, else its text. */
+export function renderQuotedBody(quoted: NonNullable<MessageDto['quotedMsg']>, t: TFunction): ReactNode {
+  const duration = quoted.mediaDuration ? formatDuration(quoted.mediaDuration) : undefined;
+  return mediaPreviewLabel(t, quoted.mediaType, { duration, name: quoted.body }) ?? renderMarkdown(quoted.body);
+}
+
+/** A search excerpt with its match in bold: text nodes and one <strong>, never HTML. */
+export function renderSearchMatch(match: SearchExcerpt): ReactNode[] {
+  return [match.text.slice(0, match.start), <strong key="match">{match.text.slice(match.start, match.end)}</strong>, match.text.slice(match.end)];
 }

@@ -13,6 +13,7 @@ import { useNavigate } from 'react-router-dom';
 import { useDebouncedValue } from '../../hooks/use-debounced-value';
 import { toastError } from '../../services/toast-error';
 import { useAuth } from '../auth/auth-context';
+import { followTicket } from './follow-ticket';
 import { createContact, createTicket, searchContacts } from './tickets-api';
 import { applyTicketChange } from './tickets-live';
 
@@ -58,7 +59,7 @@ export function NewTicketModal({ open, onClose }: { open: boolean; onClose: () =
       const ticket = await createTicket({ contactId: contact.id, userId: user?.id, status: 'open' });
       applyTicketChange(queryClient, user, { type: 'update', ticket, moveToTop: true });
       close();
-      void navigate(`/tickets/${ticket.id}`);
+      void navigate(`/tickets/${ticket.id}`, { state: followTicket(ticket) });
     } catch (err) {
       toastError(err);
     } finally {

@@ -16,9 +16,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { MessageDialog } from '../../components/message-dialog';
 import { toastError, toastSuccess } from '../../services/toast-error';
 import { useAuth } from '../auth/auth-context';
 import { deleteTicket, resolveWithProtocol, updateTicket, type TicketChange } from './tickets-api';
+import { followTicket } from './follow-ticket';
 import { applyTicketChange } from './tickets-live';
 import { TransferTicketModal } from './transfer-ticket-modal';
 
@@ -55,12 +57,17 @@ export function TicketHeader({ ticket, onOpenContact, onToggleTools, onDeleting 
   const [transfer, setTransfer] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
 
-  const change = async (body: TicketChange, leave: boolean) => {
+  const [protocolNumber, setProtocolNumber] = useState<string | null>(null);
+
+  /** Runs a status change; `done` is the short confirmation toast. Taking a ticket follows it to Working on. */
+  const change = async (body: TicketChange, leave: boolean, done: string) => {
     setBusy(true);
     try {
       const updated = await updateTicket(ticket.id, body);
       applyTicketChange(queryClient, user, { type: 'update', ticket: updated });
+      toastSuccess(done);
       if (leave) void navigate('/tickets');
+      else if (updated.status === 'open') void navigate(`/tickets/${updated.id}`, { replace: true, state: followTicket(updated) });
     } catch (err) {
       toastError(err);
     } finally {
@@ -73,8 +80,7 @@ export function TicketHeader({ ticket, onOpenContact, onToggleTools, onDeleting 
     try {
       const result = await resolveWithProtocol(ticket.id);
       applyTicketChange(queryClient, user, { type: 'update', ticket: result.ticket });
-      window.alert(t('tickets.header.protocolAlert', { protocol: result.protocol }));
-      void navigate('/tickets');
+      setProtocolNumber(result.protocol);
     } catch (err) {
       toastError(err);
     } finally {
@@ -100,14 +106,14 @@ export function TicketHeader({ ticket, onOpenContact, onToggleTools, onDeleting 
 
   const actions: Action[] = [];
   if (ticket.status === 'pending') {
-    actions.push({ key: 'accept', label: t('tickets.actions.accept'), run: () => void change({ status: 'open' }, false), variant: 'contained', color: 'primary' });
+    actions.push({ key: 'accept', label: t('tickets.actions.accept'), run: () => void change({ status: 'open' }, false, t('tickets.done.accepted')), variant: 'contained', color: 'primary' });
   } else if (ticket.status === 'open') {
-    actions.push({ key: 'return', label: t('tickets.actions.return'), run: () => void change({ status: 'pending' }, true), variant: 'outlined', color: 'inherit', from: 'lg' });
-    actions.push({ key: 'resolve', label: t('tickets.actions.resolve'), run: () => void change({ status: 'closed' }, true), variant: 'contained', color: 'primary' });
+    actions.push({ key: 'return', label: t('tickets.actions.return'), run: () => void change({ status: 'pending' }, true, t('tickets.done.returned')), variant: 'outlined', color: 'inherit', from: 'lg' });
+    actions.push({ key: 'resolve', label: t('tickets.actions.resolve'), run: () => void change({ status: 'closed' }, true, t('tickets.done.resolved')), variant: 'contained', color: 'primary' });
     actions.push({ key: 'protocol', label: t('tickets.actions.protocol'), run: () => void protocol(), variant: 'outlined', color: 'primary', from: 'xl' });
     actions.push({ key: 'transfer', label: t('tickets.actions.transfer'), run: () => setTransfer(true), variant: 'outlined', color: 'inherit', from: 'lg' });
   } else {
-    actions.push({ key: 'reopen', label: t('tickets.actions.reopen'), run: () => void change({ status: 'open' }, false), variant: 'contained', color: 'primary' });
+    actions.push({ key: 'reopen', label: t('tickets.actions.reopen'), run: () => void change({ status: 'open' }, false, t('tickets.done.reopened')), variant: 'contained', color: 'primary' });
   }
   const more: Action[] = [];
   if (can(user?.profile, 'ticket-options:deleteTicket')) more.push({ key: 'delete', label: t('tickets.actions.delete'), run: () => setConfirmDelete(true), color: 'error' });
@@ -163,7 +169,22 @@ export function TicketHeader({ ticket, onOpenContact, onToggleTools, onDeleting 
           </MenuItem>
         ))}
       </Menu>
-      <TransferTicketModal ticket={ticket} open={transfer} onClose={() => setTransfer(false)} onDone={() => void navigate('/tickets')} />
+      <TransferTicketModal ticket={ticket} open={transfer} onClose={() => setTransfer(false)} onDone={() => {
+          toastSuccess(t('tickets.done.transferred'));
+          void navigate('/tickets');
+        }}
+      />
+      <MessageDialog
+        open={protocolNumber !== null}
+        title={t('tickets.header.protocolTitle')}
+        onClose={() => {
+          setProtocolNumber(null);
+          void navigate('/tickets');
+        }}
+        testId="protocol-dialog"
+      >
+        {t('tickets.header.protocolAlert', { protocol: protocolNumber ?? '' })}
+      </MessageDialog>
       <ConfirmDialog
         open={confirmDelete}
         title={t('tickets.header.deleteTitle', { id: ticket.id })}

@@ -7,7 +7,7 @@ import ListItemButton from '@mui/material/ListItemButton';
 import Typography from '@mui/material/Typography';
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatRowTime, previewText, renderMarkdown } from './format';
+import { formatRowTime, renderLastMessage, renderSearchMatch } from './format';
 
 export const TICKET_ROW_HEIGHT = 84;
 const NO_QUEUE_COLOR = '#7C7C7C';
@@ -70,13 +70,21 @@ export const TicketRow = memo(function TicketRow({ ticket, selected, busy, onOpe
               {t('tickets.row.closed')}
             </Box>
           )}
-          <Typography variant="caption" color={ticket.unreadMessages ? 'primary.main' : 'text.secondary'} sx={{ flexShrink: 0 }}>
-            {formatRowTime(ticket.updatedAt)}
+          {/* The last message's time (§2), not the ticket's last change (accepting it, say). */}
+          <Typography variant="caption" color={ticket.unreadMessages ? 'primary.main' : 'text.secondary'} sx={{ flexShrink: 0 }} data-testid="last-message-time">
+            {ticket.lastMessageAt === undefined ? formatRowTime(ticket.updatedAt) : ticket.lastMessageAt ? formatRowTime(ticket.lastMessageAt) : ''}
           </Typography>
         </Box>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
           <Typography noWrap variant="body2" color="text.secondary" sx={{ flex: 1, minWidth: 0 }} data-testid="last-message">
-            {renderMarkdown(previewText(ticket.lastMessage))}
+            {/* In a search, the matching message (match in bold) instead of the last one. */}
+            {ticket.searchMatch ? (
+              <span data-testid="search-snippet" title={ticket.searchMatch.text}>
+                {renderSearchMatch(ticket.searchMatch)}
+              </span>
+            ) : (
+              renderLastMessage(ticket.lastMessage, t)
+            )}
           </Typography>
           {ticket.unreadMessages > 0 && (
             <Badge

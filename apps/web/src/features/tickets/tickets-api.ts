@@ -1,4 +1,4 @@
-import type { ContactDto, QueueDto, TicketDto, TicketStatus, WhatsappDto } from '@wadesk/contracts';
+import type { ColleagueDto, ContactDto, QueueDto, TicketDto, TicketStatus, WhatsappDto } from '@wadesk/contracts';
 import { useInfiniteQuery, useQuery, type InfiniteData } from '@tanstack/react-query';
 import { api } from '../../services/api';
 
@@ -100,6 +100,15 @@ export function useConnections(enabled = true) {
     queryKey: ['whatsapp'],
     enabled,
     queryFn: async () => (await api.get<WhatsappDto[]>('/whatsapp')).data,
+  });
+}
+
+/** Every colleague (id, name, queues): whom a ticket can be transferred to; open to every signed-in user. */
+export function useColleagues(enabled = true) {
+  return useQuery({
+    queryKey: ['users', 'list'],
+    enabled,
+    queryFn: async () => (await api.get<ColleagueDto[]>('/users/list')).data,
   });
 }
 

@@ -3,11 +3,13 @@ import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { useInfiniteScroll } from '../../hooks/use-infinite-scroll';
-import { toastError } from '../../services/toast-error';
+import { toastError, toastSuccess } from '../../services/toast-error';
+import { PEEK_STATE } from '../chat/peek';
+import { followTicket } from './follow-ticket';
 import { useAuth } from '../auth/auth-context';
 import { TICKET_ROW_HEIGHT, TicketRow } from './ticket-row';
 import { updateTicket, type TicketListParams, useTicketsList } from './tickets-api';
@@ -18,10 +20,12 @@ export interface TicketsListProps {
   params: TicketListParams;
   selectedId?: number;
   testId?: string;
+  /** What an empty list says, and the next step it offers. */
+  empty?: { text: string; action?: ReactNode };
 }
 
 /** A virtualized ticket list that pages on scroll. */
-export function TicketsList({ params, selectedId, testId }: TicketsListProps) {
+export function TicketsList({ params, selectedId, testId, empty }: TicketsListProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -42,23 +46,26 @@ export function TicketsList({ params, selectedId, testId }: TicketsListProps) {
   const { onScroll } = useInfiniteScroll({ hasNextPage, isFetchingNextPage, fetchNextPage });
 
   const onOpen = useCallback((ticket: TicketDto) => void navigate(`/tickets/${ticket.id}`), [navigate]);
-  const change = useCallback(
-    async (ticket: TicketDto, status: 'open' | 'pending') => {
+  // Accept takes the ticket and follows it to Working on, where it stays selected.
+  const onAccept = useCallback(
+    async (ticket: TicketDto) => {
       setBusyId(ticket.id);
       try {
-        const updated = await updateTicket(ticket.id, { status });
+        const updated = await updateTicket(ticket.id, { status: 'open' });
         applyTicketChange(queryClient, user, { type: 'update', ticket: updated });
-        void navigate(`/tickets/${ticket.id}`);
+        toastSuccess(t('tickets.done.accepted'));
+        void navigate(`/tickets/${ticket.id}`, { state: followTicket(updated) });
       } catch (err) {
         toastError(err);
       } finally {
         setBusyId(null);
       }
     },
-    [navigate, queryClient, user],
+    [navigate, queryClient, user, t],
   );
-  const onAccept = useCallback((ticket: TicketDto) => void change(ticket, 'open'), [change]);
-  const onView = useCallback((ticket: TicketDto) => void change(ticket, 'pending'), [change]);
+  const accept = useCallback((ticket: TicketDto) => void onAccept(ticket), [onAccept]);
+  // View peeks (§4: it stays pending): no change to the ticket, so it is neither read nor moved.
+  const onView = useCallback((ticket: TicketDto) => void navigate(`/tickets/${ticket.id}`, { state: PEEK_STATE }), [navigate]);
 
   return (
     <Box ref={scrollRef} onScroll={onScroll} sx={{ flex: 1, minHeight: 0, overflowY: 'auto', position: 'relative' }} data-testid={testId}>
@@ -68,10 +75,11 @@ export function TicketsList({ params, selectedId, testId }: TicketsListProps) {
         </Box>
       )}
       {!isLoading && tickets.length === 0 && (
-        <Box sx={{ p: 3, textAlign: 'center' }}>
+        <Box sx={{ p: 3, textAlign: 'center' }} data-testid="tickets-empty">
           <Typography variant="body2" color="text.secondary">
-            {t('tickets.list.empty')}
+            {empty?.text ?? t('tickets.list.empty')}
           </Typography>
+          {empty?.action}
         </Box>
       )}
       <Box sx={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
@@ -88,7 +96,7 @@ export function TicketsList({ params, selectedId, testId }: TicketsListProps) {
                 selected={ticket.id === selectedId}
                 busy={busyId === ticket.id}
                 onOpen={onOpen}
-                onAccept={onAccept}
+                onAccept={accept}
                 onView={onView}
               />
             </div>

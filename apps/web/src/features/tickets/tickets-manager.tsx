@@ -5,6 +5,7 @@ import Button from '@mui/material/Button';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import InputAdornment from '@mui/material/InputAdornment';
 import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
 import Switch from '@mui/material/Switch';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
@@ -16,12 +17,16 @@ import GroupsIcon from '@mui/icons-material/Groups';
 import MoveToInboxIcon from '@mui/icons-material/MoveToInbox';
 import SearchIcon from '@mui/icons-material/Search';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { MessageDialog } from '../../components/message-dialog';
 import { useDebouncedValue } from '../../hooks/use-debounced-value';
 import { toastError } from '../../services/toast-error';
 import { useAuth } from '../auth/auth-context';
+import { useWhatsapps, useWhatsappsLiveUpdates } from '../layout/use-connections-attention';
+import { readFollow } from './follow-ticket';
 import { NewTicketModal } from './new-ticket-modal';
 import { QueueSelect, useSelectedQueues } from './queue-select';
 import { closeAllTickets, TICKETS_KEY, useTicketsList, type TicketListParams } from './tickets-api';
@@ -40,7 +45,12 @@ function CountLabel({ label, count }: { label: string; count: number | undefined
   return (
     <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 1.5 }}>
       {label}
-      <Badge badgeContent={count ?? 0} color="secondary" max={9999} showZero sx={{ '& .MuiBadge-badge': { position: 'static', transform: 'none' } }} />
+      {count === undefined ? (
+        // Still loading: a placeholder, not a 0 that is not true.
+        <Skeleton variant="rounded" width={20} height={20} sx={{ borderRadius: 10 }} data-testid="count-loading" />
+      ) : (
+        <Badge badgeContent={count} color="secondary" max={9999} showZero sx={{ '& .MuiBadge-badge': { position: 'static', transform: 'none' } }} />
+      )}
     </Box>
   );
 }
@@ -62,7 +72,22 @@ export function TicketsManager({ selectedId }: { selectedId?: number }) {
   const [newOpen, setNewOpen] = useState(false);
   const [confirmClose, setConfirmClose] = useState(false);
   const [closing, setClosing] = useState(false);
+  const [closedCount, setClosedCount] = useState<number | null>(null);
   const hadSearch = useRef(false);
+  const location = useLocation();
+  const navigate = useNavigate();
+  const { data: connections } = useWhatsapps();
+  // Keep the connections live while the desk is open (the chat's "connection down" banner reads them too;
+  // on phones the drawer that otherwise listens is closed).
+  useWhatsappsLiveUpdates();
+
+  // A ticket just taken (Accept, New ticket, Reopen) is followed to Working on, where it stays selected.
+  useEffect(() => {
+    const follow = readFollow(location.state);
+    if (!follow) return;
+    setTab((current) => (current === 'search' ? current : follow.isGroup ? 'group' : 'open'));
+    setSub('open');
+  }, [location.key, location.state]);
 
   // Clearing the search returns to the open tab (§2).
   useEffect(() => {
@@ -86,12 +111,36 @@ export function TicketsManager({ selectedId }: { selectedId?: number }) {
   else if (tab === 'search') listParams = { ...base, searchParam };
   else listParams = sub === 'open' ? openParams : pendingParams;
 
+  // An empty list says what to do next.
+  let empty: { text: string; action?: ReactNode } | undefined;
+  if (connections && connections.length === 0 && tab !== 'search') {
+    empty = {
+      text: admin ? t('tickets.empty.noConnection') : t('tickets.empty.noConnectionUser'),
+      action: admin ? (
+        <Button sx={{ mt: 1.5 }} variant="contained" size="small" startIcon={<AddIcon />} onClick={() => void navigate('/connections')}>
+          {t('tickets.empty.addConnection')}
+        </Button>
+      ) : undefined,
+    };
+  } else if (inboxLike && sub === 'open' && pendingCount) {
+    empty = {
+      text: t('tickets.empty.queueWaiting', { count: pendingCount }),
+      action: (
+        <Button sx={{ mt: 1.5 }} variant="contained" size="small" onClick={() => setSub('pending')}>
+          {t('tickets.empty.goToQueue')}
+        </Button>
+      ),
+    };
+  } else if (inboxLike && sub === 'open') {
+    empty = { text: t('tickets.empty.nothingOpen') };
+  }
+
   const closeAll = async () => {
     setClosing(true);
     try {
       const closed = await closeAllTickets();
       setConfirmClose(false);
-      window.alert(t('tickets.manager.closedAll', { count: closed }));
+      setClosedCount(closed);
       await queryClient.invalidateQueries({ queryKey: TICKETS_KEY });
     } catch (err) {
       toastError(err);
@@ -124,9 +173,12 @@ export function TicketsManager({ selectedId }: { selectedId?: number }) {
             <Button size="small" variant="outlined" startIcon={<AddIcon />} onClick={() => setNewOpen(true)}>
               {t('tickets.manager.new')}
             </Button>
-            <Button size="small" variant="outlined" color="warning" startIcon={<DoneAllIcon />} onClick={() => setConfirmClose(true)}>
-              {t('tickets.manager.closeAll')}
-            </Button>
+            {/* Nothing to close on the Resolved tab. */}
+            {tab !== 'closed' && (
+              <Button size="small" variant="outlined" color="warning" startIcon={<DoneAllIcon />} onClick={() => setConfirmClose(true)}>
+                {t('tickets.manager.closeAll')}
+              </Button>
+            )}
             <Box sx={{ flex: 1 }} />
             {admin && (
               <FormControlLabel
@@ -155,7 +207,7 @@ export function TicketsManager({ selectedId }: { selectedId?: number }) {
       {tab === 'search' && !searchParam ? (
         <Box sx={{ flex: 1 }} />
       ) : (
-        <TicketsList key={JSON.stringify(listParams)} params={listParams} selectedId={selectedId} testId="tickets-list" />
+        <TicketsList key={JSON.stringify(listParams)} params={listParams} selectedId={selectedId} testId="tickets-list" empty={empty} />
       )}
       <NewTicketModal open={newOpen} onClose={() => setNewOpen(false)} />
       <ConfirmDialog
@@ -166,6 +218,9 @@ export function TicketsManager({ selectedId }: { selectedId?: number }) {
         onConfirm={() => void closeAll()}
         onClose={() => setConfirmClose(false)}
       />
+      <MessageDialog open={closedCount !== null} title={t('tickets.manager.closedAllTitle')} onClose={() => setClosedCount(null)} testId="closed-all-dialog">
+        {t('tickets.manager.closedAll', { count: closedCount ?? 0 })}
+      </MessageDialog>
     </Paper>
   );
 }

@@ -1,5 +1,6 @@
-import { isAdmin, type TicketDto, type UserDto, type UserListResponse } from '@wadesk/contracts';
+import { isAdmin, type ColleagueDto, type TicketDto } from '@wadesk/contracts';
 import Autocomplete from '@mui/material/Autocomplete';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -7,46 +8,46 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
-import { AxiosError } from 'axios';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import Typography from '@mui/material/Typography';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useDebouncedValue } from '../../hooks/use-debounced-value';
-import { api } from '../../services/api';
 import { toastError } from '../../services/toast-error';
 import { useAuth } from '../auth/auth-context';
-import { updateTicket, useConnections, useQueuesList, type TicketChange } from './tickets-api';
+import { updateTicket, useColleagues, useConnections, useQueuesList, type TicketChange } from './tickets-api';
 import { applyTicketChange } from './tickets-live';
 
-const MIN_SEARCH = 3;
+/** The first choice of the list: nobody, the ticket waits in the chosen queue (§4: pending, no user). */
+const NOBODY_ID = 0;
 
-/** Transfer a ticket (§2 Modals, §4): to a user, a queue (without a user: back to pending) and, for admins, a connection. */
+/** The selects show "Keep as is" while nothing is chosen, rather than an empty box. */
+const KEEP_AS_IS_SHOWN = { select: { displayEmpty: true }, inputLabel: { shrink: true } } as const;
+
+/**
+ * Transfer a ticket (§2 Modals, §4). Who takes it is required (§5): a colleague picked from the whole list
+ * (GET /users/list, loaded once, filtered as you type, accents and case ignored), or "nobody", which then
+ * needs a queue to wait in. Optionally a queue and, for admins, another connection.
+ */
 export function TransferTicketModal({ ticket, open, onClose, onDone }: { ticket: TicketDto; open: boolean; onClose: () => void; onDone: (t: TicketDto) => void }) {
   const { t } = useTranslation();
   const { user: me } = useAuth();
   const admin = isAdmin(me);
   const queryClient = useQueryClient();
-  const [input, setInput] = useState('');
-  const [user, setUser] = useState<UserDto | null>(null);
+  const [user, setUser] = useState<ColleagueDto | null>(null);
   const [queueId, setQueueId] = useState<number | ''>('');
   const [whatsappId, setWhatsappId] = useState<number | ''>('');
   const [saving, setSaving] = useState(false);
   const [tried, setTried] = useState(false);
-  const search = useDebouncedValue(input.trim().toLowerCase(), 500);
-  const users = useQuery({
-    queryKey: ['users', 'transfer', search],
-    enabled: open && search.length >= MIN_SEARCH,
-    queryFn: async () => (await api.get<UserListResponse>('/users', { params: { searchParam: search } })).data.users,
-    meta: { silent: true },
-    retry: false,
-  });
-  const usersForbidden = users.error instanceof AxiosError && users.error.response?.status === 403;
+  const colleagues = useColleagues(open);
+  const nobody: ColleagueDto = { id: NOBODY_ID, name: t('tickets.transfer.nobody'), queues: [] };
+  const options = colleagues.data ? [nobody, ...colleagues.data] : [];
   const { data: allQueues = [] } = useQueuesList();
+  // The colleague's queues when they have some (where they work), else every queue.
   const queues = user && user.queues.length > 0 ? user.queues : allQueues;
+  const toQueue = user?.id === NOBODY_ID;
   const { data: connections = [] } = useConnections(open && admin);
 
   const close = () => {
-    setInput('');
     setUser(null);
     setQueueId('');
     setWhatsappId('');
@@ -54,14 +55,19 @@ export function TransferTicketModal({ ticket, open, onClose, onDone }: { ticket:
     onClose();
   };
 
+  const pickUser = (picked: ColleagueDto | null) => {
+    setUser(picked);
+    // A queue chosen for someone else may not be one of the new colleague's.
+    if (picked && picked.queues.length > 0 && queueId !== '' && !picked.queues.some((q) => q.id === queueId)) setQueueId('');
+  };
+
   const submit = async () => {
     setTried(true);
-    if (!user && queueId === '') return;
-    const change: TicketChange = {};
-    if (user) change.userId = user.id;
+    if (!user || (toQueue && queueId === '')) return;
+    // Nobody + a queue: the server sends the ticket back to pending in that queue.
+    const change: TicketChange = toQueue ? { userId: null } : { userId: user.id };
     if (queueId !== '') change.queueId = queueId;
     if (admin && whatsappId !== '') change.whatsappId = whatsappId;
-    if (!user && queueId !== '') change.userId = null;
     setSaving(true);
     try {
       const updated = await updateTicket(ticket.id, change);
@@ -75,35 +81,63 @@ export function TransferTicketModal({ ticket, open, onClose, onDone }: { ticket:
     }
   };
 
-  const userMissing = tried && !user && queueId === '';
+  const userMissing = tried && !user;
+  const queueMissing = tried && toQueue && queueId === '';
   return (
     <Dialog open={open} onClose={close} maxWidth="xs" fullWidth>
       <DialogTitle>{t('tickets.transfer.title')}</DialogTitle>
       <DialogContent sx={{ pt: '8px !important', display: 'flex', flexDirection: 'column', gap: 2 }}>
-        {!usersForbidden && (
-          <Autocomplete<UserDto>
-            options={search.length >= MIN_SEARCH ? (users.data ?? []) : []}
-            filterOptions={(o) => o}
-            loading={users.isFetching}
-            inputValue={input}
-            onInputChange={(_, v) => setInput(v)}
-            value={user}
-            onChange={(_, v) => setUser(v)}
-            getOptionLabel={(o) => o.name}
-            isOptionEqualToValue={(a, b) => a.id === b.id}
-            noOptionsText={search.length < MIN_SEARCH ? t('tickets.transfer.minChars') : t('tickets.transfer.noUsers')}
-            renderInput={(params) => (
-              <TextField
-                {...params}
-                label={t('tickets.transfer.user')}
-                required={queueId === ''}
-                error={userMissing}
-                helperText={userMissing ? t('tickets.transfer.required') : t('tickets.transfer.userHelp')}
-              />
-            )}
-          />
-        )}
-        <TextField select label={t('tickets.transfer.queue')} value={queueId} onChange={(e) => setQueueId(e.target.value === '' ? '' : Number(e.target.value))}>
+        <Autocomplete<ColleagueDto>
+          options={options}
+          loading={colleagues.isLoading}
+          openOnFocus
+          autoHighlight
+          value={user}
+          onChange={(_, v) => pickUser(v)}
+          getOptionLabel={(o) => o.name}
+          isOptionEqualToValue={(a, b) => a.id === b.id}
+          noOptionsText={t('tickets.transfer.noUsers')}
+          loadingText={t('tickets.transfer.loadingUsers')}
+          renderOption={({ key, ...props }, o) => (
+            <Box component="li" key={key} {...props} data-testid="transfer-user-option" sx={o.id === NOBODY_ID ? { fontStyle: 'italic', borderBottom: 1, borderColor: 'divider' } : undefined}>
+              <Box sx={{ display: 'flex', flexDirection: 'column', minWidth: 0 }}>
+                <Typography variant="body2" noWrap>
+                  {o.name}
+                  {o.id === me?.id ? ` (${t('tickets.transfer.you')})` : ''}
+                </Typography>
+                {o.queues.length > 0 && (
+                  <Box sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 1, alignItems: 'center' }}>
+                    {o.queues.map((q) => (
+                      <Typography key={q.id} variant="caption" color="text.secondary" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
+                        <Box component="span" sx={{ width: 8, height: 8, borderRadius: '50%', bgcolor: q.color, flexShrink: 0 }} />
+                        {q.name}
+                      </Typography>
+                    ))}
+                  </Box>
+                )}
+              </Box>
+            </Box>
+          )}
+          renderInput={(params) => (
+            <TextField
+              {...params}
+              label={t('tickets.transfer.user')}
+              required
+              error={userMissing}
+              helperText={userMissing ? t('tickets.transfer.required') : t('tickets.transfer.userHelp')}
+            />
+          )}
+        />
+        <TextField
+          select
+          label={t('tickets.transfer.queue')}
+          value={queueId}
+          onChange={(e) => setQueueId(e.target.value === '' ? '' : Number(e.target.value))}
+          required={toQueue}
+          slotProps={KEEP_AS_IS_SHOWN}
+          error={queueMissing}
+          helperText={queueMissing ? t('tickets.transfer.queueRequired') : undefined}
+        >
           <MenuItem value="">
             <em>{t('tickets.transfer.noChange')}</em>
           </MenuItem>
@@ -114,7 +148,7 @@ export function TransferTicketModal({ ticket, open, onClose, onDone }: { ticket:
           ))}
         </TextField>
         {admin && (
-          <TextField select label={t('tickets.transfer.connection')} value={whatsappId} onChange={(e) => setWhatsappId(e.target.value === '' ? '' : Number(e.target.value))}>
+          <TextField select label={t('tickets.transfer.connection')} value={whatsappId} slotProps={KEEP_AS_IS_SHOWN} onChange={(e) => setWhatsappId(e.target.value === '' ? '' : Number(e.target.value))}>
             <MenuItem value="">
               <em>{t('tickets.transfer.noChange')}</em>
             </MenuItem>

@@ -1,0 +1,69 @@
+import type { TicketDto, WhatsappDto } from '@wadesk/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectedSimulator, createQueue, inbound } from '../../test/desk-factories.js';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
+
+let t: TestApp;
+let conn: WhatsappDto;
+let phoneSeq = 0;
+const phone = () => `55119${String(72000000 + (phoneSeq += 1) * 19).padStart(8, '0')}`;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  conn = await connectedSimulator(t);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('transfer by an attendant (§4)', () => {
+  it('transfers an open ticket to a colleague picked from /api/users/list', async () => {
+    const queue = await createQueue(t, 'Transfer Q');
+    const me = await t.createUser({ name: 'Transfer From', queueIds: [queue] });
+    const colleague = await t.createUser({ name: 'Transfer To', queueIds: [queue] });
+    const ticket = await inbound(t, conn.id, { from: phone(), body: 'oi' });
+    await t.call('PUT', `/api/tickets/${ticket.id}`, { token: me.token, body: { status: 'open' } });
+
+    const list = await t.call<{ id: number; name: string }[]>('GET', '/api/users/list', { token: me.token });
+    const picked = list.body.find((u) => u.name === 'Transfer To')!;
+    const res = await t.call<TicketDto>('PUT', `/api/tickets/${ticket.id}`, {
+      token: me.token,
+      body: { userId: picked.id, queueId: queue, status: 'open' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'open', userId: colleague.user.id, queueId: queue, user: { name: 'Transfer To' } });
+  });
+
+  it('sends a ticket to wait in its own queue when the user is cleared (pending, no user)', async () => {
+    const queue = await createQueue(t, 'Transfer Own Q');
+    const me = await t.createUser({ queueIds: [queue] });
+    const ticket = await inbound(t, conn.id, { from: phone(), body: 'oi' });
+    await t.call('PUT', `/api/tickets/${ticket.id}`, { token: me.token, body: { status: 'open', queueId: queue, userId: me.user.id } });
+    const res = await t.call<TicketDto>('PUT', `/api/tickets/${ticket.id}`, { token: me.token, body: { userId: null, queueId: queue } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'pending', userId: null, queueId: queue });
+    // The same queue again, without clearing anyone, changes nothing.
+    await t.call('PUT', `/api/tickets/${ticket.id}`, { token: me.token, body: { status: 'open' } });
+    const same = await t.call<TicketDto>('PUT', `/api/tickets/${ticket.id}`, { token: me.token, body: { queueId: queue } });
+    expect(same.body).toMatchObject({ status: 'open', userId: me.user.id });
+  });
+
+  it('refuses a user that does not exist with 404 ERR_NO_USER_FOUND and changes nothing', async () => {
+    const me = await t.createUser();
+    const ticket = await inbound(t, conn.id, { from: phone(), body: 'oi' });
+    await t.call('PUT', `/api/tickets/${ticket.id}`, { token: me.token, body: { status: 'open' } });
+    const res = await t.call('PUT', `/api/tickets/${ticket.id}`, { token: me.token, body: { userId: 99999999, status: 'open' } });
+    expect(res.status).toBe(404);
+    expect(res.body.error).toBe('ERR_NO_USER_FOUND');
+    const after = await t.call<TicketDto>('GET', `/api/tickets/${ticket.id}`, { token: me.token });
+    expect(after.body).toMatchObject({ status: 'open', userId: me.user.id });
+  });
+
+  it('refuses a queue that does not exist with 404 ERR_NO_QUEUE_FOUND', async () => {
+    const admin = await t.adminToken();
+    const ticket = await inbound(t, conn.id, { from: phone(), body: 'oi' });
+    const res = await t.call('PUT', `/api/tickets/${ticket.id}`, { token: admin, body: { queueId: 99999999 } });
+    expect(res.status).toBe(404);
+    expect(res.body.error).toBe('ERR_NO_QUEUE_FOUND');
+  });
+});
