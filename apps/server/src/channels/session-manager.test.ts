@@ -1,4 +1,4 @@
-import type { Channel, WhatsappDto } from '@wadesk/contracts';
+import type { Channel, WhatsappDto, WhatsappSessionDto } from '@wadesk/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, ManualTimers } from '../test/session-helpers.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
@@ -205,5 +205,63 @@ describe('reconnect with backoff', () => {
     old.context.listener.status('CONNECTED');
     await t.app.services.sessions.settled(w.id);
     expect((await get(w.id)).status).toBe('qrcode');
+  });
+});
+
+describe('why a connection failed', () => {
+  it('shows a driver start failure in GET /api/whatsapp/:id, the list and the socket event, until it connects', async () => {
+    const events: WhatsappSessionDto[] = [];
+    const unsubscribe = t.app.services.events.on('whatsapp.session', ({ session }) => {
+      events.push(session);
+    });
+    try {
+      const w = await create(1);
+      await new AuthStateRepository(t.app.database.db, w.id).set({ creds: { me: 'x' } });
+      expect(w).toMatchObject({ status: 'DISCONNECTED', lastError: { code: 'start_failed', detail: 'network down' } });
+      expect(Number.isNaN(Date.parse(w.lastError!.at))).toBe(false);
+      const listed = (await t.call<WhatsappDto[]>('GET', '/api/whatsapp', { token: admin })).body.find((c) => c.id === w.id);
+      expect(listed?.lastError?.code).toBe('start_failed');
+      expect(events.filter((e) => e.id === w.id).at(-1)).toMatchObject({ status: 'DISCONNECTED', lastError: { code: 'start_failed' } });
+      const connected = await fireAndWait(w.id, { status: 'CONNECTED' });
+      expect(connected.lastError).toBeNull();
+      expect(events.filter((e) => e.id === w.id).at(-1)).toMatchObject({ status: 'CONNECTED', lastError: null });
+    } finally {
+      unsubscribe();
+    }
+  });
+
+  it('says a dropped connection was lost, with the network reason, and clears it once reconnected', async () => {
+    const w = await create(0);
+    await new AuthStateRepository(t.app.database.db, w.id).set({ creds: { me: 'x' } });
+    await t.call('POST', `/api/whatsappsession/${w.id}`, { token: admin });
+    expect(await get(w.id)).toMatchObject({ status: 'CONNECTED', lastError: null });
+    plans.get(w.id)!.current!.context.listener.status('DISCONNECTED', { reason: 'connectionClosed' });
+    await t.app.services.sessions.settled(w.id);
+    expect(await get(w.id)).toMatchObject({ status: 'DISCONNECTED', lastError: { code: 'connection_lost', detail: 'connectionClosed' } });
+    const connected = await fireAndWait(w.id, { status: 'CONNECTED' });
+    expect(connected.lastError).toBeNull();
+  });
+
+  it('says the phone logged the device out while it shows the new QR code', async () => {
+    const w = await create(0);
+    await new AuthStateRepository(t.app.database.db, w.id).set({ creds: { me: 'x' } });
+    await t.call('POST', `/api/whatsappsession/${w.id}`, { token: admin });
+    plans.get(w.id)!.current!.context.listener.status('DISCONNECTED', { loggedOut: true, reason: 'loggedOut' });
+    const fresh = await eventually(async () => {
+      const current = await get(w.id);
+      return current.status === 'qrcode' ? current : null;
+    });
+    expect(fresh.lastError).toMatchObject({ code: 'logged_out' });
+  });
+
+  it('says the QR code expired unscanned, and forgets it when the user disconnects', async () => {
+    const w = await create(0);
+    plans.get(w.id)!.current!.context.listener.status('DISCONNECTED', { reason: 'qrTimeout' });
+    await t.app.services.sessions.settled(w.id);
+    const expired = await get(w.id);
+    expect(expired).toMatchObject({ status: 'DISCONNECTED', lastError: { code: 'qr_timeout' } });
+    expect(expired.lastError?.detail).toBeUndefined();
+    await t.call('DELETE', `/api/whatsappsession/${w.id}`, { token: admin });
+    expect(await get(w.id)).toMatchObject({ status: 'DISCONNECTED', lastError: null });
   });
 });

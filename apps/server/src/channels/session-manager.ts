@@ -1,4 +1,4 @@
-import type { Channel, SessionStatus } from '@wadesk/contracts';
+import type { Channel, ConnectionErrorCode, ConnectionErrorDto, SessionStatus } from '@wadesk/contracts';
 import type { Database } from '../db/client.js';
 import type { DomainEvents } from '../events/domain-events.js';
 import { AppError } from '../http/app-error.js';
@@ -57,7 +57,12 @@ interface Session {
   reconnectTimer: unknown;
   /** Persistence of state changes, in order. */
   persisted: Promise<void>;
+  /** Why it last failed, since it was last CONNECTED (memory only: a restart shows OPENING anyway). */
+  lastError: ConnectionErrorDto | null;
 }
+
+/** Longest failure detail kept (a driver's error message may be long). */
+const ERROR_DETAIL_MAX = 200;
 
 /**
  * Owns the channel drivers of this process: starts every connection at boot, keeps each one's state in the
@@ -167,6 +172,7 @@ export class SessionManager {
     const session = await this.requireSession(id);
     await this.halt(session, { logout: true });
     session.attempts = 0;
+    session.lastError = null;
     this.record(session, { status: 'DISCONNECTED', qrcode: '', retries: 0 });
     await session.persisted;
   }
@@ -206,6 +212,11 @@ export class SessionManager {
       throw new AppError('ERR_WAPP_NOT_INITIALIZED', 'The connection is not connected.');
     }
     return session.driver;
+  }
+
+  /** Why the connection last failed, as this process knows it (null when none, or when it does not run it). */
+  lastError(id: number): ConnectionErrorDto | null {
+    return this.sessions.get(id)?.lastError ?? null;
   }
 
   /** The status as this process knows it (null when it does not run the connection). */
@@ -256,6 +267,7 @@ export class SessionManager {
         attempts: 0,
         reconnectTimer: null,
         persisted: Promise.resolve(),
+        lastError: null,
       };
       this.sessions.set(id, session);
       return session;
@@ -282,6 +294,7 @@ export class SessionManager {
         { whatsappId: session.id, channel: session.channel },
         'no driver for this channel: connection left DISCONNECTED',
       );
+      this.fail(session, 'no_driver', session.channel);
       this.record(session, { status: 'DISCONNECTED', qrcode: '' });
       return;
     }
@@ -299,6 +312,7 @@ export class SessionManager {
     } catch (err) {
       if (!this.isLive(session, generation)) return;
       this.options.log.warn({ err, whatsappId: session.id }, 'connection failed to start');
+      this.fail(session, 'start_failed', err instanceof Error ? err.message : String(err));
       this.scheduleReconnect(session, 'DISCONNECTED');
     }
   }
@@ -332,6 +346,7 @@ export class SessionManager {
   ): void {
     if (status === 'CONNECTED') {
       session.attempts = 0;
+      session.lastError = null;
       this.record(session, { status, qrcode: '', retries: 0, ...(detail?.number ? { number: detail.number } : {}) });
       return;
     }
@@ -342,6 +357,7 @@ export class SessionManager {
     if (detail?.loggedOut) {
       // The phone removed this device: forget the credentials and show a fresh QR code.
       this.options.log.info({ whatsappId: session.id }, 'connection logged out: starting over with a new QR code');
+      this.fail(session, 'logged_out');
       void this.restartFresh(session);
       return;
     }
@@ -353,10 +369,18 @@ export class SessionManager {
     if (session.status === 'qrcode' || detail?.reason === 'qrTimeout') {
       // Nobody scanned the QR code: stop here rather than loop through QR codes forever.
       void this.halt(session);
+      this.fail(session, 'qr_timeout', detail?.reason === 'qrTimeout' ? undefined : detail?.reason);
       this.record(session, { status: 'DISCONNECTED', qrcode: '' });
       return;
     }
+    this.fail(session, 'connection_lost', detail?.reason ?? (status === 'TIMEOUT' ? 'timeout' : undefined));
     this.scheduleReconnect(session, status);
+  }
+
+  /** Remembers why the connection failed; the next recorded state change carries it. */
+  private fail(session: Session, code: ConnectionErrorCode, detail?: string): void {
+    const text = detail?.trim().slice(0, ERROR_DETAIL_MAX);
+    session.lastError = { code, ...(text ? { detail: text } : {}), at: new Date().toISOString() };
   }
 
   private async relaunchNow(session: Session): Promise<void> {
@@ -423,10 +447,11 @@ export class SessionManager {
   /** Applies a state change now and stores/announces it after the ones before it. */
   private record(session: Session, write: SessionWrite): void {
     if (write.status) session.status = write.status;
+    const lastError = session.lastError;
     session.persisted = session.persisted
       .then(async () => {
         const dto = await this.repo().updateSession(session.id, write);
-        if (dto) this.options.events.emit('whatsapp.session', { session: dto });
+        if (dto) this.options.events.emit('whatsapp.session', { session: { ...dto, lastError } });
       })
       .catch((err: unknown) => this.options.log.error({ err, whatsappId: session.id }, 'saving session state failed'));
   }

@@ -34,12 +34,33 @@ export const WhatsappUpdateInput = z.object({
 });
 export type WhatsappUpdateInput = z.input<typeof WhatsappUpdateInput>;
 
+/**
+ * Why a connection last failed: `logged_out` (the phone removed this device), `qr_timeout` (nobody scanned
+ * the QR code in time), `connection_lost` (the network dropped the connection; reconnects with backoff),
+ * `start_failed` (the driver could not start), `no_driver` (the server runs no driver for the channel).
+ */
+export const CONNECTION_ERROR_CODES = ['logged_out', 'qr_timeout', 'connection_lost', 'start_failed', 'no_driver'] as const;
+export type ConnectionErrorCode = (typeof CONNECTION_ERROR_CODES)[number];
+
+export interface ConnectionErrorDto {
+  code: ConnectionErrorCode;
+  /** The network's own reason, when it gave one (e.g. `connectionClosed`, `status 503`). */
+  detail?: string;
+  /** When it failed (ISO). */
+  at: string;
+}
+
 export interface WhatsappSessionDto {
   id: number;
   status: SessionStatus;
   qrcode: string;
   retries: number;
   updatedAt: string;
+  /**
+   * The last failure since the connection was last CONNECTED (null once it connects, or when the process
+   * running it knows none). Kept in that process's memory: absent after a restart.
+   */
+  lastError?: ConnectionErrorDto | null;
 }
 
 export interface WhatsappDto extends WhatsappSessionDto {

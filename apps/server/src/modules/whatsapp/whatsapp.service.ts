@@ -38,13 +38,18 @@ export class WhatsappService {
 
   /** Every connection; unless `admin`, the attendant's view: no QR code. */
   async list(admin = false): Promise<WhatsappDto[]> {
-    return (await this.repo().list()).map((w) => forViewer(w, admin));
+    return (await this.repo().list()).map((w) => forViewer(this.withLastError(w), admin));
   }
 
   async get(id: number, admin = false): Promise<WhatsappDto> {
     const whatsapp = await this.repo().findDto(id);
     if (!whatsapp) throw new AppError('ERR_NO_WAPP_FOUND');
-    return forViewer(whatsapp, admin);
+    return forViewer(this.withLastError(whatsapp), admin);
+  }
+
+  /** Adds why the connection last failed, as the session manager of this process knows it. */
+  private withLastError(whatsapp: WhatsappDto): WhatsappDto {
+    return { ...whatsapp, lastError: this.sessions.lastError(whatsapp.id) };
   }
 
   /** Creates a connection (the first one is the default) and starts its session. */
@@ -68,7 +73,7 @@ export class WhatsappService {
     );
     await this.announce([...unset, id]);
     await this.sessions.start(id);
-    return (await this.repo().findDto(id))!;
+    return this.withLastError((await this.repo().findDto(id))!);
   }
 
   async update(id: number, data: UpdateData): Promise<WhatsappDto> {
@@ -97,7 +102,7 @@ export class WhatsappService {
     await this.announce([...unset, id]);
     // Another channel means other credentials: log the old device out and pair again.
     if (data.channel && data.channel !== current.channel) await this.sessions.newQr(id);
-    return (await repo.findDto(id))!;
+    return this.withLastError((await repo.findDto(id))!);
   }
 
   /** Deletes a connection: its session stops, its tickets go with it; another becomes the default. */
@@ -138,7 +143,7 @@ export class WhatsappService {
     const repo = this.repo();
     for (const id of new Set(ids)) {
       const whatsapp = await repo.findDto(id);
-      if (whatsapp) this.events.emit('whatsapp.saved', { whatsapp });
+      if (whatsapp) this.events.emit('whatsapp.saved', { whatsapp: this.withLastError(whatsapp) });
     }
   }
 

@@ -1,4 +1,4 @@
-import type { SessionStatus, WhatsappDto } from '@wadesk/contracts';
+import type { ConnectionErrorDto, SessionStatus, WhatsappDto } from '@wadesk/contracts';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
@@ -13,7 +13,9 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { toastError } from '../../services/toast-error';
+import { connectionErrorText } from './connection-error';
 import { sessionActions } from './connections-api';
+import { formatShortDateTime } from './format-date';
 
 const STATUS_ICONS: Record<SessionStatus, ReactNode> = {
   OPENING: <CircularProgress size={18} color="inherit" />,
@@ -33,24 +35,39 @@ const STATUS_COLORS: Record<SessionStatus, string> = {
   DISCONNECTED: 'error.main',
 };
 
-/** The status cell: an icon and the state's name, with an explanation on hover. */
-export function ConnectionStatus({ status }: { status: SessionStatus }) {
+/** The status cell: an icon and the state's name, with an explanation on hover, and why it last failed. */
+export function ConnectionStatus({ status, lastError }: { status: SessionStatus; lastError?: ConnectionErrorDto | null }) {
   const { t } = useTranslation();
+  const failure = connectionErrorText(lastError, status, t);
   return (
-    <Tooltip title={t(`connections.statusHelp.${status}`)}>
-      <Stack
-        direction="row"
-        spacing={0.75}
-        sx={{ alignItems: 'center', color: STATUS_COLORS[status] }}
-        data-testid="connection-status"
-        data-status={status}
-      >
-        {STATUS_ICONS[status]}
-        <Typography variant="body2" component="span" sx={{ fontWeight: 500 }}>
-          {t(`connections.status.${status}`)}
+    <Stack spacing={0.25}>
+      <Tooltip title={t(`connections.statusHelp.${status}`)}>
+        <Stack
+          direction="row"
+          spacing={0.75}
+          sx={{ alignItems: 'center', color: STATUS_COLORS[status] }}
+          data-testid="connection-status"
+          data-status={status}
+        >
+          {STATUS_ICONS[status]}
+          <Typography variant="body2" component="span" sx={{ fontWeight: 500 }}>
+            {t(`connections.status.${status}`)}
+          </Typography>
+        </Stack>
+      </Tooltip>
+      {failure && lastError && (
+        <Typography
+          variant="caption"
+          color="text.secondary"
+          sx={{ maxWidth: 320 }}
+          title={t('connections.lastError.since', { time: formatShortDateTime(lastError.at) })}
+          data-testid="connection-last-error"
+          data-code={lastError.code}
+        >
+          {failure}
         </Typography>
-      </Stack>
-    </Tooltip>
+      )}
+    </Stack>
   );
 }
 

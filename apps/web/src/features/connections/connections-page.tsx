@@ -133,7 +133,7 @@ export function ConnectionsPage() {
                       </Typography>
                     </TableCell>
                     <TableCell>
-                      <ConnectionStatus status={w.status} />
+                      <ConnectionStatus status={w.status} lastError={w.lastError} />
                       {compact && admin && (
                         <Box sx={{ mt: 0.75 }}>
                           <SessionActions whatsapp={w} canManage={admin} onShowQr={() => setQrFor(w.id)} />
