@@ -11,7 +11,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { migrateDatabase, openDatabase, type DatabaseHandle } from '../apps/server/src/db/client.js';
 import { openThrowawayDatabase } from '../apps/server/src/test/throwaway-database.js';
-import { seedConnectionQueuesAndContacts } from './seed-base.js';
+import { seedConnectionQueuesAndContacts, seedTicketsAndMessages } from './seed-base.js';
 
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 5000);
 const PER_TICKET = Number(process.env.BENCH_MESSAGES_PER_TICKET ?? 20);
@@ -38,17 +38,7 @@ async function main(): Promise<void> {
     const { db } = handle;
     await migrateDatabase(handle);
     await seedConnectionQueuesAndContacts(db, TICKETS);
-    await db.execute(sql`
-      insert into tickets (status, contact_id, whatsapp_id, queue_id, last_message, unread_messages, updated_at)
-      select (array['open','pending','closed'])[1 + g % 3], g, 1, 1 + g % 2, 'mensagem ' || g, g % 4, now() - (g || ' seconds')::interval
-      from generate_series(1, ${TICKETS}) g`);
-    await db.execute(sql`
-      insert into messages (channel_message_id, whatsapp_id, ticket_id, contact_id, body, from_me, created_at)
-      select 'B' || t || '-' || m, 1, t, t,
-             'mensagem ' || m || ' do ticket ' || t || ' sobre ' || (array['entrega','boleto','troca','pedido','garantia'])[1 + (t * m) % 5]
-               || case when (t * 31 + m) % 997 = 0 then ' xylofone' else '' end,
-             m % 2 = 0, now() - ((${PER_TICKET} - m) || ' minutes')::interval
-      from generate_series(1, ${TICKETS}) t, generate_series(1, ${PER_TICKET}) m`);
+    await seedTicketsAndMessages(db, TICKETS, PER_TICKET);
     // The indexes the old predicates used, beside today's.
     await db.execute(sql`create index bench_old_body on messages using gin (lower(body) gin_trgm_ops)`);
     await db.execute(sql`create index bench_old_name on contacts using gin (lower(name) gin_trgm_ops)`);

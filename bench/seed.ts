@@ -12,8 +12,8 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { migrateDatabase, openDatabase, type DatabaseHandle } from '../apps/server/src/db/client.js';
+import { runStatement } from '../apps/server/src/test/throwaway-database.js';
 import { rowsOf, seedDataSet, sizesAt } from './seed/data-set.js';
 
 const { values } = parseArgs({
@@ -34,15 +34,6 @@ if (!(scale > 0 && scale <= 10)) throw new Error(`--scale must be in (0, 10], go
 const name = values.database ?? 'wadesk_bench';
 if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`--database must be a plain lower-case identifier, got ${name}`);
 
-async function admin(baseUrl: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: baseUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
 
 async function open(): Promise<{ handle: DatabaseHandle; where: string; dropAfter?: () => Promise<void> }> {
   if (values.pglite) {
@@ -51,8 +42,8 @@ async function open(): Promise<{ handle: DatabaseHandle; where: string; dropAfte
   }
   const baseUrl = process.env.DATABASE_URL;
   if (!baseUrl) throw new Error('set DATABASE_URL (a PostgreSQL server, its database is only used to create ours) or pass --pglite DIR');
-  await admin(baseUrl, `drop database if exists ${name} with (force)`);
-  await admin(baseUrl, `create database ${name}`);
+  await runStatement(baseUrl, `drop database if exists ${name} with (force)`);
+  await runStatement(baseUrl, `create database ${name}`);
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
   // One connection: setseed() and the temporary plan table belong to the session.
@@ -60,7 +51,7 @@ async function open(): Promise<{ handle: DatabaseHandle; where: string; dropAfte
   return {
     handle,
     where: `PostgreSQL database ${name} (${url.host})`,
-    dropAfter: () => admin(baseUrl, `drop database if exists ${name} with (force)`),
+    dropAfter: () => runStatement(baseUrl, `drop database if exists ${name} with (force)`),
   };
 }
 

@@ -14,7 +14,7 @@ import { buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import { migrateDatabase, openDatabase, type DatabaseHandle } from '../apps/server/src/db/client.js';
 import { openThrowawayDatabase } from '../apps/server/src/test/throwaway-database.js';
-import { seedConnectionQueuesAndContacts } from './seed-base.js';
+import { seedConnectionQueuesAndContacts, seedTicketsAndMessages } from './seed-base.js';
 
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 5000);
 const PER_TICKET = Number(process.env.BENCH_MESSAGES_PER_TICKET ?? 20);
@@ -30,18 +30,7 @@ async function openBenchDatabase(): Promise<DatabaseHandle> {
 async function seed(handle: DatabaseHandle): Promise<void> {
   const { db } = handle;
   await seedConnectionQueuesAndContacts(db, TICKETS);
-  await db.execute(sql`
-    insert into tickets (status, contact_id, whatsapp_id, queue_id, last_message, unread_messages, updated_at)
-    select (array['open','pending','closed'])[1 + g % 3], g, 1, 1 + g % 2, 'mensagem ' || g, g % 4,
-           now() - (g || ' seconds')::interval
-    from generate_series(1, ${TICKETS}) g`);
-  await db.execute(sql`
-    insert into messages (channel_message_id, whatsapp_id, ticket_id, contact_id, body, from_me, created_at)
-    select 'B' || t || '-' || m, 1, t, t,
-           'mensagem ' || m || ' do ticket ' || t || ' sobre ' || (array['entrega','boleto','troca','pedido','garantia'])[1 + (t * m) % 5]
-             || case when (t * 31 + m) % 997 = 0 then ' xylofone' else '' end,
-           m % 2 = 0, now() - ((${PER_TICKET} - m) || ' minutes')::interval
-    from generate_series(1, ${TICKETS}) t, generate_series(1, ${PER_TICKET}) m`);
+  await seedTicketsAndMessages(db, TICKETS, PER_TICKET);
   // Flush the GIN pending lists and refresh statistics, as autovacuum would on a live database.
   await db.execute(sql`vacuum analyze`);
 }

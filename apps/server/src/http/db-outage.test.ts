@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../app.js';
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
 import { eventually } from '../test/session-helpers.js';
 import { TcpProxy } from '../test/tcp-proxy.js';
+import { runStatement } from '../test/throwaway-database.js';
 
 /**
  * Security issue item 10: health reflects the database, and during an outage API calls answer
@@ -20,15 +20,7 @@ describe.skipIf(!baseUrl)('a database outage', () => {
   let token = '';
   const name = `wadesk_outage_${randomBytes(5).toString('hex')}`;
 
-  async function admin(statement: string) {
-    const client = new pg.Client({ connectionString: baseUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  }
+  const admin = (statement: string) => runStatement(baseUrl!, statement);
 
   beforeAll(async () => {
     await admin(`create database ${name}`);

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase, type DatabaseHandle } from '../db/client.js';
 
-async function run(connectionString: string, statement: string): Promise<void> {
+/** Runs one statement on its own connection (create or drop a database, which no pool connection may do). */
+export async function runStatement(connectionString: string, statement: string): Promise<void> {
   const client = new pg.Client({ connectionString });
   await client.connect();
   try {
@@ -17,7 +18,7 @@ async function run(connectionString: string, statement: string): Promise<void> {
  */
 export async function openThrowawayDatabase(baseUrl: string, prefix: string, poolSize: number): Promise<DatabaseHandle> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  await run(baseUrl, `create database ${name}`);
+  await runStatement(baseUrl, `create database ${name}`);
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
   const handle = await openDatabase({ databaseUrl: url.toString(), poolSize });
@@ -25,7 +26,7 @@ export async function openThrowawayDatabase(baseUrl: string, prefix: string, poo
     ...handle,
     async close() {
       await handle.close();
-      await run(baseUrl, `drop database if exists ${name} with (force)`);
+      await runStatement(baseUrl, `drop database if exists ${name} with (force)`);
     },
   };
 }
