@@ -26,6 +26,23 @@ afterAll(async () => {
   await t.app.database.close();
 });
 
+/** The admin's access token on an app built in this file (the restarted one has no TestApp around it). */
+async function adminTokenOf(app: App): Promise<string> {
+  const res = await app.http.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'admin@test.local', password: 'admin-pass-1' } });
+  return res.json<{ token: string }>().token;
+}
+
+/** A new simulator connection, created through the API of `app`. */
+async function createConnection(app: App, token: string, name: string): Promise<number> {
+  const created = await app.http.inject({
+    method: 'POST',
+    url: '/api/whatsapp',
+    headers: { authorization: `Bearer ${token}` },
+    payload: { name, channel: 'simulator' },
+  });
+  return created.json<WhatsappDto>().id;
+}
+
 async function getFrom(app: App, id: number, token: string): Promise<WhatsappDto> {
   const res = await app.http.inject({ method: 'GET', url: `/api/whatsapp/${id}`, headers: { authorization: `Bearer ${token}` } });
   return res.json<WhatsappDto>();
@@ -63,9 +80,7 @@ describe('sessions after a server restart', () => {
     if (onPostgres) expect(await leaseOwner(paired.id)).toBeUndefined(); // given back on a clean shutdown
 
     second = await buildApp({ ...t.app.config, nodeId: 'second-process' }, { database: t.app.database, logger: false });
-    const token = (
-      await second.http.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'admin@test.local', password: 'admin-pass-1' } })
-    ).json<{ token: string }>().token;
+    const token = await adminTokenOf(second);
 
     expect(await getFrom(second, paired.id, token)).toMatchObject({ status: 'CONNECTED', qrcode: '' });
     expect(second.services.sessions.driver(paired.id)).toBeDefined();
@@ -88,16 +103,8 @@ describe('sessions after a server restart', () => {
 describe('connection states after a crash', () => {
   it('does not keep showing CONNECTED for a connection whose process died: it shows what its new driver reports', async () => {
     const app = second!;
-    const token = (
-      await app.http.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'admin@test.local', password: 'admin-pass-1' } })
-    ).json<{ token: string }>().token;
-    const created = await app.http.inject({
-      method: 'POST',
-      url: '/api/whatsapp',
-      headers: { authorization: `Bearer ${token}` },
-      payload: { name: 'Was connected', channel: 'simulator' },
-    });
-    const id = created.json<WhatsappDto>().id;
+    const token = await adminTokenOf(app);
+    const id = await createConnection(app, token, 'Was connected');
     // As a killed process leaves it: stored CONNECTED, but never paired (nothing to resume from).
     await rows(sql`update whatsapps set status = 'CONNECTED', qrcode = '' where id = ${id}`);
     const network = new SimulatorNetwork(app.database.db);
@@ -139,16 +146,8 @@ class DyingLeases extends AdvisoryLockLeases {
 describe.skipIf(!onPostgres)('connection leases (PostgreSQL advisory locks)', () => {
   it('lets one process run a connection; another takes it over at once when the lock connection of the first dies', async () => {
     const app = second!;
-    const token = (
-      await app.http.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'admin@test.local', password: 'admin-pass-1' } })
-    ).json<{ token: string }>().token;
-    const created = await app.http.inject({
-      method: 'POST',
-      url: '/api/whatsapp',
-      headers: { authorization: `Bearer ${token}` },
-      payload: { name: 'Leased', channel: 'simulator' },
-    });
-    const id = created.json<WhatsappDto>().id;
+    const token = await adminTokenOf(app);
+    const id = await createConnection(app, token, 'Leased');
     await new AuthStateRepository(app.database.db, id).set({ [PAIRED_KEY]: true });
 
     const firstLeases = new DyingLeases({ connectionString: postgresUrl(), application_name: 'wadesk-leases lease-first' }, silent);

@@ -13,8 +13,7 @@ import type { AuthUser } from '../modules/auth/auth-user.js';
 
 export interface SocketData {
   user: AuthUser;
-  /** The access token the socket was last authenticated with, and when it expires (ms since the epoch). */
-  token: string;
+  /** When the access token the socket last authenticated with expires (ms since the epoch). */
   expiresAt: number;
   /** The user's last password change (ms) when the socket authenticated: a newer one ends the socket. */
   validAfter: number | null;
@@ -52,6 +51,15 @@ export function localSockets(io: RealtimeServer, room: string): AppSocket[] {
   });
 }
 
+type Authenticated = Exclude<Awaited<ReturnType<AuthService['authenticate']>>, { error: unknown }>;
+
+/** What the socket knows of its sign-in: at the handshake and at every `authenticate`. */
+function bindSession(socket: AppSocket, session: Authenticated): void {
+  socket.data.user = session.user;
+  socket.data.expiresAt = session.expiresAt;
+  socket.data.validAfter = session.validAfter;
+}
+
 function bearer(raw: unknown): string {
   return typeof raw === 'string' ? raw.replace(/^Bearer\s+/i, '') : '';
 }
@@ -80,10 +88,7 @@ export function createSocketServer(httpServer: HttpServer, auth: AuthService): R
           next(new Error('ERR_SESSION_EXPIRED'));
           return;
         }
-        socket.data.user = result.user;
-        socket.data.token = token;
-        socket.data.expiresAt = result.expiresAt;
-        socket.data.validAfter = result.validAfter;
+        bindSession(socket, result);
         next();
       },
       (err: unknown) => next(err instanceof Error ? err : new Error('ERR_INTERNAL')),
@@ -129,10 +134,7 @@ export function createSocketServer(httpServer: HttpServer, auth: AuthService): R
             socket.disconnect(true);
             return;
           }
-          socket.data.user = result.user;
-          socket.data.token = token;
-          socket.data.expiresAt = result.expiresAt;
-          socket.data.validAfter = result.validAfter;
+          bindSession(socket, result);
           armExpiry();
           answer(ack, { ok: true });
         },
