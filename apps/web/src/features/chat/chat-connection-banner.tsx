@@ -1,15 +1,14 @@
 import Alert from '@mui/material/Alert';
 import { useTranslation } from 'react-i18next';
-import { useWhatsapps, useWhatsappsLiveUpdates } from '../layout/use-connections-attention';
+import { useWhatsapps } from '../layout/use-connections-attention';
 
 /**
  * Inside a chat whose connection (the ticket's WhatsApp) is not CONNECTED: messages cannot go out until
- * it reconnects. Live from the `whatsapp` / `whatsappSession` events.
+ * it reconnects. Live: the app layout keeps the connections current (useWhatsappsLiveUpdates).
  */
 export function ChatConnectionBanner({ whatsappId }: { whatsappId: number }) {
   const { t } = useTranslation();
   const { data } = useWhatsapps();
-  useWhatsappsLiveUpdates();
   const connection = data?.find((w) => w.id === whatsappId);
   if (!connection || connection.status === 'CONNECTED') return null;
   return (

@@ -1,9 +1,7 @@
 import type { QueueDto, WhatsappDto, WhatsappInput, WhatsappUpdateInput } from '@wadesk/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { api } from '../../services/api';
-import { useSocket } from '../../services/socket';
-import { useWhatsapps, useWhatsappsLiveUpdates, WHATSAPPS_QUERY_KEY } from '../layout/use-connections-attention';
+import { useWhatsapps, WHATSAPPS_QUERY_KEY } from '../layout/use-connections-attention';
 
 /** The connections list shares its cache with the drawer badge (one query, one set of socket listeners). */
 export { useWhatsapps, WHATSAPPS_QUERY_KEY };
@@ -59,28 +57,3 @@ export function useApplyWhatsappChange() {
   };
 }
 
-/**
- * Live connections: the `whatsapp` and `whatsappSession` events update the cache, and the list is
- * fetched again after the socket reconnects (events sent while it was away are lost).
- */
-export function useConnectionsLive(): void {
-  useWhatsappsLiveUpdates();
-  const socket = useSocket();
-  const queryClient = useQueryClient();
-  useEffect(() => {
-    if (!socket) return undefined;
-    let first = true;
-    const onConnect = () => {
-      if (first) {
-        first = false;
-        return;
-      }
-      void queryClient.invalidateQueries({ queryKey: WHATSAPPS_QUERY_KEY });
-    };
-    if (socket.connected) first = false;
-    socket.on('connect', onConnect);
-    return () => {
-      socket.off('connect', onConnect);
-    };
-  }, [socket, queryClient]);
-}

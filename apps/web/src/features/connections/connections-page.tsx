@@ -29,7 +29,7 @@ import { toastSuccess } from '../../services/toast-error';
 import { useAuth } from '../auth/auth-context';
 import { ConnectionModal } from './connection-modal';
 import { ConnectionStatus, SessionActions } from './connection-status';
-import { deleteWhatsapp, useApplyWhatsappChange, useConnectionsLive, useWhatsapps } from './connections-api';
+import { deleteWhatsapp, useApplyWhatsappChange, useWhatsapps } from './connections-api';
 import { formatShortDateTime } from './format-date';
 import { QrCodeDialog } from './qr-code-dialog';
 
@@ -53,7 +53,6 @@ export function ConnectionsPage() {
   const { user } = useAuth();
   const admin = isAdmin(user);
   const { data: whatsapps = [], isLoading, isError } = useWhatsapps();
-  useConnectionsLive();
   const applyChange = useApplyWhatsappChange();
   const [modal, setModal] = useState<{ whatsappId?: number } | null>(null);
   const [qrFor, setQrFor] = useState<number | null>(null);

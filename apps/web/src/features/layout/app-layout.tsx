@@ -14,6 +14,7 @@ import { DRAWER_WIDTH } from '../../app/theme';
 import { DrawerMenu } from './drawer-menu';
 import { LanguageMenu } from './language-menu';
 import { NotificationsBell } from './notifications-bell';
+import { useWhatsappsLiveUpdates } from './use-connections-attention';
 import { useUnreadTitle } from './use-unread-title';
 import { UserMenu } from './user-menu';
 
@@ -24,6 +25,8 @@ export function AppLayout() {
   const small = useMediaQuery(SMALL_SCREEN_QUERY, { noSsr: true });
   const [mobileOpen, setMobileOpen] = useState(false);
   useUnreadTitle();
+  // Connections stay live on every screen, on phones too (where the drawer is closed).
+  useWhatsappsLiveUpdates();
 
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>

@@ -2,7 +2,7 @@ import { ATTENTION_STATUSES, type WhatsappDto } from '@wadesk/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api } from '../../services/api';
-import { useSocketEvent } from '../../services/socket';
+import { useSocket, useSocketEvent } from '../../services/socket';
 
 export const WHATSAPPS_QUERY_KEY = ['whatsapps'] as const;
 
@@ -14,9 +14,29 @@ export function useWhatsapps() {
   });
 }
 
-/** Keeps the connections list current from `whatsapp` and `whatsappSession` events. */
+/**
+ * Keeps the connections list current from `whatsapp` and `whatsappSession` events, and fetches it again after
+ * the socket reconnects (events sent while it was away are lost). Called once, by the app layout: every screen
+ * that shows connections (drawer badge, connections and simulator pages, the chat's banner) reads the same cache.
+ */
 export function useWhatsappsLiveUpdates(): void {
   const queryClient = useQueryClient();
+  const socket = useSocket();
+  useEffect(() => {
+    if (!socket) return undefined;
+    let first = !socket.connected;
+    const onConnect = () => {
+      if (first) {
+        first = false;
+        return;
+      }
+      void queryClient.invalidateQueries({ queryKey: WHATSAPPS_QUERY_KEY });
+    };
+    socket.on('connect', onConnect);
+    return () => {
+      socket.off('connect', onConnect);
+    };
+  }, [socket, queryClient]);
   useSocketEvent('whatsapp', (e) => {
     queryClient.setQueryData<WhatsappDto[]>(WHATSAPPS_QUERY_KEY, (list) => {
       if (!list) return list;
@@ -35,7 +55,6 @@ export function useWhatsappsLiveUpdates(): void {
 /** True 2 s after load (§2) when any connection needs attention. */
 export function useConnectionsAttention(): boolean {
   const { data } = useWhatsapps();
-  useWhatsappsLiveUpdates();
   const [ready, setReady] = useState(false);
   useEffect(() => {
     const timer = setTimeout(() => setReady(true), 2000);

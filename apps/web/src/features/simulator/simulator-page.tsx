@@ -26,7 +26,7 @@ import { EmptyState } from '../../components/empty-state';
 import { Page } from '../../components/page';
 import { toastError } from '../../services/toast-error';
 import { ConnectionStatus } from '../connections/connection-status';
-import { useConnectionsLive, useWhatsapps } from '../connections/connections-api';
+import { useWhatsapps } from '../connections/connections-api';
 import { scanQr, useRefreshSimulator, useSimulatorPhone } from './simulator-api';
 import { SimulatorChat, type CustomerMessage, type SimulatorChatTarget } from './simulator-chat';
 
@@ -205,7 +205,6 @@ function CustomerPanel({
 export function SimulatorPage() {
   const { t } = useTranslation();
   const { data: all = [], isLoading } = useWhatsapps();
-  useConnectionsLive();
   const [params, setParams] = useSearchParams();
   const whatsapps = all.filter((w) => w.channel === 'simulator').sort((a, b) => a.id - b.id);
   const wanted = Number(params.get('connection'));

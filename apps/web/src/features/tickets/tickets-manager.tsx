@@ -25,7 +25,7 @@ import { MessageDialog } from '../../components/message-dialog';
 import { useDebouncedValue } from '../../hooks/use-debounced-value';
 import { toastError } from '../../services/toast-error';
 import { useAuth } from '../auth/auth-context';
-import { useWhatsapps, useWhatsappsLiveUpdates } from '../layout/use-connections-attention';
+import { useWhatsapps } from '../layout/use-connections-attention';
 import { readFollow } from './follow-ticket';
 import { NewTicketModal } from './new-ticket-modal';
 import { QueueSelect, useSelectedQueues } from './queue-select';
@@ -77,9 +77,6 @@ export function TicketsManager({ selectedId }: { selectedId?: number }) {
   const location = useLocation();
   const navigate = useNavigate();
   const { data: connections } = useWhatsapps();
-  // Keep the connections live while the desk is open (the chat's "connection down" banner reads them too;
-  // on phones the drawer that otherwise listens is closed).
-  useWhatsappsLiveUpdates();
 
   // A ticket just taken (Accept, New ticket, Reopen) is followed to Working on, where it stays selected.
   useEffect(() => {
