@@ -1,11 +1,17 @@
-function pgCode(err: unknown): string | undefined {
-  const e = err as { code?: string; cause?: { code?: string } } | null;
-  return e?.code ?? e?.cause?.code;
+/** The SQLSTATE of a PostgreSQL error (pg or PGlite), looking through wrappers such as Drizzle's query error. */
+export function sqlStateOf(err: unknown): string | null {
+  let current: unknown = err;
+  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return null;
 }
 
 /** A unique constraint refused the write (23505). */
 export function isUniqueViolation(err: unknown, constraint?: string): boolean {
-  if (pgCode(err) !== '23505') return false;
+  if (sqlStateOf(err) !== '23505') return false;
   if (!constraint) return true;
   const e = err as { constraint?: string; cause?: { constraint?: string }; message?: string };
   const name = e.constraint ?? e.cause?.constraint ?? '';
@@ -14,7 +20,7 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
 
 /** A foreign key refused the write (23503). */
 export function isForeignKeyViolation(err: unknown): boolean {
-  return pgCode(err) === '23503';
+  return sqlStateOf(err) === '23503';
 }
 
 const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);

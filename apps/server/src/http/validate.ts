@@ -1,5 +1,6 @@
 import type { ValidationIssue } from '@wadesk/contracts';
 import type { z } from 'zod';
+import { sqlStateOf } from '../db/errors.js';
 import { AppError } from './app-error.js';
 
 /** Parses input with a contracts schema; a failure becomes ERR_VALIDATION with one issue per field. */
@@ -31,17 +32,6 @@ const DATA_ERROR_MESSAGES: Record<string, string> = {
   '22007': 'Invalid date',
   '22008': 'Invalid date',
 };
-
-/** The SQLSTATE of a PostgreSQL error (pg or PGlite), looking through wrappers such as Drizzle's query error. */
-export function sqlStateOf(err: unknown): string | null {
-  let current: unknown = err;
-  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth += 1) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return null;
-}
 
 /**
  * A PostgreSQL data exception (class 22: a NUL byte in text, an integer out of range, an impossible date, ...)
