@@ -1,9 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ContactInput, type ContactDto } from '@wadesk/contracts';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import type { Resolver, UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { FormTextField } from '../../components/form-text-field';
 import { translateValidation } from '../../i18n/validation-message';
 import { ExtraInfoFields } from './extra-info-fields';
 
@@ -47,47 +47,23 @@ export interface ContactFormFieldsProps {
 /** Name, number, e-mail and extra info fields of a contact form. */
 export function ContactFormFields({ form, numberLocked, compact = false, autoFocus = false }: ContactFormFieldsProps) {
   const { t } = useTranslation();
-  const {
-    register,
-    formState: { errors },
-  } = form;
   const size = compact ? 'small' : 'medium';
   return (
     <>
       <Stack direction={compact ? 'column' : { xs: 'column', sm: 'row' }} spacing={2}>
-        <TextField
-          label={t('contacts.fields.name')}
-          autoFocus={autoFocus}
-          fullWidth
-          size={size}
-          {...register('name')}
-          error={!!errors.name}
-          helperText={translateValidation(t, errors.name?.message)}
-        />
-        <TextField
+        <FormTextField form={form} name="name" label={t('contacts.fields.name')} autoFocus={autoFocus} size={size} />
+        <FormTextField
+          form={form}
+          name="number"
           label={t('contacts.fields.number')}
           placeholder="5513912344321"
-          fullWidth
           size={size}
           slotProps={{ htmlInput: { inputMode: 'numeric', readOnly: numberLocked } }}
-          {...register('number')}
-          error={!!errors.number}
-          helperText={
-            errors.number
-              ? translateNumberError(t, errors.number.message)
-              : t(numberLocked ? 'contacts.fields.numberAdminOnly' : 'contacts.fields.numberHelp')
-          }
+          errorText={(message) => translateNumberError(t, message)}
+          helperText={t(numberLocked ? 'contacts.fields.numberAdminOnly' : 'contacts.fields.numberHelp')}
         />
       </Stack>
-      <TextField
-        label={t('contacts.fields.email')}
-        type="email"
-        fullWidth
-        size={size}
-        {...register('email')}
-        error={!!errors.email}
-        helperText={translateValidation(t, errors.email?.message)}
-      />
+      <FormTextField form={form} name="email" label={t('contacts.fields.email')} type="email" size={size} />
       <ExtraInfoFields form={form} stacked={compact} />
     </>
   );

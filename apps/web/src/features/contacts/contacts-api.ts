@@ -1,54 +1,29 @@
 import {
-  CONTACT_SEARCH_MIN_LENGTH,
   type ContactCsvImportResponse,
   type ContactDto,
   type ContactImportResponse,
   type ContactInput,
-  type ContactListResponse,
   type ContactUpdateInput,
   type TicketDto,
 } from '@wadesk/contracts';
-import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
+import { applyToSearchedPages, insertSorted, type ItemChange } from '../../hooks/list-cache';
+import { itemActions, restResource, useResourceItem, useSearchedPages } from '../../hooks/rest-resource';
 import { api } from '../../services/api';
 import { useSocketEvent } from '../../services/socket';
 
 export const CONTACTS_KEY = ['contacts'] as const;
 
-/** §5: contact searches run from 3 characters on, lowercased. */
-export function normalizeContactSearch(text: string): string {
-  const s = text.trim().toLowerCase();
-  return s.length >= CONTACT_SEARCH_MIN_LENGTH ? s : '';
-}
+const contacts = restResource<ContactDto, ContactInput, ContactUpdateInput>('/contacts', CONTACTS_KEY);
+/** The contact panel saves through this (it keeps its own cache up to date). */
+export const { update: updateContact } = contacts;
 
 export function useContactsList(searchParam: string) {
-  return useInfiniteQuery({
-    queryKey: [...CONTACTS_KEY, 'list', searchParam],
-    initialPageParam: 1,
-    queryFn: async ({ pageParam }) =>
-      (await api.get<ContactListResponse>('/contacts', { params: { searchParam, pageNumber: pageParam } })).data,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
-  });
+  return useSearchedPages(contacts, 'contacts', searchParam);
 }
 
 export function useContact(id: number | undefined) {
-  return useQuery({
-    queryKey: [...CONTACTS_KEY, 'one', id],
-    enabled: id !== undefined,
-    queryFn: async () => (await api.get<ContactDto>(`/contacts/${id}`)).data,
-    staleTime: 0,
-  });
-}
-
-export async function createContact(input: ContactInput): Promise<ContactDto> {
-  return (await api.post<ContactDto>('/contacts', input)).data;
-}
-
-export async function updateContact(id: number, input: ContactUpdateInput): Promise<ContactDto> {
-  return (await api.put<ContactDto>(`/contacts/${id}`, input)).data;
-}
-
-export async function deleteContact(id: number): Promise<void> {
-  await api.delete(`/contacts/${id}`);
+  return useResourceItem(contacts, id);
 }
 
 /** Imports the default connection's device contacts (admin). */
@@ -84,66 +59,26 @@ export async function downloadContactsCsv(): Promise<void> {
   }
 }
 
-type ContactsPages = InfiniteData<ContactListResponse, number>;
-export type ContactChange = { action: 'create' | 'update'; contact: ContactDto } | { action: 'delete'; contactId: number };
-
-/** Applies a created, updated or deleted contact to every cached list (a search list refetches on create). */
+/**
+ * Applies a created, updated or deleted contact to every cached list. The list is ordered by name (as the server
+ * does): a new contact takes its place among the loaded pages, or waits for its page when it sorts after them;
+ * a search list fetches again.
+ */
 export function useApplyContactChange() {
   const queryClient = useQueryClient();
-  return (change: ContactChange) => {
-    const lists = queryClient.getQueriesData<ContactsPages>({ queryKey: [...CONTACTS_KEY, 'list'] });
-    for (const [key, data] of lists) {
-      if (!data) continue;
-      const search = typeof key[2] === 'string' ? key[2] : '';
-      if (change.action === 'delete') {
-        if (!data.pages.some((p) => p.contacts.some((c) => c.id === change.contactId))) continue;
-        queryClient.setQueryData<ContactsPages>(key, {
-          ...data,
-          pages: data.pages.map((p) => ({
-            ...p,
-            count: Math.max(0, p.count - 1),
-            contacts: p.contacts.filter((c) => c.id !== change.contactId),
-          })),
-        });
-        continue;
-      }
-      const { contact } = change;
-      if (data.pages.some((p) => p.contacts.some((c) => c.id === contact.id))) {
-        queryClient.setQueryData<ContactsPages>(key, {
-          ...data,
-          pages: data.pages.map((p) => ({ ...p, contacts: p.contacts.map((c) => (c.id === contact.id ? contact : c)) })),
-        });
-      } else if (search) {
-        void queryClient.invalidateQueries({ queryKey: key, exact: true });
-      } else {
-        const pages = insertByName(data.pages, contact);
-        if (pages) queryClient.setQueryData<ContactsPages>(key, { ...data, pages });
-      }
-    }
-    if (change.action === 'delete') queryClient.removeQueries({ queryKey: [...CONTACTS_KEY, 'one', change.contactId] });
-    else queryClient.setQueryData([...CONTACTS_KEY, 'one', change.contact.id], change.contact);
-  };
+  return (change: ItemChange<ContactDto>) =>
+    applyToSearchedPages(queryClient, CONTACTS_KEY, 'contacts', change, (pages, contact, search) =>
+      search ? 'refetch' : insertSorted(pages, 'contacts', contact, (c) => c.name.toLowerCase()),
+    );
 }
 
-/**
- * The list is ordered by name (as the server does): a new contact takes its place among the loaded pages, or
- * waits for its page when it sorts after them.
- */
-function insertByName(pages: ContactListResponse[], contact: ContactDto): ContactListResponse[] | null {
-  const name = contact.name.toLowerCase();
-  for (let i = 0; i < pages.length; i += 1) {
-    const list = pages[i].contacts;
-    const at = list.findIndex((c) => c.name.toLowerCase() > name);
-    const last = i === pages.length - 1;
-    if (at < 0 && !(last && !pages[i].hasMore)) continue;
-    const contacts = at < 0 ? [...list, contact] : [...list.slice(0, at), contact, ...list.slice(at)];
-    return pages.map((p, j) => (j === i ? { ...p, contacts } : { ...p })).map((p) => ({ ...p, count: p.count + 1 }));
-  }
-  return null;
+/** Saving and deleting contacts, shown in the lists at once. */
+export function useContactActions() {
+  return itemActions(contacts, useApplyContactChange());
 }
 
 /** Live updates of the contacts table (socket `contact`). */
 export function useContactsLiveUpdates(): void {
   const apply = useApplyContactChange();
-  useSocketEvent('contact', (e) => apply(e));
+  useSocketEvent('contact', (e) => apply(e.action === 'delete' ? { action: 'delete', id: e.contactId } : { action: e.action, item: e.contact }));
 }

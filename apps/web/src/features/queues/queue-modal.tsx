@@ -1,19 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { DEFAULT_QUEUE_COLOR, QueueInput, type ErrorBody, type QueueDto } from '@wadesk/contracts';
-import Box from '@mui/material/Box';
-import Dialog from '@mui/material/Dialog';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
-import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
-import { AxiosError } from 'axios';
+import { DEFAULT_QUEUE_COLOR, QueueInput, type QueueDto } from '@wadesk/contracts';
 import { Controller, useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { FormDialogActions } from '../../components/form-dialog-actions';
+import { FormDialog } from '../../components/form-dialog';
+import { FormTextField } from '../../components/form-text-field';
 import { translateValidation } from '../../i18n/validation-message';
-import { errorMessage, toastError, toastSuccess } from '../../services/toast-error';
 import { QueueColorPicker } from './queue-color-picker';
-import { createQueue, updateQueue, useApplyQueueChange } from './queues-api';
+import { useQueueActions } from './queues-api';
 
 interface QueueFormValues {
   name: string;
@@ -24,10 +17,10 @@ interface QueueFormValues {
 const resolver = zodResolver(QueueInput) as unknown as Resolver<QueueFormValues>;
 
 /** Server codes that belong to one field: shown under it as well as in the toast. */
-const FIELD_ERRORS: Record<string, keyof QueueFormValues> = {
+const FIELD_ERRORS = {
   ERR_QUEUE_COLOR_ALREADY_EXISTS: 'color',
   ERR_QUEUE_NAME_ALREADY_EXISTS: 'name',
-};
+} as const;
 
 export interface QueueModalProps {
   onClose: () => void;
@@ -39,14 +32,8 @@ export interface QueueModalProps {
 export function QueueModal({ onClose, queue }: QueueModalProps) {
   const { t } = useTranslation();
   const editing = queue !== undefined;
-  const applyChange = useApplyQueueChange();
-  const {
-    register,
-    control,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<QueueFormValues>({
+  const { save } = useQueueActions();
+  const form = useForm<QueueFormValues>({
     resolver,
     defaultValues: {
       name: queue?.name ?? '',
@@ -55,66 +42,39 @@ export function QueueModal({ onClose, queue }: QueueModalProps) {
     },
   });
 
-  const onSubmit = handleSubmit(async (values) => {
-    try {
-      const saved = editing ? await updateQueue(queue.id, values) : await createQueue(values);
-      applyChange({ action: editing ? 'update' : 'create', queue: saved });
-      toastSuccess(t('queues.saved'));
-      onClose();
-    } catch (err) {
-      toastError(err);
-      const code = err instanceof AxiosError ? (err.response?.data as Partial<ErrorBody> | undefined)?.error : undefined;
-      const field = code ? FIELD_ERRORS[code] : undefined;
-      if (field) setError(field, { message: errorMessage(err).text }, { shouldFocus: field === 'name' });
-    }
-  });
-
   return (
-    <Dialog open onClose={onClose} maxWidth="sm" fullWidth scroll="paper" aria-labelledby="queue-modal-title">
-      <DialogTitle id="queue-modal-title">{editing ? t('queues.modal.editTitle') : t('queues.modal.addTitle')}</DialogTitle>
-      <Box
-        component="form"
-        noValidate
-        onSubmit={(e) => void onSubmit(e)}
-        data-testid="queue-modal"
-        sx={{ display: 'flex', flexDirection: 'column', minHeight: 0 }}
-      >
-        <DialogContent dividers>
-          <Stack spacing={2.5}>
-            <TextField
-              label={t('queues.fields.name')}
-              autoFocus
-              fullWidth
-              {...register('name')}
-              error={!!errors.name}
-              helperText={translateValidation(t, errors.name?.message)}
-            />
-            <Controller
-              name="color"
-              control={control}
-              render={({ field }) => (
-                <QueueColorPicker
-                  value={field.value}
-                  onChange={field.onChange}
-                  onBlur={field.onBlur}
-                  error={translateValidation(t, errors.color?.message)}
-                />
-              )}
-            />
-            <TextField
-              label={t('queues.fields.greeting')}
-              multiline
-              minRows={3}
-              maxRows={10}
-              fullWidth
-              {...register('greetingMessage')}
-              error={!!errors.greetingMessage}
-              helperText={translateValidation(t, errors.greetingMessage?.message) ?? t('queues.fields.greetingHelp')}
-            />
-          </Stack>
-        </DialogContent>
-        <FormDialogActions onCancel={onClose} submitting={isSubmitting} editing={editing} />
-      </Box>
-    </Dialog>
+    <FormDialog
+      title={editing ? t('queues.modal.editTitle') : t('queues.modal.addTitle')}
+      testId="queue-modal"
+      form={form}
+      onSave={(values) => save(queue?.id, values)}
+      savedText={t('queues.saved')}
+      onClose={onClose}
+      editing={editing}
+      fieldErrors={FIELD_ERRORS}
+    >
+      <FormTextField form={form} name="name" label={t('queues.fields.name')} autoFocus />
+      <Controller
+        name="color"
+        control={form.control}
+        render={({ field, fieldState }) => (
+          <QueueColorPicker
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            error={translateValidation(t, fieldState.error?.message)}
+          />
+        )}
+      />
+      <FormTextField
+        form={form}
+        name="greetingMessage"
+        label={t('queues.fields.greeting')}
+        multiline
+        minRows={3}
+        maxRows={10}
+        helperText={t('queues.fields.greetingHelp')}
+      />
+    </FormDialog>
   );
 }
