@@ -180,15 +180,33 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   };
 }
 
-/** Serves the built web app at `/`, with index.html for every client-side route; JSON 404 under /api. */
+/** Built files with a content hash in their name (Vite's assets folder): they never change, so they are cached for a year. */
+const IMMUTABLE_ASSETS = `${path.sep}assets${path.sep}`;
+
+/**
+ * Serves the built web app at `/`, with index.html for every client-side route; JSON 404 under /api.
+ * Text files are sent precompressed (the build writes .br and .gz beside them) in the encoding the browser accepts.
+ * Hashed files under /assets/ are cached for a year (`immutable`); index.html and the other files are revalidated on
+ * every visit (`no-cache`, answered 304 while unchanged), so a new build is picked up at once.
+ */
 async function serveWebApp(http: FastifyInstance, webDist: string): Promise<void> {
   const hasWeb = existsSync(path.join(webDist, 'index.html'));
+  const root = path.resolve(webDist);
   // Files are looked up on each request, so rebuilding the web app needs no restart.
   if (hasWeb) {
-    await http.register(fastifyStatic, { root: webDist, wildcard: true, index: false });
-    http.get('/', { config: { access: 'public' } }, (_request, reply) =>
-      reply.header('cache-control', 'no-cache').sendFile('index.html'),
-    );
+    await http.register(fastifyStatic, {
+      root,
+      wildcard: true,
+      index: false,
+      preCompressed: true,
+      // The build's manifest (.vite/) is not for the browser: such paths fall to the app like unknown ones.
+      dotfiles: 'ignore',
+      setHeaders: (reply, filePath) => {
+        const hashed = filePath.startsWith(root + path.sep) && filePath.slice(root.length).startsWith(IMMUTABLE_ASSETS);
+        reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+    http.get('/', { config: { access: 'public' } }, (_request, reply) => reply.sendFile('index.html'));
   }
   http.setNotFoundHandler((request, reply) => {
     const url = request.url;
@@ -196,6 +214,6 @@ async function serveWebApp(http: FastifyInstance, webDist: string): Promise<void
       return reply.status(404).send({ error: 'ERR_NOT_FOUND', message: 'Not found' } satisfies ErrorBody);
     }
     if (!hasWeb) return reply.status(404).type('text/plain').send('The web app is not built: run npm run build.');
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return reply.sendFile('index.html');
   });
 }

@@ -1,3 +1,5 @@
+import type { UserDto } from './schemas/users.js';
+
 /**
  * The permission rules table (§6): which profile may do what. The web hides what a profile may not do;
  * the server checks the same rules and is the authority.
@@ -25,4 +27,12 @@ export function can(profile: string | null | undefined, rule: PermissionRule): b
   if (key !== 'admin' && key !== 'user') return false;
   const allowed: readonly string[] = PERMISSION_RULES[key];
   return allowed.includes(rule);
+}
+
+/**
+ * Whether the user is an admin (the profile in any case). Here rather than beside the user schemas, so that the web
+ * app's first load can check it without loading zod (the package has no side effects: unused modules are dropped).
+ */
+export function isAdmin(user: Pick<UserDto, 'profile'> | null | undefined): boolean {
+  return !!user && user.profile.toLowerCase() === 'admin';
 }

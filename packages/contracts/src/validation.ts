@@ -1,25 +1,7 @@
 import { z } from 'zod';
+import { INPUT_MESSAGES, MESSAGES } from './validation-messages.js';
 
-/** The specification's validation messages (§5), used by the server and the forms alike. */
-export const MESSAGES = {
-  tooShort: 'Too Short!',
-  tooLong: 'Too Long!',
-  required: 'Required',
-  invalidEmail: 'Invalid email',
-} as const;
-
-/**
- * Messages of the checks that keep input storable (beyond the specification's list): a NUL character, an id
- * or number out of range, a date that is not on the calendar. Shown as written (no translation key).
- */
-export const INPUT_MESSAGES = {
-  invalidCharacter: 'Invalid character',
-  invalidId: 'Invalid id',
-  invalidNumber: 'Invalid number',
-  invalidDate: 'Invalid date',
-  dateFormat: 'must be YYYY-MM-DD',
-  invalidDataUrl: 'Not a valid data: URL',
-} as const;
+export { INPUT_MESSAGES, MESSAGES } from './validation-messages.js';
 
 /** The largest value of PostgreSQL's `integer`: every id column and every small count. */
 export const MAX_ID = 2_147_483_647;

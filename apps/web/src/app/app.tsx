@@ -1,15 +1,15 @@
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
 import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect, useState, useSyncExternalStore, type ComponentType } from 'react';
 import { BrowserRouter } from 'react-router-dom';
 import { ToastContainer } from 'react-toastify';
-import { ConnectionBanner } from '../components/connection-banner';
 import { useAuth } from '../features/auth/auth-context';
 import { AuthProvider } from '../features/auth/auth-provider';
-import { retryDelay, shouldRetry } from '../services/connection-state';
-import { SocketProvider } from '../services/socket';
+import { connection, retryDelay, shouldRetry } from '../services/connection-state';
 import { toastError } from '../services/toast-error';
 import { useConnectionRecovery } from '../services/use-connection-recovery';
+import { whenIdle } from './lazy-page';
 import { AppRoutes } from './routes';
 import { theme } from './theme';
 
@@ -27,11 +27,30 @@ const queryClient = new QueryClient({
   },
 });
 
+// The reconnecting bar is not needed to show the first screen: it loads once the browser is idle (or at once if the
+// connection drops before), then stays mounted. Should its code not load, there is no bar rather than no app.
+type BannerModule = { default: ComponentType<{ belowAppBar: boolean }> };
+const ConnectionBanner = lazy(
+  (): Promise<BannerModule> =>
+    import('../components/connection-banner').then(
+      (m) => ({ default: m.ConnectionBanner }),
+      () => ({ default: () => null }),
+    ),
+);
+
 /** The reconnecting bar and the recovery that refetches once the server is back. */
 function ConnectionLayer() {
   useConnectionRecovery();
   const { status } = useAuth();
-  return <ConnectionBanner belowAppBar={status === 'authenticated'} />;
+  const reconnecting = useSyncExternalStore(connection.subscribe, connection.isReconnecting, () => false);
+  const [idle, setIdle] = useState(false);
+  useEffect(() => whenIdle(() => setIdle(true)), []);
+  if (!idle && !reconnecting) return null;
+  return (
+    <Suspense fallback={null}>
+      <ConnectionBanner belowAppBar={status === 'authenticated'} />
+    </Suspense>
+  );
 }
 
 /**
@@ -49,9 +68,8 @@ export function App() {
       <QueryClientProvider client={queryClient}>
         <BrowserRouter>
           <AuthProvider>
-            <SocketProvider>
-              <AppRoutes />
-            </SocketProvider>
+            {/* The socket lives in the signed-in layout (see private-layout.tsx): the login page has none. */}
+            <AppRoutes />
             <ConnectionLayer />
           </AuthProvider>
         </BrowserRouter>

@@ -1,18 +1,89 @@
+import { Suspense, useEffect, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, Route, Routes } from 'react-router-dom';
-import { LoginPage } from '../features/auth/login-page';
+import Box from '@mui/material/Box';
+import CircularProgress from '@mui/material/CircularProgress';
 import { AdminRoute, FullPageLoader, PrivateRoute, PublicRoute } from '../features/auth/route-guards';
-import { ConnectionsPage } from '../features/connections/connections-page';
-import { ContactsPage } from '../features/contacts/contacts-page';
-import { SignupPage } from '../features/auth/signup-page';
-import { DashboardPage } from '../features/dashboard/dashboard-page';
-import { AppLayout } from '../features/layout/app-layout';
 import { useServerFeatures } from '../features/layout/use-server-features';
-import { QueuesPage } from '../features/queues/queues-page';
-import { QuickAnswersPage } from '../features/quick-answers/quick-answers-page';
-import { SettingsPage } from '../features/settings/settings-page';
-import { SimulatorPage } from '../features/simulator/simulator-page';
-import { TicketsPage } from '../features/tickets/tickets-page';
-import { UsersPage } from '../features/users/users-page';
+import { lazyPage, whenIdle, type LazyPage } from './lazy-page';
+
+// Every page is its own chunk (and the signed-in layout with the socket another): the first load carries the
+// shell and the page on screen only.
+const LoginPage = lazyPage(() => import('../features/auth/login-page').then((m) => m.LoginPage));
+const SignupPage = lazyPage(() => import('../features/auth/signup-page').then((m) => m.SignupPage));
+const PrivateLayout = lazyPage(() => import('./private-layout').then((m) => m.PrivateLayout));
+const DashboardPage = lazyPage(() => import('../features/dashboard/dashboard-page').then((m) => m.DashboardPage));
+const TicketsPage = lazyPage(() => import('../features/tickets/tickets-page').then((m) => m.TicketsPage));
+const ConnectionsPage = lazyPage(() => import('../features/connections/connections-page').then((m) => m.ConnectionsPage));
+const ContactsPage = lazyPage(() => import('../features/contacts/contacts-page').then((m) => m.ContactsPage));
+const QuickAnswersPage = lazyPage(() => import('../features/quick-answers/quick-answers-page').then((m) => m.QuickAnswersPage));
+const UsersPage = lazyPage(() => import('../features/users/users-page').then((m) => m.UsersPage));
+const QueuesPage = lazyPage(() => import('../features/queues/queues-page').then((m) => m.QueuesPage));
+const SettingsPage = lazyPage(() => import('../features/settings/settings-page').then((m) => m.SettingsPage));
+const SimulatorPage = lazyPage(() => import('../features/simulator/simulator-page').then((m) => m.SimulatorPage));
+
+/** The page of each first path segment (routes match case-insensitively). */
+const PAGE_OF_PATH: Record<string, LazyPage> = {
+  '': DashboardPage,
+  tickets: TicketsPage,
+  connections: ConnectionsPage,
+  contacts: ContactsPage,
+  quickanswers: QuickAnswersPage,
+  users: UsersPage,
+  queues: QueuesPage,
+  settings: SettingsPage,
+  simulator: SimulatorPage,
+};
+
+/**
+ * At start-up, loads the code of the page in the address bar while the session is being checked, rather than
+ * after: both are needed before the page can show. A signed-in page waits for the browser to be idle (still during
+ * the check): a signed-out visitor is sent to the login page, which should not wait for a page it will not show.
+ */
+export function preloadPageOf(pathname: string): void {
+  const segment = pathname.split('/')[1]?.toLowerCase() ?? '';
+  if (segment === 'login' || segment === 'signup') {
+    void (segment === 'login' ? LoginPage : SignupPage).preload().catch(() => undefined);
+    return;
+  }
+  const page = PAGE_OF_PATH[segment];
+  if (!page) return;
+  whenIdle(() => {
+    void PrivateLayout.preload().catch(() => undefined);
+    void page.preload().catch(() => undefined);
+  });
+}
+
+/** Once the screen is usable and the browser idle, loads the pages likely to come next. */
+function WarmUp({ pages }: { pages: LazyPage[] }) {
+  useEffect(() => whenIdle(() => pages.forEach((p) => void p.preload().catch(() => undefined))), [pages]);
+  return null;
+}
+const AFTER_LOGIN = [PrivateLayout, TicketsPage];
+const AFTER_LAYOUT = [TicketsPage];
+
+/** While a page's code loads inside the layout: the app bar and drawer stay, a spinner fills the content. */
+function PageLoader() {
+  const { t } = useTranslation();
+  return (
+    <Box sx={{ display: 'grid', placeItems: 'center', minHeight: '50vh' }} role="status" aria-label={t('common.loading')}>
+      <CircularProgress />
+    </Box>
+  );
+}
+
+function PublicPage({ children }: { children: ReactNode }) {
+  return (
+    <Suspense fallback={<FullPageLoader />}>
+      {children}
+      <WarmUp pages={AFTER_LOGIN} />
+    </Suspense>
+  );
+}
+
+function PrivatePage({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<PageLoader />}>{children}</Suspense>;
+}
 
 /** /simulator exists only while the server runs the simulator (SIMULATOR=on); otherwise it is like an unknown path. */
 function SimulatorRoute() {
@@ -25,27 +96,34 @@ export function AppRoutes() {
   return (
     <Routes>
       <Route element={<PublicRoute />}>
-        <Route path="/login" element={<LoginPage />} />
-        <Route path="/signup" element={<SignupPage />} />
+        <Route path="/login" element={<PublicPage><LoginPage /></PublicPage>} />
+        <Route path="/signup" element={<PublicPage><SignupPage /></PublicPage>} />
       </Route>
       <Route element={<PrivateRoute />}>
-        <Route element={<AppLayout />}>
-          <Route index element={<DashboardPage />} />
-          <Route path="/tickets/:ticketId?" element={<TicketsPage />} />
-          <Route path="/connections" element={<ConnectionsPage />} />
-          <Route path="/contacts" element={<ContactsPage />} />
-          <Route path="/quickAnswers" element={<QuickAnswersPage />} />
+        <Route
+          element={
+            <Suspense fallback={<FullPageLoader />}>
+              <PrivateLayout />
+              <WarmUp pages={AFTER_LAYOUT} />
+            </Suspense>
+          }
+        >
+          <Route index element={<PrivatePage><DashboardPage /></PrivatePage>} />
+          <Route path="/tickets/:ticketId?" element={<PrivatePage><TicketsPage /></PrivatePage>} />
+          <Route path="/connections" element={<PrivatePage><ConnectionsPage /></PrivatePage>} />
+          <Route path="/contacts" element={<PrivatePage><ContactsPage /></PrivatePage>} />
+          <Route path="/quickAnswers" element={<PrivatePage><QuickAnswersPage /></PrivatePage>} />
           {/*
             The tool pages of §2 (/ZDG, /ZDGMedia, ... /VoiceCall) are declared here as each lands, together with
             `ready: true` in features/layout/nav-items.tsx; until then their paths fall to the catch-all below.
           */}
           <Route element={<AdminRoute />}>
-            <Route path="/users" element={<UsersPage />} />
+            <Route path="/users" element={<PrivatePage><UsersPage /></PrivatePage>} />
             {/* Routes match case-insensitively, so /Queues and /Settings land here too. */}
-            <Route path="/queues" element={<QueuesPage />} />
-            <Route path="/settings" element={<SettingsPage />} />
+            <Route path="/queues" element={<PrivatePage><QueuesPage /></PrivatePage>} />
+            <Route path="/settings" element={<PrivatePage><SettingsPage /></PrivatePage>} />
             <Route element={<SimulatorRoute />}>
-              <Route path="/simulator" element={<SimulatorPage />} />
+              <Route path="/simulator" element={<PrivatePage><SimulatorPage /></PrivatePage>} />
             </Route>
           </Route>
           <Route path="*" element={<Navigate to="/" replace />} />

@@ -1,7 +1,7 @@
-import i18n from 'i18next';
+import i18n, { type BackendModule } from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
-import { translations } from './resources';
+import { bundledTranslations, loadTranslation } from './resources';
 
 export const LANGUAGES = [
   { code: 'en', label: 'English' },
@@ -13,15 +13,27 @@ export type LanguageCode = (typeof LANGUAGES)[number]['code'];
 
 export const LANGUAGE_STORAGE_KEY = 'i18nextLng';
 
-void i18n
+/** Loads the languages not in the first load (see resources.ts) when they are detected or chosen. */
+const lazyTranslations: BackendModule = {
+  type: 'backend',
+  init: () => undefined,
+  read: (language, _namespace, callback) => {
+    loadTranslation(language).then(
+      (tree) => callback(null, tree),
+      (err: unknown) => callback(err instanceof Error ? err : new Error(String(err)), false),
+    );
+  },
+};
+
+/** Settles once the detected language's texts are loaded: render after it (main.tsx). */
+export const languageReady: Promise<unknown> = i18n
+  .use(lazyTranslations)
   .use(LanguageDetector)
   .use(initReactI18next)
   .init({
-    resources: {
-      en: { translation: translations.en },
-      pt: { translation: translations.pt },
-      es: { translation: translations.es },
-    },
+    resources: { en: { translation: bundledTranslations.en } },
+    // English comes with the app; other languages through the backend above.
+    partialBundledLanguages: true,
     fallbackLng: 'en',
     supportedLngs: LANGUAGES.map((l) => l.code),
     nonExplicitSupportedLngs: true,

@@ -1,8 +1,9 @@
 import { ERROR_CODES, SETTING_KEYS, SETTING_DEFINITIONS } from '@wadesk/contracts';
 import { describe, expect, it } from 'vitest';
-import { translations, type Tree } from './resources';
-
-const { en, pt, es } = translations;
+import en from './translation-en';
+import es from './translation-es';
+import pt from './translation-pt';
+import type { Tree } from './translation-tree';
 
 
 function flatten(tree: Tree, prefix = ''): string[] {

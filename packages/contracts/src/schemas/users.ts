@@ -64,7 +64,3 @@ export interface ColleagueDto {
   name: string;
   queues: { id: number; name: string; color: string }[];
 }
-
-export function isAdmin(user: Pick<UserDto, 'profile'> | null | undefined): boolean {
-  return !!user && user.profile.toLowerCase() === 'admin';
-}

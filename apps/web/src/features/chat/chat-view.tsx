@@ -2,7 +2,7 @@ import type { MessageDto } from '@wadesk/contracts';
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { toast } from 'react-toastify';
@@ -15,6 +15,7 @@ import { ContactDrawer } from '../tickets/contact-drawer';
 import { TicketHeader } from '../tickets/ticket-header';
 import { useTicket } from '../tickets/tickets-api';
 import { applyTicketChange } from '../tickets/tickets-live';
+import { useOpenedOnce } from '../tickets/use-opened-once';
 import { ChatConnectionBanner } from './chat-connection-banner';
 import { ImportExportPanel } from './import-export-panel';
 import { MessageInput } from './message-input';
@@ -35,7 +36,9 @@ export function ChatView({ ticketId }: { ticketId: number }) {
   const ticketQuery = useTicket(ticketId);
   const messagesQuery = useMessages(ticketId, peek);
   const ticket = ticketQuery.data ?? messagesQuery.data?.pages[0]?.ticket;
-  const messages = flattenMessages(messagesQuery.data);
+  // Memoized: the list, the input and the header below are too, so a change to one (a message arriving, the
+  // ticket refreshed) does not render the others again.
+  const messages = useMemo(() => flattenMessages(messagesQuery.data), [messagesQuery.data]);
   const events = useTicketEvents(messagesQuery.data);
   useEventsFollowTicket(ticket);
   const [contactOpen, setContactOpen] = useState(false);
@@ -114,15 +117,24 @@ export function ChatView({ ticketId }: { ticketId: number }) {
     }
   });
 
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = messagesQuery;
   const loadOlder = useCallback(() => {
-    if (messagesQuery.hasNextPage && !messagesQuery.isFetchingNextPage) void messagesQuery.fetchNextPage();
-  }, [messagesQuery]);
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   const onReply = useCallback((m: MessageDto) => setReplyingTo(m), []);
+  const onCancelReply = useCallback(() => setReplyingTo(null), []);
+  const onOpenContact = useCallback(() => setContactOpen(true), []);
+  const onCloseContact = useCallback(() => setContactOpen(false), []);
+  const onToggleTools = useCallback(() => setToolsOpen((v) => !v), []);
+  const onDeleting = useCallback(() => {
+    deletingSelf.current = true;
+  }, []);
   const messageDeletion = useConfirmedDelete(async (m: MessageDto) => {
     const updated = await deleteMessage(m.id);
     if (updated && typeof updated === 'object' && 'id' in updated) upsertMessage(queryClient, updated);
   }, () => undefined);
+  const deleteDialogMounted = useOpenedOnce(!!messageDeletion.target);
 
   if (!ticket) {
     return (
@@ -136,14 +148,7 @@ export function ChatView({ ticketId }: { ticketId: number }) {
     // A row: the chat, and beside it the contact panel that shrinks it on wide screens (see ContactDrawer).
     <Box sx={{ display: 'flex', height: '100%', minHeight: 0, minWidth: 0, flex: 1 }}>
     <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0, minWidth: 0, flex: 1 }} data-testid="chat-view">
-      <TicketHeader
-        ticket={ticket}
-        onOpenContact={() => setContactOpen(true)}
-        onToggleTools={() => setToolsOpen((v) => !v)}
-        onDeleting={() => {
-          deletingSelf.current = true;
-        }}
-      />
+      <TicketHeader ticket={ticket} onOpenContact={onOpenContact} onToggleTools={onToggleTools} onDeleting={onDeleting} />
       <ChatConnectionBanner whatsappId={ticket.whatsappId} />
       <ImportExportPanel open={toolsOpen} ticket={ticket} messages={messages} me={user?.name ?? ''} />
       <MessagesList
@@ -152,23 +157,25 @@ export function ChatView({ ticketId }: { ticketId: number }) {
         events={events}
         isGroup={ticket.isGroup}
         loading={messagesQuery.isLoading}
-        hasOlder={!!messagesQuery.hasNextPage}
-        loadingOlder={messagesQuery.isFetchingNextPage}
+        hasOlder={!!hasNextPage}
+        loadingOlder={isFetchingNextPage}
         loadOlder={loadOlder}
         onReply={onReply}
         onDelete={messageDeletion.ask}
       />
-      <MessageInput ticketId={ticketId} disabled={ticket.status !== 'open'} replyingTo={replyingTo} onCancelReply={() => setReplyingTo(null)} />
+      <MessageInput ticketId={ticketId} disabled={ticket.status !== 'open'} replyingTo={replyingTo} onCancelReply={onCancelReply} />
     </Box>
-      <ContactDrawer contact={ticket.contact} open={contactOpen} onClose={() => setContactOpen(false)} />
-      <ConfirmDialog
-        open={!!messageDeletion.target}
-        title={t('chat.message.deleteTitle')}
-        text={t('chat.message.deleteText')}
-        confirmLabel={t('common.delete')}
-        onConfirm={() => void messageDeletion.confirm()}
-        onClose={messageDeletion.cancel}
-      />
+      <ContactDrawer contact={ticket.contact} open={contactOpen} onClose={onCloseContact} />
+      {deleteDialogMounted && (
+        <ConfirmDialog
+          open={!!messageDeletion.target}
+          title={t('chat.message.deleteTitle')}
+          text={t('chat.message.deleteText')}
+          confirmLabel={t('common.delete')}
+          onConfirm={() => void messageDeletion.confirm()}
+          onClose={messageDeletion.cancel}
+        />
+      )}
     </Box>
   );
 }

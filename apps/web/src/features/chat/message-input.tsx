@@ -19,7 +19,7 @@ import InsertDriveFileIcon from '@mui/icons-material/InsertDriveFile';
 import MicIcon from '@mui/icons-material/Mic';
 import SendIcon from '@mui/icons-material/Send';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { useDebouncedValue } from '../../hooks/use-debounced-value';
@@ -69,7 +69,7 @@ export interface MessageInputProps {
 }
 
 /** The message input (§2): quick answers, emoji, attachments, audio recording, signing. */
-export function MessageInput({ ticketId, disabled, replyingTo, onCancelReply }: MessageInputProps) {
+export const MessageInput = memo(function MessageInput({ ticketId, disabled, replyingTo, onCancelReply }: MessageInputProps) {
   const { t } = useTranslation();
   const { user } = useAuth();
   const upsert = useUpsertMessage();
@@ -123,9 +123,10 @@ export function MessageInput({ ticketId, disabled, replyingTo, onCancelReply }: 
     return () => clearInterval(id);
   }, [recording]);
 
+  // Another ticket starts empty (no render when it already is: this runs on mount too).
   useEffect(() => {
     setText('');
-    setFiles([]);
+    setFiles((current) => (current.length > 0 ? [] : current));
     setCaption('');
   }, [ticketId]);
 
@@ -377,4 +378,4 @@ export function MessageInput({ ticketId, disabled, replyingTo, onCancelReply }: 
       </Box>
     </Paper>
   );
-}
+});

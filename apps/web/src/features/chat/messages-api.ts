@@ -1,7 +1,8 @@
 import type { MessageDto, TicketDto, TicketEventDto } from '@wadesk/contracts';
-import { useInfiniteQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef } from 'react';
 import { api } from '../../services/api';
+import { ticketKey } from '../tickets/tickets-api';
 
 export interface MessagesPage {
   messages: MessageDto[];
@@ -20,17 +21,35 @@ export const messagesKey = (ticketId: number) => ['messages', ticketId] as const
  * Pages of a ticket's messages: page 1 is the newest; each page is oldest→newest. Loading marks the
  * ticket read, unless `peek` (View on a waiting ticket).
  */
-export function useMessages(ticketId: number, peek = false) {
-  return useInfiniteQuery({
+function messagesQuery(ticketId: number, peek: boolean) {
+  return infiniteQueryOptions({
     queryKey: messagesKey(ticketId),
     initialPageParam: 1,
     queryFn: async ({ pageParam }) =>
       (await api.get<MessagesPage>(`/messages/${ticketId}`, { params: { pageNumber: pageParam, markRead: peek ? 'false' : undefined } })).data,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
+    getNextPageParam: (last: MessagesPage, pages: MessagesPage[]) => (last.hasMore ? pages.length + 1 : undefined),
     staleTime: 0,
     gcTime: 60_000,
     meta: { silent: true },
   });
+}
+
+export function useMessages(ticketId: number, peek = false) {
+  return useInfiniteQuery(messagesQuery(ticketId, peek));
+}
+
+/**
+ * Starts loading a chat as the ticket is clicked, before the screen changes: its newest messages are asked for at
+ * once (the chat, when it mounts, joins that request instead of starting its own after rendering), and the ticket
+ * the list already holds shows the header and the composer at once (the chat fetches it again anyway).
+ */
+export function prefetchChat(queryClient: QueryClient, ticket: TicketDto, options: { peek?: boolean } = {}): void {
+  // The lists are kept live (tickets-live.ts): the row's copy is as fresh as any.
+  queryClient.setQueryData(ticketKey(ticket.id), ticket);
+  // Pages already cached (the chat open, or just left) are refreshed by the chat itself, newest page only.
+  if (queryClient.getQueryData(messagesKey(ticket.id)) === undefined) {
+    void queryClient.prefetchInfiniteQuery(messagesQuery(ticket.id, !!options.peek));
+  }
 }
 
 /** All loaded messages, oldest first. */

@@ -5,7 +5,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import Fab from '@mui/material/Fab';
 import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../tickets/format';
 import { MessageBubble } from './message-bubble';
@@ -75,7 +75,7 @@ export interface MessagesListProps {
 }
 
 /** The conversation, virtualized: stays at the bottom for new messages and keeps its place when older ones load. */
-export function MessagesList({ messages, isGroup, loading, hasOlder, loadingOlder, loadOlder, onReply, onDelete, events }: MessagesListProps) {
+export const MessagesList = memo(function MessagesList({ messages, isGroup, loading, hasOlder, loadingOlder, loadOlder, onReply, onDelete, events }: MessagesListProps) {
   const { t } = useTranslation();
   const scrollRef = useRef<HTMLDivElement>(null);
   const items = useMemo(() => buildItems(messages, events), [messages, events]);
@@ -245,4 +245,4 @@ export function MessagesList({ messages, isGroup, loading, hasOlder, loadingOlde
       )}
     </Box>
   );
-}
+});

@@ -2,7 +2,6 @@ import IconButton from '@mui/material/IconButton';
 import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
-import Tooltip from '@mui/material/Tooltip';
 import TranslateIcon from '@mui/icons-material/Translate';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,16 +13,16 @@ export function LanguageMenu() {
   const active = currentLanguage();
   return (
     <>
-      <Tooltip title={t('layout.language')}>
-        <IconButton
-          color="inherit"
-          aria-label={t('aria.language')}
-          aria-haspopup="menu"
-          onClick={(e) => setAnchor(e.currentTarget)}
-        >
-          <TranslateIcon />
-        </IconButton>
-      </Tooltip>
+      {/* A native tooltip: MUI's (and its positioning engine) would weigh on the login page's first load. */}
+      <IconButton
+        color="inherit"
+        title={t('layout.language')}
+        aria-label={t('aria.language')}
+        aria-haspopup="menu"
+        onClick={(e) => setAnchor(e.currentTarget)}
+      >
+        <TranslateIcon />
+      </IconButton>
       <Menu anchorEl={anchor} open={!!anchor} onClose={() => setAnchor(null)}>
         {LANGUAGES.map((lang) => (
           <MenuItem

@@ -12,7 +12,7 @@ import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import ImportExportIcon from '@mui/icons-material/ImportExport';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { ConfirmDialog } from '../../components/confirm-dialog';
@@ -23,6 +23,7 @@ import { deleteTicket, resolveWithProtocol, updateTicket, type TicketChange } fr
 import { followTicket } from './follow-ticket';
 import { applyTicketChange } from './tickets-live';
 import { TransferTicketModal } from './transfer-ticket-modal';
+import { useOpenedOnce } from './use-opened-once';
 
 export interface TicketHeaderProps {
   ticket: TicketDto;
@@ -47,7 +48,7 @@ type Action = {
 };
 
 /** The ticket header (§2): back, contact name with #id, 'Assigned to', the actions of its status. */
-export function TicketHeader({ ticket, onOpenContact, onToggleTools, onDeleting }: TicketHeaderProps) {
+export const TicketHeader = memo(function TicketHeader({ ticket, onOpenContact, onToggleTools, onDeleting }: TicketHeaderProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -58,6 +59,11 @@ export function TicketHeader({ ticket, onOpenContact, onToggleTools, onDeleting 
   const [confirmDelete, setConfirmDelete] = useState(false);
 
   const [protocolNumber, setProtocolNumber] = useState<string | null>(null);
+  // The menu and dialogs mount when first opened, not with every chat.
+  const menuMounted = useOpenedOnce(!!menu);
+  const transferMounted = useOpenedOnce(transfer);
+  const protocolMounted = useOpenedOnce(protocolNumber !== null);
+  const deleteMounted = useOpenedOnce(confirmDelete);
 
   /** Runs a status change; `done` is the short confirmation toast. Taking a ticket follows it to Working on. */
   const change = async (body: TicketChange, leave: boolean, done: string) => {
@@ -157,43 +163,51 @@ export function TicketHeader({ ticket, onOpenContact, onToggleTools, onDeleting 
           <MoreVertIcon />
         </IconButton>
       </Box>
-      <Menu anchorEl={menu} open={!!menu} onClose={() => setMenu(null)}>
-        {actions.map((a) => (
-          <MenuItem key={a.key} sx={{ display: menuDisplay(a.from) }} onClick={() => { setMenu(null); a.run(); }}>
-            {a.label}
-          </MenuItem>
-        ))}
-        {more.map((a) => (
-          <MenuItem key={a.key} sx={a.color === 'error' ? { color: 'error.main' } : undefined} onClick={() => { setMenu(null); a.run(); }}>
-            {a.label}
-          </MenuItem>
-        ))}
-      </Menu>
-      <TransferTicketModal ticket={ticket} open={transfer} onClose={() => setTransfer(false)} onDone={() => {
-          toastSuccess(t('tickets.done.transferred'));
-          void navigate('/tickets');
-        }}
-      />
-      <MessageDialog
-        open={protocolNumber !== null}
-        title={t('tickets.header.protocolTitle')}
-        onClose={() => {
-          setProtocolNumber(null);
-          void navigate('/tickets');
-        }}
-        testId="protocol-dialog"
-      >
-        {t('tickets.header.protocolAlert', { protocol: protocolNumber ?? '' })}
-      </MessageDialog>
-      <ConfirmDialog
-        open={confirmDelete}
-        title={t('tickets.header.deleteTitle', { id: ticket.id })}
-        text={t('tickets.header.deleteText')}
-        confirmLabel={t('common.delete')}
-        busy={busy}
-        onConfirm={() => void remove()}
-        onClose={() => setConfirmDelete(false)}
-      />
+      {menuMounted && (
+        <Menu anchorEl={menu} open={!!menu} onClose={() => setMenu(null)}>
+          {actions.map((a) => (
+            <MenuItem key={a.key} sx={{ display: menuDisplay(a.from) }} onClick={() => { setMenu(null); a.run(); }}>
+              {a.label}
+            </MenuItem>
+          ))}
+          {more.map((a) => (
+            <MenuItem key={a.key} sx={a.color === 'error' ? { color: 'error.main' } : undefined} onClick={() => { setMenu(null); a.run(); }}>
+              {a.label}
+            </MenuItem>
+          ))}
+        </Menu>
+      )}
+      {transferMounted && (
+        <TransferTicketModal ticket={ticket} open={transfer} onClose={() => setTransfer(false)} onDone={() => {
+            toastSuccess(t('tickets.done.transferred'));
+            void navigate('/tickets');
+          }}
+        />
+      )}
+      {protocolMounted && (
+        <MessageDialog
+          open={protocolNumber !== null}
+          title={t('tickets.header.protocolTitle')}
+          onClose={() => {
+            setProtocolNumber(null);
+            void navigate('/tickets');
+          }}
+          testId="protocol-dialog"
+        >
+          {t('tickets.header.protocolAlert', { protocol: protocolNumber ?? '' })}
+        </MessageDialog>
+      )}
+      {deleteMounted && (
+        <ConfirmDialog
+          open={confirmDelete}
+          title={t('tickets.header.deleteTitle', { id: ticket.id })}
+          text={t('tickets.header.deleteText')}
+          confirmLabel={t('common.delete')}
+          busy={busy}
+          onConfirm={() => void remove()}
+          onClose={() => setConfirmDelete(false)}
+        />
+      )}
     </Paper>
   );
-}
+});

@@ -1,5 +1,5 @@
 import type { ColleagueDto, ContactDto, QueueDto, TicketDto, TicketStatus, WhatsappDto } from '@wadesk/contracts';
-import { useInfiniteQuery, useQuery, type InfiniteData } from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery, useQuery, type InfiniteData } from '@tanstack/react-query';
 import { api } from '../../services/api';
 
 export const TICKETS_KEY = ['tickets'] as const;
@@ -23,6 +23,11 @@ export interface TicketListParams {
   withUnreadMessages?: boolean;
 }
 
+/** The query of one ticket (the chat's header and composer). */
+export function ticketKey(id: number | undefined) {
+  return [...TICKETS_KEY, 'one', id] as const;
+}
+
 export function ticketListKey(params: TicketListParams) {
   return [...TICKETS_KEY, 'list', params] as const;
 }
@@ -39,21 +44,32 @@ export function toQuery(params: TicketListParams, pageNumber: number) {
   };
 }
 
-export function useTicketsList(params: TicketListParams, enabled = true) {
-  return useInfiniteQuery({
+function ticketsListQuery(params: TicketListParams) {
+  return infiniteQueryOptions({
     queryKey: ticketListKey(params),
-    enabled,
     initialPageParam: 1,
     queryFn: async ({ pageParam }) =>
       (await api.get<TicketListResponse>('/tickets', { params: toQuery(params, pageParam) })).data,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
+    getNextPageParam: (last: TicketListResponse, pages: TicketListResponse[]) => (last.hasMore ? pages.length + 1 : undefined),
     staleTime: 10_000,
   });
 }
 
+export function useTicketsList(params: TicketListParams, enabled = true) {
+  return useInfiniteQuery({ ...ticketsListQuery(params), enabled });
+}
+
+/**
+ * A list's total alone (the tab badges): the same query as the list, but its user renders again only when the
+ * count changes, not on every change to the tickets in it.
+ */
+export function useTicketsCount(params: TicketListParams, enabled = true): number | undefined {
+  return useInfiniteQuery({ ...ticketsListQuery(params), enabled, select: (data) => data.pages[0]?.count }).data;
+}
+
 export function useTicket(id: number | undefined) {
   return useQuery({
-    queryKey: [...TICKETS_KEY, 'one', id],
+    queryKey: ticketKey(id),
     enabled: id !== undefined,
     queryFn: async () => (await api.get<TicketDto>(`/tickets/${id}`)).data,
     staleTime: 0,

@@ -3,30 +3,32 @@ import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { useInfiniteScroll } from '../../hooks/use-infinite-scroll';
 import { toastError, toastSuccess } from '../../services/toast-error';
+import { prefetchChat } from '../chat/messages-api';
 import { PEEK_STATE } from '../chat/peek';
 import { followTicket } from './follow-ticket';
 import { useAuth } from '../auth/auth-context';
 import { TICKET_ROW_HEIGHT, TicketRow } from './ticket-row';
 import { updateTicket, type TicketListParams, useTicketsList } from './tickets-api';
 import { applyTicketChange } from './tickets-live';
+import { useOpenTicketId } from './use-open-ticket-id';
 import { useQueryClient } from '@tanstack/react-query';
 
 export interface TicketsListProps {
   params: TicketListParams;
-  selectedId?: number;
   testId?: string;
   /** What an empty list says, and the next step it offers. */
   empty?: { text: string; action?: ReactNode };
 }
 
 /** A virtualized ticket list that pages on scroll. */
-export function TicketsList({ params, selectedId, testId, empty }: TicketsListProps) {
+export function TicketsList({ params, testId, empty }: TicketsListProps) {
   const { t } = useTranslation();
+  const selectedId = useOpenTicketId();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { user } = useAuth();
@@ -45,27 +47,41 @@ export function TicketsList({ params, selectedId, testId, empty }: TicketsListPr
 
   const { onScroll } = useInfiniteScroll({ hasNextPage, isFetchingNextPage, fetchNextPage });
 
-  const onOpen = useCallback((ticket: TicketDto) => void navigate(`/tickets/${ticket.id}`), [navigate]);
+  // The callbacks stay the same across navigations (useNavigate's changes with the location), so the memoized
+  // rows do not all render again each time a ticket is opened.
+  const latest = useRef({ navigate, queryClient, user, t });
+  useEffect(() => {
+    latest.current = { navigate, queryClient, user, t };
+  });
+  // Opening a ticket starts loading its chat at once (prefetchChat), while the screen changes.
+  const onOpen = useCallback((ticket: TicketDto) => {
+    const { navigate, queryClient } = latest.current;
+    prefetchChat(queryClient, ticket);
+    void navigate(`/tickets/${ticket.id}`);
+  }, []);
   // Accept takes the ticket and follows it to Working on, where it stays selected.
-  const onAccept = useCallback(
-    async (ticket: TicketDto) => {
-      setBusyId(ticket.id);
-      try {
-        const updated = await updateTicket(ticket.id, { status: 'open' });
-        applyTicketChange(queryClient, user, { type: 'update', ticket: updated });
-        toastSuccess(t('tickets.done.accepted'));
-        void navigate(`/tickets/${ticket.id}`, { state: followTicket(updated) });
-      } catch (err) {
-        toastError(err);
-      } finally {
-        setBusyId(null);
-      }
-    },
-    [navigate, queryClient, user, t],
-  );
+  const onAccept = useCallback(async (ticket: TicketDto) => {
+    setBusyId(ticket.id);
+    try {
+      const updated = await updateTicket(ticket.id, { status: 'open' });
+      const { navigate, queryClient, user, t } = latest.current;
+      applyTicketChange(queryClient, user, { type: 'update', ticket: updated });
+      prefetchChat(queryClient, updated);
+      toastSuccess(t('tickets.done.accepted'));
+      void navigate(`/tickets/${ticket.id}`, { state: followTicket(updated) });
+    } catch (err) {
+      toastError(err);
+    } finally {
+      setBusyId(null);
+    }
+  }, []);
   const accept = useCallback((ticket: TicketDto) => void onAccept(ticket), [onAccept]);
   // View peeks (§4: it stays pending): no change to the ticket, so it is neither read nor moved.
-  const onView = useCallback((ticket: TicketDto) => void navigate(`/tickets/${ticket.id}`, { state: PEEK_STATE }), [navigate]);
+  const onView = useCallback((ticket: TicketDto) => {
+    const { navigate, queryClient } = latest.current;
+    prefetchChat(queryClient, ticket, { peek: true });
+    void navigate(`/tickets/${ticket.id}`, { state: PEEK_STATE });
+  }, []);
 
   return (
     <Box ref={scrollRef} onScroll={onScroll} sx={{ flex: 1, minHeight: 0, overflowY: 'auto', position: 'relative' }} data-testid={testId}>

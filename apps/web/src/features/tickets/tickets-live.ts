@@ -3,7 +3,7 @@ import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useSocket, useSocketEvent } from '../../services/socket';
 import { useAuth } from '../auth/auth-context';
-import { TICKETS_KEY, type TicketListParams, type TicketsPages } from './tickets-api';
+import { ticketKey, TICKETS_KEY, type TicketListParams, type TicketsPages } from './tickets-api';
 
 /** Whether a ticket belongs in a list; 'unknown' for searches (the server decides what matches). */
 export function belongsTo(ticket: TicketDto, params: TicketListParams, me: Pick<UserDto, 'id' | 'profile'> | null): boolean | 'unknown' {
@@ -81,8 +81,8 @@ export function applyTicketChange(
     }
     if (next !== data) queryClient.setQueryData(key, next);
   }
-  if (change.type === 'update') queryClient.setQueryData([...TICKETS_KEY, 'one', change.ticket.id], change.ticket);
-  if (change.type === 'delete') queryClient.removeQueries({ queryKey: [...TICKETS_KEY, 'one', change.ticketId] });
+  if (change.type === 'update') queryClient.setQueryData(ticketKey(change.ticket.id), change.ticket);
+  if (change.type === 'delete') queryClient.removeQueries({ queryKey: ticketKey(change.ticketId) });
 }
 
 /** Keeps every cached ticket list live (§4): mounted once, in the top bar. */

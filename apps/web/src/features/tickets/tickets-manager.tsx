@@ -17,29 +17,23 @@ import GroupsIcon from '@mui/icons-material/Groups';
 import MoveToInboxIcon from '@mui/icons-material/MoveToInbox';
 import SearchIcon from '@mui/icons-material/Search';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { memo, startTransition, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { MessageDialog } from '../../components/message-dialog';
 import { useDebouncedValue } from '../../hooks/use-debounced-value';
 import { toastError } from '../../services/toast-error';
 import { useAuth } from '../auth/auth-context';
 import { useWhatsapps } from '../layout/use-connections-attention';
-import { readFollow } from './follow-ticket';
 import { NewTicketModal } from './new-ticket-modal';
 import { QueueSelect, useSelectedQueues } from './queue-select';
-import { closeAllTickets, TICKETS_KEY, useTicketsList, type TicketListParams } from './tickets-api';
+import { closeAllTickets, TICKETS_KEY, useTicketsCount, type TicketListParams } from './tickets-api';
 import { TicketsList } from './tickets-list';
 
 type MainTab = 'open' | 'group' | 'closed' | 'search';
 type SubTab = 'open' | 'pending';
 type ClosedTab = 'private' | 'group';
-
-function useCount(params: TicketListParams, enabled: boolean): number | undefined {
-  const { data } = useTicketsList(params, enabled);
-  return data?.pages[0]?.count;
-}
 
 function CountLabel({ label, count }: { label: string; count: number | undefined }) {
   return (
@@ -55,8 +49,28 @@ function CountLabel({ label, count }: { label: string; count: number | undefined
   );
 }
 
-/** The tickets manager (§2): tabs, filters and the lists. */
-export function TicketsManager({ selectedId }: { selectedId?: number }) {
+/** Shows the list a ticket just taken moved to: `key` tells one request from the next. */
+export interface FollowRequest {
+  key: string;
+  isGroup: boolean;
+}
+
+/** Leads to the connections page; its own component, since useNavigate renders again on every navigation. */
+function AddConnectionButton() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <Button sx={{ mt: 1.5 }} variant="contained" size="small" startIcon={<AddIcon />} onClick={() => void navigate('/connections')}>
+      {t('tickets.empty.addConnection')}
+    </Button>
+  );
+}
+
+/**
+ * The tickets manager (§2): tabs, filters and the lists. Memoized, and reading no location: opening a ticket does
+ * not render it again (the list marks the open ticket itself).
+ */
+export const TicketsManager = memo(function TicketsManager({ follow }: { follow: FollowRequest | null }) {
   const { t } = useTranslation();
   const { user } = useAuth();
   const queryClient = useQueryClient();
@@ -74,17 +88,17 @@ export function TicketsManager({ selectedId }: { selectedId?: number }) {
   const [closing, setClosing] = useState(false);
   const [closedCount, setClosedCount] = useState<number | null>(null);
   const hadSearch = useRef(false);
-  const location = useLocation();
-  const navigate = useNavigate();
   const { data: connections } = useWhatsapps();
 
-  // A ticket just taken (Accept, New ticket, Reopen) is followed to Working on, where it stays selected.
+  // A ticket just taken (Accept, New ticket, Reopen) is followed to Working on, where it stays selected. In a
+  // transition: the chat of the ticket shows first, the list changes right after.
   useEffect(() => {
-    const follow = readFollow(location.state);
     if (!follow) return;
-    setTab((current) => (current === 'search' ? current : follow.isGroup ? 'group' : 'open'));
-    setSub('open');
-  }, [location.key, location.state]);
+    startTransition(() => {
+      setTab((current) => (current === 'search' ? current : follow.isGroup ? 'group' : 'open'));
+      setSub('open');
+    });
+  }, [follow]);
 
   // Clearing the search returns to the open tab (§2).
   useEffect(() => {
@@ -100,8 +114,8 @@ export function TicketsManager({ selectedId }: { selectedId?: number }) {
   const openParams: TicketListParams = { ...base, status: 'open', isGroup };
   const pendingParams: TicketListParams = { ...base, status: 'pending', isGroup };
   const inboxLike = tab === 'open' || tab === 'group';
-  const openCount = useCount(openParams, inboxLike);
-  const pendingCount = useCount(pendingParams, inboxLike);
+  const openCount = useTicketsCount(openParams, inboxLike);
+  const pendingCount = useTicketsCount(pendingParams, inboxLike);
 
   let listParams: TicketListParams;
   if (tab === 'closed') listParams = { ...base, status: 'closed', isGroup: closedTab === 'group' };
@@ -113,11 +127,7 @@ export function TicketsManager({ selectedId }: { selectedId?: number }) {
   if (connections && connections.length === 0 && tab !== 'search') {
     empty = {
       text: admin ? t('tickets.empty.noConnection') : t('tickets.empty.noConnectionUser'),
-      action: admin ? (
-        <Button sx={{ mt: 1.5 }} variant="contained" size="small" startIcon={<AddIcon />} onClick={() => void navigate('/connections')}>
-          {t('tickets.empty.addConnection')}
-        </Button>
-      ) : undefined,
+      action: admin ? <AddConnectionButton /> : undefined,
     };
   } else if (inboxLike && sub === 'open' && pendingCount) {
     empty = {
@@ -204,7 +214,7 @@ export function TicketsManager({ selectedId }: { selectedId?: number }) {
       {tab === 'search' && !searchParam ? (
         <Box sx={{ flex: 1 }} />
       ) : (
-        <TicketsList key={JSON.stringify(listParams)} params={listParams} selectedId={selectedId} testId="tickets-list" empty={empty} />
+        <TicketsList key={JSON.stringify(listParams)} params={listParams} testId="tickets-list" empty={empty} />
       )}
       <NewTicketModal open={newOpen} onClose={() => setNewOpen(false)} />
       <ConfirmDialog
@@ -220,4 +230,4 @@ export function TicketsManager({ selectedId }: { selectedId?: number }) {
       </MessageDialog>
     </Paper>
   );
-}
+});

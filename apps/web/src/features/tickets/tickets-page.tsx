@@ -3,17 +3,26 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import ChatIcon from '@mui/icons-material/ChatBubbleOutlineOutlined';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router-dom';
+import { useLocation } from 'react-router-dom';
 import { ChatView } from '../chat/chat-view';
 import { SMALL_SCREEN_QUERY } from '../layout/app-layout';
-import { TicketsManager } from './tickets-manager';
+import { readFollow } from './follow-ticket';
+import { TicketsManager, type FollowRequest } from './tickets-manager';
+import { useOpenTicketId } from './use-open-ticket-id';
 
 /** /tickets/:ticketId? — the list on the left, the chat on the right; one at a time under 600 px (§2). */
 export function TicketsPage() {
   const { t } = useTranslation();
-  const { ticketId } = useParams();
-  const id = ticketId && /^\d+$/.test(ticketId) ? Number(ticketId) : undefined;
+  const id = useOpenTicketId();
+  const location = useLocation();
+  // A ticket just taken (Accept, New ticket, Reopen) asks the manager to show the list it moved to. Anything else
+  // (opening another ticket) leaves the manager's props as they are, so it does not render again.
+  const follow = useMemo<FollowRequest | null>(() => {
+    const request = readFollow(location.state);
+    return request ? { key: location.key, isGroup: request.isGroup } : null;
+  }, [location.key, location.state]);
   const small = useMediaQuery(SMALL_SCREEN_QUERY, { noSsr: true });
   const showList = !small || id === undefined;
   const showChat = !small || id !== undefined;
@@ -21,7 +30,7 @@ export function TicketsPage() {
     <Box sx={{ display: 'flex', height: 'calc(100dvh - 48px)', minHeight: 0, overflow: 'hidden' }}>
       {showList && (
         <Box sx={{ width: small ? '100%' : '34%', minWidth: small ? 0 : 340, maxWidth: small ? 'none' : 480, display: 'flex', flexDirection: 'column', minHeight: 0 }}>
-          <TicketsManager selectedId={id} />
+          <TicketsManager follow={follow} />
         </Box>
       )}
       {showChat && (
