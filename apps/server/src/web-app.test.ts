@@ -1,21 +1,20 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './test/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from './test/test-app.js';
 
-let t: TestApp;
-let webDist: string;
-beforeAll(async () => {
-  webDist = mkdtempSync(path.join(os.tmpdir(), 'wadesk-web-'));
-  writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>WA Desk</title>');
-  mkdirSync(path.join(webDist, 'assets'));
-  writeFileSync(path.join(webDist, 'assets', 'app.js'), 'console.log(1)');
-  t = await createTestApp({ webDist });
-});
-afterAll(async () => {
-  await t.close();
-});
+/** A built web app in a temp folder: the page and one asset. */
+function builtWebApp(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'wadesk-web-'));
+  writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>WA Desk</title>');
+  mkdirSync(path.join(dir, 'assets'));
+  writeFileSync(path.join(dir, 'assets', 'app.js'), 'console.log(1)');
+  return dir;
+}
+
+const webDist = builtWebApp();
+const t = useTestApp({ config: { webDist } });
 
 describe('one origin: web app, API and sockets', () => {
   it('serves the web app at / and for every client-side route', async () => {

@@ -1,7 +1,7 @@
 import type { Channel, WhatsappDto, WhatsappSessionDto } from '@wadesk/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventually, ManualTimers } from '../test/session-helpers.js';
-import { createTestApp, type TestApp } from '../test/test-app.js';
+import { useTestApp } from '../test/test-app.js';
 import { AuthStateRepository } from './auth-state.repository.js';
 import type { ChannelDriver, ChannelDriverFactory, DriverContext } from './channel-driver.js';
 import { RECONNECT_BASE_MS, RECONNECT_MAX_MS } from './reconnect-backoff.js';
@@ -61,30 +61,20 @@ const scripted: ChannelDriverFactory = (context) => {
   return new ScriptedDriver(context, plan);
 };
 
-let t: TestApp;
-let admin: string;
-let timers: ManualTimers;
+const timers = new ManualTimers();
 let randomValue = 0.5;
-
-beforeAll(async () => {
-  timers = new ManualTimers();
-  t = await createTestApp(
-    {},
-    { channels: { drivers: new Map<Channel, ChannelDriverFactory>([['simulator', scripted]]), timers, random: () => randomValue } },
-  );
-  admin = await t.adminToken();
-});
-afterAll(async () => {
-  await t.close();
+const t = useTestApp({
+  channels: { drivers: new Map<Channel, ChannelDriverFactory>([['simulator', scripted]]), timers, random: () => randomValue },
+  admin: true,
 });
 
 async function get(id: number): Promise<WhatsappDto> {
-  return (await t.call<WhatsappDto>('GET', `/api/whatsapp/${id}`, { token: admin })).body;
+  return (await t.call<WhatsappDto>('GET', `/api/whatsapp/${id}`, { token: t.admin })).body;
 }
 
 async function create(failures: number): Promise<WhatsappDto> {
   nextFailures = failures;
-  const res = await t.call<WhatsappDto>('POST', '/api/whatsapp', { token: admin, body: { name: `Scripted ${plans.size + 1}`, channel: 'simulator' } });
+  const res = await t.call<WhatsappDto>('POST', '/api/whatsapp', { token: t.admin, body: { name: `Scripted ${plans.size + 1}`, channel: 'simulator' } });
   expect(res.status).toBe(201);
   return res.body;
 }
@@ -133,7 +123,7 @@ describe('reconnect with backoff', () => {
     randomValue = 0.5;
     const cleared = timers.pending().length;
     expect(cleared).toBe(1);
-    await t.call('POST', `/api/whatsappsession/${w.id}`, { token: admin });
+    await t.call('POST', `/api/whatsappsession/${w.id}`, { token: t.admin });
     expect(timers.pending()).toHaveLength(0);
     expect(await get(w.id)).toMatchObject({ retries: 0, status: 'qrcode' });
   });
@@ -141,7 +131,7 @@ describe('reconnect with backoff', () => {
   it('reconnects a session that drops after CONNECTED', async () => {
     const w = await create(0);
     await new AuthStateRepository(t.app.database.db, w.id).set({ creds: { me: 'x' } });
-    await t.call('POST', `/api/whatsappsession/${w.id}`, { token: admin });
+    await t.call('POST', `/api/whatsappsession/${w.id}`, { token: t.admin });
     expect((await get(w.id)).status).toBe('CONNECTED');
     const plan = plans.get(w.id)!;
     const before = timers.timeouts.length;
@@ -158,7 +148,7 @@ describe('reconnect with backoff', () => {
     const w = await create(0);
     const auth = new AuthStateRepository(t.app.database.db, w.id);
     await auth.set({ creds: { me: 'x' } });
-    await t.call('POST', `/api/whatsappsession/${w.id}`, { token: admin });
+    await t.call('POST', `/api/whatsappsession/${w.id}`, { token: t.admin });
     const before = timers.timeouts.length;
     plans.get(w.id)!.current!.context.listener.status('DISCONNECTED', { loggedOut: true });
     const fresh = await eventually(async () => {
@@ -200,7 +190,7 @@ describe('reconnect with backoff', () => {
   it('ignores events of a driver that was replaced', async () => {
     const w = await create(0);
     const old = plans.get(w.id)!.current!;
-    await t.call('PUT', `/api/whatsappsession/${w.id}`, { token: admin });
+    await t.call('PUT', `/api/whatsappsession/${w.id}`, { token: t.admin });
     expect(plans.get(w.id)!.current).not.toBe(old);
     old.context.listener.status('CONNECTED');
     await t.app.services.sessions.settled(w.id);
@@ -219,7 +209,7 @@ describe('why a connection failed', () => {
       await new AuthStateRepository(t.app.database.db, w.id).set({ creds: { me: 'x' } });
       expect(w).toMatchObject({ status: 'DISCONNECTED', lastError: { code: 'start_failed', detail: 'network down' } });
       expect(Number.isNaN(Date.parse(w.lastError!.at))).toBe(false);
-      const listed = (await t.call<WhatsappDto[]>('GET', '/api/whatsapp', { token: admin })).body.find((c) => c.id === w.id);
+      const listed = (await t.call<WhatsappDto[]>('GET', '/api/whatsapp', { token: t.admin })).body.find((c) => c.id === w.id);
       expect(listed?.lastError?.code).toBe('start_failed');
       expect(events.filter((e) => e.id === w.id).at(-1)).toMatchObject({ status: 'DISCONNECTED', lastError: { code: 'start_failed' } });
       const connected = await fireAndWait(w.id, { status: 'CONNECTED' });
@@ -233,7 +223,7 @@ describe('why a connection failed', () => {
   it('says a dropped connection was lost, with the network reason, and clears it once reconnected', async () => {
     const w = await create(0);
     await new AuthStateRepository(t.app.database.db, w.id).set({ creds: { me: 'x' } });
-    await t.call('POST', `/api/whatsappsession/${w.id}`, { token: admin });
+    await t.call('POST', `/api/whatsappsession/${w.id}`, { token: t.admin });
     expect(await get(w.id)).toMatchObject({ status: 'CONNECTED', lastError: null });
     plans.get(w.id)!.current!.context.listener.status('DISCONNECTED', { reason: 'connectionClosed' });
     await t.app.services.sessions.settled(w.id);
@@ -245,7 +235,7 @@ describe('why a connection failed', () => {
   it('says the phone logged the device out while it shows the new QR code', async () => {
     const w = await create(0);
     await new AuthStateRepository(t.app.database.db, w.id).set({ creds: { me: 'x' } });
-    await t.call('POST', `/api/whatsappsession/${w.id}`, { token: admin });
+    await t.call('POST', `/api/whatsappsession/${w.id}`, { token: t.admin });
     plans.get(w.id)!.current!.context.listener.status('DISCONNECTED', { loggedOut: true, reason: 'loggedOut' });
     const fresh = await eventually(async () => {
       const current = await get(w.id);
@@ -261,7 +251,7 @@ describe('why a connection failed', () => {
     const expired = await get(w.id);
     expect(expired).toMatchObject({ status: 'DISCONNECTED', lastError: { code: 'qr_timeout' } });
     expect(expired.lastError?.detail).toBeUndefined();
-    await t.call('DELETE', `/api/whatsappsession/${w.id}`, { token: admin });
+    await t.call('DELETE', `/api/whatsappsession/${w.id}`, { token: t.admin });
     expect(await get(w.id)).toMatchObject({ status: 'DISCONNECTED', lastError: null });
   });
 });

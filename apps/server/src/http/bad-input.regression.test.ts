@@ -1,12 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type { TicketDto, WhatsappDto } from '@wadesk/contracts';
 import { sql } from 'drizzle-orm';
 import Fastify from 'fastify';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectedSimulator, createQueue, inbound } from '../test/desk-factories.js';
-import { createTestApp, type TestApp } from '../test/test-app.js';
+import { useTestApp } from '../test/test-app.js';
 import { inertDrivers, settledChecksum, storedChecksum } from '../test/bad-input-fixtures.js';
 import { frameworkErrorHandler, registerErrorHandler } from './error-handler.js';
 
@@ -15,25 +12,15 @@ import { frameworkErrorHandler, registerErrorHandler } from './error-handler.js'
  * 404, and none of them changes a stored row.
  */
 
-let t: TestApp;
-let dataDir: string;
-let admin: string;
+const t = useTestApp({ tempDataDir: true, channels: { drivers: inertDrivers }, admin: true });
 let connection: WhatsappDto;
 let ticket: TicketDto;
 let before: Record<string, string>;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'wadesk-bad-input-regression-'));
-  t = await createTestApp({ dataDir }, { channels: { drivers: inertDrivers } });
-  admin = await t.adminToken();
   const queueId = await createQueue(t, 'Regression queue');
   connection = await connectedSimulator(t, { queueIds: [queueId] });
   ticket = await inbound(t, connection.id, { from: '5511900002222', body: 'olá' });
-});
-
-afterAll(async () => {
-  await t.close();
-  await rm(dataDir, { recursive: true, force: true });
 });
 
 beforeEach(async () => {
@@ -47,7 +34,7 @@ async function refused(method: Method, url: string, body?: unknown, headers: Rec
   const res = await t.app.http.inject({
     method,
     url,
-    headers: { authorization: `Bearer ${admin}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    headers: { authorization: `Bearer ${t.admin}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
     payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
   const json = JSON.parse(res.body) as { error: string; message: string; issues?: { path: string; message: string }[] };
@@ -168,7 +155,7 @@ describe('dates', () => {
     expect(res.issues).toEqual([{ path: 'date', message: 'Invalid date' }]);
     await validationError('GET', '/api/tickets?date=2023-02-29');
     await validationError('GET', '/api/tickets?date=0000-01-01');
-    const ok = await t.call('GET', '/api/tickets?date=2024-02-29', { token: admin });
+    const ok = await t.call('GET', '/api/tickets?date=2024-02-29', { token: t.admin });
     expect(ok.status).toBe(200);
   });
 });

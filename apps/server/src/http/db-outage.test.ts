@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../app.js';
-import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
 import { eventually } from '../test/session-helpers.js';
+import { createTestApp, type TestApp } from '../test/test-app.js';
 import { TcpProxy } from '../test/tcp-proxy.js';
 import { runStatement } from '../test/throwaway-database.js';
 
@@ -15,7 +14,7 @@ import { runStatement } from '../test/throwaway-database.js';
 const baseUrl = process.env.DATABASE_URL;
 
 describe.skipIf(!baseUrl)('a database outage', () => {
-  let app: App;
+  let t: TestApp;
   let proxy: TcpProxy;
   let token = '';
   const name = `wadesk_outage_${randomBytes(5).toString('hex')}`;
@@ -31,28 +30,18 @@ describe.skipIf(!baseUrl)('a database outage', () => {
     url.host = `127.0.0.1:${port}`;
     url.pathname = `/${name}`;
     const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 4 });
-    const config = loadConfig(
-      { ADMIN_EMAIL: 'admin@test.local', ADMIN_PASSWORD: 'admin-pass-1', SIMULATOR: 'off' },
-      { jwtSecret: 'outage-jwt', refreshSecret: 'outage-refresh', dataDir: '/tmp/wadesk-test-data', webDist: '/nonexistent' },
-    );
-    app = await buildApp(config, { database, logger: false });
-    const close = app.close.bind(app);
-    app.close = async () => {
-      await close();
-      await database.close();
-    };
-    const login = await app.http.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'admin@test.local', password: 'admin-pass-1' } });
-    token = (JSON.parse(login.body) as { token: string }).token;
+    t = await createTestApp({ simulator: false }, { database });
+    token = await t.adminToken();
   });
 
   afterAll(async () => {
     await proxy.restore().catch(() => undefined);
-    await app?.close();
+    await t?.close();
     await admin(`drop database if exists ${name} with (force)`);
     await proxy.cut();
   });
 
-  const get = (url: string) => app.http.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
+  const get = (url: string) => t.app.http.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
 
   it('health says ok while the database answers', async () => {
     const res = await get('/api/health');
@@ -71,7 +60,7 @@ describe.skipIf(!baseUrl)('a database outage', () => {
       expect(JSON.parse(res.body).error, url).toBe('ERR_DB_UNAVAILABLE');
       expect(res.headers['retry-after']).toBe('5');
     }
-    const login = await app.http.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'admin@test.local', password: 'admin-pass-1' } });
+    const login = await t.app.http.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'admin@test.local', password: 'admin-pass-1' } });
     expect(login.statusCode).toBe(503);
 
     await proxy.restore();

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { tickets } from '../db/schema.js';
 import { connectedSimulator, createQueue, inbound, queryRows } from '../test/desk-factories.js';
-import { createTestApp, type TestApp } from '../test/test-app.js';
+import { useTestApp } from '../test/test-app.js';
 import type { RouteEntry } from './auth-hook.js';
 import { EXPECTED_ROUTE_ACCESS, type ExpectedRoute } from './route-access.expected.js';
 
@@ -22,7 +22,7 @@ const SPELLINGS: [string, (path: string) => string][] = [
 type Identity = 'anonymous' | 'outsider' | 'member' | 'admin';
 const MISSING_ID = 999999;
 
-let t: TestApp;
+const t = useTestApp();
 const tokens: Record<Exclude<Identity, 'anonymous'>, string> = { outsider: '', member: '', admin: '' };
 let ticketId = 0;
 let messageId = 0;
@@ -31,7 +31,6 @@ const unlisted: RouteEntry[] = [];
 const listed = (r: RouteEntry) => !unlisted.includes(r);
 
 beforeAll(async () => {
-  t = await createTestApp();
   const queue = await createQueue(t, 'Route table queue');
   const other = await createQueue(t, 'Route table other queue');
   const connection = await connectedSimulator(t, { queueIds: [queue] });
@@ -46,10 +45,6 @@ beforeAll(async () => {
   routes = t.app.http.routeTable.filter((r) => r.method !== 'HEAD');
   // Routes without an expected line fail the first test; the others check the rest.
   routes.forEach((r) => EXPECTED_ROUTE_ACCESS[key(r)] ?? unlisted.push(r));
-});
-
-afterAll(async () => {
-  await t.close();
 });
 
 const key = (r: { method: string; url: string }) => `${r.method} ${r.url}`;

@@ -1,16 +1,16 @@
 import type { ClientEventName, MessageDto, ServerEventName, TicketDto, UserDto, WhatsappDto } from '@wadesk/contracts';
 import { io as connectSocket, type Socket } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { DomainEventMap, DomainEventName } from '../events/domain-events.js';
 import { connectedSimulator, createQueue, inbound } from '../test/desk-factories.js';
-import { createTestApp, type TestApp } from '../test/test-app.js';
+import { useTestApp } from '../test/test-app.js';
 import { CLIENT_EVENT_ACCESS, SERVER_EVENT_ACCESS, SOCKET_ACTORS, type SocketActor } from './socket-access.expected.js';
 
 /** The signed-in actors (the anonymous one never gets past the handshake). */
 type SignedIn = Exclude<SocketActor, 'anonymous'>;
 const SIGNED_IN: SignedIn[] = ['queueMember', 'outsider', 'admin'];
 
-let t: TestApp;
+const t = useTestApp();
 let queueQ: number;
 let connection: WhatsappDto;
 let ticket: TicketDto;
@@ -27,7 +27,6 @@ async function actor(token: string, user: UserDto | null) {
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
   queueQ = await createQueue(t, 'Access Q');
   const queueR = await createQueue(t, 'Access R');
   connection = await connectedSimulator(t, { queueIds: [queueQ] });
@@ -41,10 +40,6 @@ beforeAll(async () => {
   actors.outsider = await actor(outsider.token, outsider.user);
   actors.admin = await actor(admin, null);
   await pause(300); // queue rooms are joined after the handshake
-});
-
-afterAll(async () => {
-  await t.close();
 });
 
 function emit<E extends DomainEventName>(name: E, payload: DomainEventMap[E]): void {

@@ -1,23 +1,13 @@
 import type { TicketDto } from '@wadesk/contracts';
 import { SignJWT } from 'jose';
 import type { Socket } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connectedSimulator, createQueue, inbound } from '../test/desk-factories.js';
 import { eventually } from '../test/session-helpers.js';
-import { createTestApp, nextEvent, type TestApp } from '../test/test-app.js';
+import { nextEvent, useTestApp } from '../test/test-app.js';
 
-let t: TestApp;
-let admin: string;
+const t = useTestApp({ admin: true });
 let seq = 0;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminToken();
-});
-
-afterAll(async () => {
-  await t.close();
-});
 
 const phone = () => `5511977${String(Date.now()).slice(-4)}${String((seq += 1)).padStart(2, '0')}`;
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -47,7 +37,7 @@ describe('live updates follow the ticket when it changes hands', () => {
     expect(ticket.queueId).toBe(qA);
 
     const memberSocket = await t.socket(member.token);
-    const adminSocket = await t.socket(admin);
+    const adminSocket = await t.socket(t.admin);
     await pause(200);
     expect(await emitAck(memberSocket, 'joinChatBox', ticket.id)).toEqual({ ok: true });
     const leaked: unknown[] = [];
@@ -64,7 +54,7 @@ describe('live updates follow the ticket when it changes hands', () => {
         if (e.action === 'delete' && e.ticketId === ticket.id) resolve(e as { action: string; ticketId: number });
       }),
     );
-    const moved = await t.call('PUT', `/api/tickets/${ticket.id}`, { token: admin, body: { queueId: qB } });
+    const moved = await t.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body: { queueId: qB } });
     expect(moved.status).toBe(200);
     await dropped;
 
@@ -90,7 +80,7 @@ describe('live updates follow the ticket when it changes hands', () => {
     const socket = await t.socket(member.token);
     await pause(200);
     expect(await emitAck(socket, 'joinChatBox', ticket.id)).toEqual({ ok: true });
-    await t.call('PUT', `/api/users/${member.user.id}`, { token: admin, body: { queueIds: [] } });
+    await t.call('PUT', `/api/users/${member.user.id}`, { token: t.admin, body: { queueIds: [] } });
     await eventually(async () => {
       const inRoom = await t.app.io.in(`ticket:${ticket.id}`).fetchSockets();
       return !inRoom.some((s) => s.data.user.id === member.user.id);
@@ -130,7 +120,7 @@ describe('sockets end with the session', () => {
     const { user, token } = await t.createUser();
     const socket = await t.socket(token);
     const gone = disconnected(socket);
-    await t.call('PUT', `/api/users/${user.id}`, { token: admin, body: { password: 'changed-by-admin' } });
+    await t.call('PUT', `/api/users/${user.id}`, { token: t.admin, body: { password: 'changed-by-admin' } });
     expect(await gone).toBe('io server disconnect');
     await expect(t.socket(token)).rejects.toThrow('ERR_SESSION_EXPIRED');
   });
@@ -139,7 +129,7 @@ describe('sockets end with the session', () => {
     const { user, token } = await t.createUser();
     const socket = await t.socket(token);
     const gone = disconnected(socket);
-    await t.call('PUT', `/api/users/${user.id}`, { token: admin, body: { profile: 'admin' } });
+    await t.call('PUT', `/api/users/${user.id}`, { token: t.admin, body: { profile: 'admin' } });
     expect(await gone).toBe('io server disconnect');
     // Reconnecting with the same (still valid) token joins the rooms of the new role.
     const again = await t.socket(token);
@@ -150,14 +140,14 @@ describe('sockets end with the session', () => {
     const { user, token } = await t.createUser();
     const socket = await t.socket(token);
     const gone = disconnected(socket);
-    await t.call('DELETE', `/api/users/${user.id}`, { token: admin });
+    await t.call('DELETE', `/api/users/${user.id}`, { token: t.admin });
     expect(await gone).toBe('io server disconnect');
   });
 
   it('keeps them on a plain profile edit', async () => {
     const { user, token } = await t.createUser();
     const socket = await t.socket(token);
-    await t.call('PUT', `/api/users/${user.id}`, { token: admin, body: { name: 'Just Renamed' } });
+    await t.call('PUT', `/api/users/${user.id}`, { token: t.admin, body: { name: 'Just Renamed' } });
     expect(await stillConnected(socket)).toBe(true);
   });
 });
@@ -211,11 +201,11 @@ describe('QR codes reach admins only', () => {
   it('sends a pending QR code to admins and the bare state to users', async () => {
     const { token } = await t.createUser();
     const userSocket = await t.socket(token);
-    const adminSocket = await t.socket(admin);
+    const adminSocket = await t.socket(t.admin);
     const seen = { user: [] as { status: string; qrcode: string }[], admin: [] as { status: string; qrcode: string }[] };
     userSocket.on('whatsappSession', (e: { session: { status: string; qrcode: string } }) => seen.user.push(e.session));
     adminSocket.on('whatsappSession', (e: { session: { status: string; qrcode: string } }) => seen.admin.push(e.session));
-    const created = await t.call<{ id: number }>('POST', '/api/whatsapp', { token: admin, body: { name: `QR ${phone()}`, channel: 'simulator' } });
+    const created = await t.call<{ id: number }>('POST', '/api/whatsapp', { token: t.admin, body: { name: `QR ${phone()}`, channel: 'simulator' } });
     expect(created.status).toBe(201);
     await eventually(async () => seen.admin.some((s) => s.status === 'qrcode' && s.qrcode !== ''), 5000, 'admin sees the QR');
     await eventually(async () => seen.user.some((s) => s.status === 'qrcode'), 5000, 'user sees the state');

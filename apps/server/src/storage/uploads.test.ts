@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { MessageDto, TicketDto, WhatsappDto } from '@wadesk/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { settledChecksum, storedChecksum } from '../test/bad-input-fixtures.js';
 import { connectedSimulator, inbound, outbox } from '../test/desk-factories.js';
-import { createTestApp, type TestApp } from '../test/test-app.js';
+import { useTestApp } from '../test/test-app.js';
 import { UPLOAD_LIMITS, UploadSpool, UploadTooLargeError } from './upload-spool.js';
 
 /** Uploads stream to a temporary file on disk, within limits, and end in media storage or nowhere. */
@@ -42,30 +42,20 @@ function multipart(caption: string | null, files: FilePart[]): Readable {
   return Readable.from(parts());
 }
 
-let t: TestApp;
-let dataDir: string;
-let admin: string;
+const t = useTestApp({ tempDataDir: true, admin: true });
 let connection: WhatsappDto;
 let ticket: TicketDto;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'wadesk-uploads-'));
-  t = await createTestApp({ dataDir });
-  admin = await t.adminToken();
   connection = await connectedSimulator(t);
   ticket = await inbound(t, connection.id, { from: '5511900007777', body: 'me manda o arquivo' });
-});
-
-afterAll(async () => {
-  await t.close();
-  await rm(dataDir, { recursive: true, force: true });
 });
 
 async function upload(body: Readable) {
   const res = await t.app.http.inject({
     method: 'POST',
     url: `/api/messages/${ticket.id}`,
-    headers: { authorization: `Bearer ${admin}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+    headers: { authorization: `Bearer ${t.admin}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
     payload: body,
   });
   return { status: res.statusCode, body: JSON.parse(res.body) as unknown };
@@ -73,7 +63,7 @@ async function upload(body: Readable) {
 
 const listDir = (dir: string) => readdir(dir).catch(() => [] as string[]);
 const uploadDir = () => t.app.services.media.uploadDir;
-const mediaDir = () => path.join(dataDir, 'media');
+const mediaDir = () => path.join(t.app.config.dataDir, 'media');
 
 describe('multipart uploads', () => {
   it('sends a normal upload, which ends in media storage with no temporary file left', async () => {
@@ -142,7 +132,7 @@ describe('multipart uploads', () => {
     const missing = await t.app.http.inject({
       method: 'POST',
       url: '/api/messages/999999',
-      headers: { authorization: `Bearer ${admin}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+      headers: { authorization: `Bearer ${t.admin}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
       payload: multipart('x', [{ filename: 'a.txt', mimetype: 'text/plain', content: Buffer.from('a') }]),
     });
     expect(missing.statusCode).toBe(404);

@@ -6,6 +6,12 @@ import type { TestApp } from './test-app.js';
 
 let seq = 0;
 
+/** A test file's contact numbers: 55119 and eight digits, `start + n × step` for the n-th call. */
+export function phoneNumbers(start: number, step: number): () => string {
+  let n = 0;
+  return () => `55119${String(start + (n += 1) * step).padStart(8, '0')}`;
+}
+
 /** A simulator connection, paired and CONNECTED. */
 export async function connectedSimulator(
   t: TestApp,

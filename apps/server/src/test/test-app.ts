@@ -1,6 +1,10 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import type { AuthResponse, UserDto } from '@wadesk/contracts';
 import { io as connectSocket, type Socket } from 'socket.io-client';
+import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { buildApp, type App, type BuildAppOptions } from '../app.js';
 import { loadConfig, type AppConfig } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
@@ -46,23 +50,31 @@ export interface TestApp {
 
 let counter = 0;
 
-/** Boots the real app on a fresh database (one per test file: call in beforeAll). */
-export async function createTestApp(
-  overrides: Partial<AppConfig> = {},
-  buildOptions: Omit<BuildAppOptions, 'database' | 'logger'> = {},
-): Promise<TestApp> {
-  const database: DatabaseHandle = await openTestDatabase();
+export interface TestAppOptions extends Omit<BuildAppOptions, 'logger'> {
+  /** An open database to use instead of a fresh one (closed with the app). */
+  database?: DatabaseHandle;
+  /** Where the log goes (at the config's level); without it the app logs nothing. */
+  logStream?: BuildAppOptions['logStream'];
+  /** A fresh data folder under the system's temp folder (`app.config.dataDir`), removed after close. */
+  tempDataDir?: boolean;
+}
+
+/** Boots the real app on a fresh database (one per test file: call in beforeAll, or use `useTestApp`). */
+export async function createTestApp(overrides: Partial<AppConfig> = {}, options: TestAppOptions = {}): Promise<TestApp> {
+  const { tempDataDir, ...buildOptions } = options;
+  const dataDir = tempDataDir ? await mkdtemp(path.join(os.tmpdir(), 'wadesk-test-')) : '/tmp/wadesk-test-data';
+  const database: DatabaseHandle = options.database ?? (await openTestDatabase());
   const config = loadConfig(
     { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, SIMULATOR: 'on', LOG_LEVEL: 'warn' },
     {
       jwtSecret: 'test-jwt-secret-not-for-production',
       refreshSecret: 'test-refresh-secret-not-for-production',
-      dataDir: '/tmp/wadesk-test-data',
+      dataDir,
       webDist: '/nonexistent',
       ...overrides,
     },
   );
-  const app = await buildApp(config, { ...buildOptions, database, logger: false });
+  const app = await buildApp(config, { ...buildOptions, database, logger: Boolean(options.logStream) });
   const sockets: Socket[] = [];
   let cachedAdminToken: string | undefined;
   let baseUrl: string | undefined;
@@ -139,7 +151,79 @@ export async function createTestApp(
       for (const s of sockets) s.disconnect();
       await app.close();
       await database.close();
+      if (tempDataDir) await rm(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+export interface UseTestAppOptions extends TestAppOptions {
+  /** Config overrides, as for `createTestApp`. */
+  config?: Partial<AppConfig>;
+  /** Sign the admin in before the tests: `t.admin`. */
+  admin?: boolean;
+  /** Create a user with no queue and sign them in before the tests: `t.user`. */
+  user?: boolean;
+  /** `vi.restoreAllMocks()` after each test. */
+  restoreMocks?: boolean;
+}
+
+/** The app of a test file (`useTestApp`), with the tokens signed in before the tests. */
+export interface FileTestApp extends TestApp {
+  /** The admin's access token (`admin: true`). */
+  readonly admin: string;
+  /** A plain user's access token (`user: true`). */
+  readonly user: string;
+}
+
+/**
+ * One test app for the whole file: boots it in beforeAll, closes it in afterAll. Call at the top level;
+ * the object it returns works from the hooks and tests on. Its own beforeAll runs before the file's.
+ */
+export function useTestApp(options: UseTestAppOptions = {}): FileTestApp {
+  const { config, admin, user, restoreMocks, ...appOptions } = options;
+  let current: TestApp | undefined;
+  let adminToken: string | undefined;
+  let userToken: string | undefined;
+
+  beforeAll(async () => {
+    current = await createTestApp(config, appOptions);
+    if (admin) adminToken = await current.adminToken();
+    if (user) userToken = (await current.createUser()).token;
+  });
+  afterAll(async () => {
+    await current?.close();
+  });
+  if (restoreMocks) {
+    afterEach(() => {
+      vi.restoreAllMocks();
+    });
+  }
+
+  const started = (): TestApp => {
+    if (!current) throw new Error('useTestApp: the app starts in beforeAll; use it in hooks and tests');
+    return current;
+  };
+  const token = (value: string | undefined, option: 'admin' | 'user'): string => {
+    if (value === undefined) throw new Error(`useTestApp({ ${option}: true }) signs that token in`);
+    return value;
+  };
+  return {
+    get app() {
+      return started().app;
+    },
+    get admin() {
+      return token(adminToken, 'admin');
+    },
+    get user() {
+      return token(userToken, 'user');
+    },
+    call: (method, url, callOptions) => started().call(method, url, callOptions),
+    login: (email, password) => started().login(email, password),
+    adminToken: () => started().adminToken(),
+    createUser: (input) => started().createUser(input),
+    listen: () => started().listen(),
+    socket: (socketToken) => started().socket(socketToken),
+    close: () => started().close(),
   };
 }
 

@@ -1,19 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { whatsapps } from '../../db/schema.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { useTestApp } from '../../test/test-app.js';
 import { AuthStateRepository } from '../auth-state.repository.js';
 import { loadBaileysAuthState } from './baileys-auth-state.js';
 
-let t: TestApp;
+const t = useTestApp();
 let whatsappId: number;
 beforeAll(async () => {
-  t = await createTestApp();
   // A Baileys connection row without a running session (WhatsApp is not reachable from the tests).
   const [row] = await t.app.database.db.insert(whatsapps).values({ name: 'Phone', channel: 'baileys', status: 'DISCONNECTED' }).returning({ id: whatsapps.id });
   whatsappId = row!.id;
-});
-afterAll(async () => {
-  await t.close();
 });
 
 describe('Baileys auth state in PostgreSQL', () => {

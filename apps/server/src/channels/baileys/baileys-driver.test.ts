@@ -13,6 +13,7 @@ import {
 import type { SessionStatus } from '@wadesk/contracts';
 import { describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../http/app-error.js';
+import { wavFile } from '../../test/audio-fixtures.js';
 import type { AckUpdate, AuthStateStore, DriverContext, InboundMessage, InboundOutcome } from '../channel-driver.js';
 import { toVoiceNote } from './baileys-audio.js';
 import { BaileysDriver, type BaileysDriverOptions, type BaileysSocket } from './baileys-driver.js';
@@ -223,21 +224,7 @@ function sineWav(seconds = 0.5, rate = 8000): Buffer {
   const samples = Math.floor(seconds * rate);
   const data = Buffer.alloc(samples * 2);
   for (let i = 0; i < samples; i++) data.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 440 * i) / rate) * 12000), i * 2);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVE', 8);
-  header.write('fmt ', 12);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(rate, 24);
-  header.writeUInt32LE(rate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
+  return wavFile(data, rate, 16);
 }
 
 describe('Baileys driver: pairing and auth state', () => {

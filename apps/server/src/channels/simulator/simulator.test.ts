@@ -1,37 +1,25 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { SimulatorOutboxItemDto, WhatsappDto } from '@wadesk/contracts';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { MessagesRepository } from '../../modules/messages/messages.repository.js';
 import { queryRows } from '../../test/desk-factories.js';
 import { eventually } from '../../test/session-helpers.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { createTestApp, useTestApp } from '../../test/test-app.js';
 import type { AckUpdate, InboundMessage } from '../channel-driver.js';
 
-let t: TestApp;
-let admin: string;
+const t = useTestApp({ tempDataDir: true, admin: true });
 let connection: WhatsappDto;
 const inbound: InboundMessage[] = [];
 const acks: AckUpdate[] = [];
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'wadesk-sim-test-'));
-
 beforeAll(async () => {
-  t = await createTestApp({ dataDir });
-  admin = await t.adminToken();
   t.app.services.sessions.onMessage((whatsappId, message) => {
     if (whatsappId === connection?.id) inbound.push(message);
   });
   t.app.services.sessions.onAck((whatsappId, update) => {
     if (whatsappId === connection?.id) acks.push(update);
   });
-  connection = (await t.call<WhatsappDto>('POST', '/api/whatsapp', { token: admin, body: { name: 'Sim', channel: 'simulator' } })).body;
-  await t.call('POST', `/api/simulator/${connection.id}/scan`, { token: admin });
-});
-afterAll(async () => {
-  await t.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  connection = (await t.call<WhatsappDto>('POST', '/api/whatsapp', { token: t.admin, body: { name: 'Sim', channel: 'simulator' } })).body;
+  await t.call('POST', `/api/simulator/${connection.id}/scan`, { token: t.admin });
 });
 
 async function storedCount(channelMessageId: string): Promise<number> {
@@ -46,20 +34,20 @@ const sim = (path: string) => `/api/simulator/${connection.id}/${path}`;
 
 describe('simulator: pairing', () => {
   it('refuses a scan when no QR code is waiting', async () => {
-    const res = await t.call('POST', sim('scan'), { token: admin });
+    const res = await t.call('POST', sim('scan'), { token: t.admin });
     expect(res.status).toBe(400);
   });
 
   it('refuses inbound messages to a connection that is not connected', async () => {
-    const other = (await t.call<WhatsappDto>('POST', '/api/whatsapp', { token: admin, body: { name: 'Unpaired', channel: 'simulator' } }))
+    const other = (await t.call<WhatsappDto>('POST', '/api/whatsapp', { token: t.admin, body: { name: 'Unpaired', channel: 'simulator' } }))
       .body;
-    const res = await t.call('POST', `/api/simulator/${other.id}/inbound`, { token: admin, body: { from: '5511987654321', body: 'hi' } });
+    const res = await t.call('POST', `/api/simulator/${other.id}/inbound`, { token: t.admin, body: { from: '5511987654321', body: 'hi' } });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('ERR_WAPP_NOT_INITIALIZED');
   });
 
   it('answers ERR_NO_WAPP_FOUND for an unknown connection', async () => {
-    const res = await t.call('POST', '/api/simulator/99999/scan', { token: admin });
+    const res = await t.call('POST', '/api/simulator/99999/scan', { token: t.admin });
     expect(res.status).toBe(404);
     expect(res.body.error).toBe('ERR_NO_WAPP_FOUND');
   });
@@ -68,10 +56,10 @@ describe('simulator: pairing', () => {
 describe('simulator: inbound messages', () => {
   it('delivers a contact message as a normalized inbound message, once per id', async () => {
     const body = { id: 'MSG-1', from: '+55 11 98765-4321', name: 'Maria', body: 'Olá!' };
-    const first = await t.call('POST', sim('inbound'), { token: admin, body });
+    const first = await t.call('POST', sim('inbound'), { token: t.admin, body });
     expect(first.status).toBe(201);
     expect(first.body).toEqual({ id: 'MSG-1', duplicate: false });
-    const again = await t.call('POST', sim('inbound'), { token: admin, body });
+    const again = await t.call('POST', sim('inbound'), { token: t.admin, body });
     expect(again.status).toBe(200);
     expect(again.body.duplicate).toBe(true);
     const received = inbound.filter((m) => m.id === 'MSG-1');
@@ -91,17 +79,17 @@ describe('simulator: inbound messages', () => {
     const body = { id: 'MSG-FAIL-1', from: '5511987654321', body: 'stored on the second try' };
     const failing = vi.spyOn(MessagesRepository.prototype, 'insertOnce').mockRejectedValueOnce(new Error('disk full'));
     try {
-      const first = await t.call('POST', sim('inbound'), { token: admin, body });
+      const first = await t.call('POST', sim('inbound'), { token: t.admin, body });
       expect(first.status).toBe(500);
       expect(await storedCount('MSG-FAIL-1')).toBe(0);
     } finally {
       failing.mockRestore();
     }
-    const resend = await t.call('POST', sim('inbound'), { token: admin, body });
+    const resend = await t.call('POST', sim('inbound'), { token: t.admin, body });
     expect(resend.status).toBe(201);
     expect(resend.body).toEqual({ id: 'MSG-FAIL-1', duplicate: false });
     expect(await storedCount('MSG-FAIL-1')).toBe(1); // committed before the answer
-    const again = await t.call('POST', sim('inbound'), { token: admin, body });
+    const again = await t.call('POST', sim('inbound'), { token: t.admin, body });
     expect(again.status).toBe(200);
     expect(again.body).toEqual({ id: 'MSG-FAIL-1', duplicate: true });
     expect(await storedCount('MSG-FAIL-1')).toBe(1);
@@ -109,21 +97,21 @@ describe('simulator: inbound messages', () => {
 
   it('stores concurrent deliveries of one id once, answering the others as duplicates', async () => {
     const body = { id: 'MSG-RACE-1', from: '5511987654321', body: 'twice at once' };
-    const answers = await Promise.all([1, 2, 3].map(async () => t.call('POST', sim('inbound'), { token: admin, body })));
+    const answers = await Promise.all([1, 2, 3].map(async () => t.call('POST', sim('inbound'), { token: t.admin, body })));
     expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 201]);
     expect(await storedCount('MSG-RACE-1')).toBe(1);
   });
 
   it('reads media only from signed media URLs of this app, never from other API paths', async () => {
     for (const mediaUrl of ['/api/users', '//api/users', '/%61pi/users', '/API/users', '/api/media/x.png', '/./api/users', '/x/../api/users', '/socket.io/']) {
-      const res = await t.call('POST', sim('inbound'), { token: admin, body: { from: '5511911112222', mediaType: 'image', mediaUrl } });
+      const res = await t.call('POST', sim('inbound'), { token: t.admin, body: { from: '5511911112222', mediaType: 'image', mediaUrl } });
       expect(res.status, mediaUrl).toBe(400);
       expect(res.body.error, mediaUrl).toBe('ERR_VALIDATION');
     }
     const png = Buffer.from('signed-png-bytes');
     const url = t.app.services.media.url(await t.app.services.media.save(png, 'image/png'));
     const res = await t.call('POST', sim('inbound'), {
-      token: admin,
+      token: t.admin,
       body: { id: 'MSG-SIGNED', from: '5511911113333', mediaType: 'image', mediaUrl: url },
     });
     expect(res.status).toBe(201);
@@ -131,7 +119,7 @@ describe('simulator: inbound messages', () => {
   });
 
   it('gives a message without id a fresh network id', async () => {
-    const res = await t.call('POST', sim('inbound'), { token: admin, body: { from: '5511987654321', body: 'no id' } });
+    const res = await t.call('POST', sim('inbound'), { token: t.admin, body: { from: '5511987654321', body: 'no id' } });
     expect(res.status).toBe(201);
     expect(res.body.id).toMatch(/^SIM-IN-/);
   });
@@ -139,7 +127,7 @@ describe('simulator: inbound messages', () => {
   it('delivers media from a data: URL, quoted replies and group messages', async () => {
     const png = Buffer.from('fake-png-bytes');
     const res = await t.call('POST', sim('inbound'), {
-      token: admin,
+      token: t.admin,
       body: {
         id: 'MSG-IMG',
         from: '5511911112222',
@@ -169,11 +157,11 @@ describe('simulator: inbound messages', () => {
 
   it('delivers a location and a contact card', async () => {
     await t.call('POST', sim('inbound'), {
-      token: admin,
+      token: t.admin,
       body: { id: 'LOC-1', from: '5511911112222', mediaType: 'location', body: '-23.55,-46.63|Av. Paulista' },
     });
     const vcard = 'BEGIN:VCARD\nVERSION:3.0\nFN:João\nTEL;type=CELL;waid=5511933334444:+55 11 93333-4444\nEND:VCARD';
-    await t.call('POST', sim('inbound'), { token: admin, body: { id: 'VC-1', from: '5511911112222', mediaType: 'vcard', body: vcard } });
+    await t.call('POST', sim('inbound'), { token: t.admin, body: { id: 'VC-1', from: '5511911112222', mediaType: 'vcard', body: vcard } });
     expect(inbound.find((m) => m.id === 'LOC-1')).toMatchObject({
       kind: 'location',
       location: { latitude: -23.55, longitude: -46.63, description: 'Av. Paulista' },
@@ -185,15 +173,15 @@ describe('simulator: inbound messages', () => {
   });
 
   it('validates the inbound body', async () => {
-    const noFrom = await t.call('POST', sim('inbound'), { token: admin, body: { body: 'x' } });
+    const noFrom = await t.call('POST', sim('inbound'), { token: t.admin, body: { body: 'x' } });
     expect(noFrom.status).toBe(400);
     const remote = await t.call('POST', sim('inbound'), {
-      token: admin,
+      token: t.admin,
       body: { from: '5511911112222', mediaType: 'image', mediaUrl: 'https://example.com/a.jpg' },
     });
     expect(remote.status).toBe(400);
     expect(remote.body.error).toBe('ERR_VALIDATION');
-    const empty = await t.call('POST', sim('inbound'), { token: admin, body: { from: '5511911112222' } });
+    const empty = await t.call('POST', sim('inbound'), { token: t.admin, body: { from: '5511911112222' } });
     expect(empty.status).toBe(400);
   });
 });
@@ -204,12 +192,12 @@ describe('simulator: sending, outbox and acks', () => {
     const sent = await driver.sendText('5511987654321@s.whatsapp.net', 'Hello from the desk');
     await driver.sendMedia('5511955556666', { kind: 'image', data: Buffer.from('img'), mimetype: 'image/jpeg', caption: 'pic' });
 
-    const outbox = await t.call<SimulatorOutboxItemDto[]>('GET', `${sim('outbox')}?to=5511987654321`, { token: admin });
+    const outbox = await t.call<SimulatorOutboxItemDto[]>('GET', `${sim('outbox')}?to=5511987654321`, { token: t.admin });
     expect(outbox.status).toBe(200);
     expect(outbox.body).toEqual([
       expect.objectContaining({ id: sent.id, to: '5511987654321', body: 'Hello from the desk', mediaType: null, ack: 1 }),
     ]);
-    const all = (await t.call<SimulatorOutboxItemDto[]>('GET', sim('outbox/'), { token: admin })).body;
+    const all = (await t.call<SimulatorOutboxItemDto[]>('GET', sim('outbox/'), { token: t.admin })).body;
     const media = all.find((e) => e.to === '5511955556666')!;
     expect(media).toMatchObject({ mediaType: 'image', body: 'pic' });
     expect(Object.keys(media)).toEqual(expect.arrayContaining(['id', 'to', 'body', 'mediaType', 'mediaUrl', 'createdAt']));
@@ -225,13 +213,13 @@ describe('simulator: sending, outbox and acks', () => {
     expect(otherDevice.statusCode).toBe(403);
 
     await eventually(async () => acks.some((a) => a.id === sent.id && a.ack === 1), 3000, 'ack 1');
-    const read = await t.call('POST', sim('ack'), { token: admin, body: { id: sent.id, ack: 3 } });
+    const read = await t.call('POST', sim('ack'), { token: t.admin, body: { id: sent.id, ack: 3 } });
     expect(read.status).toBe(200);
     expect(read.body.ack).toBe(3);
     expect(acks.at(-1)).toEqual({ id: sent.id, chatId: '5511987654321', ack: 3 });
-    const unknown = await t.call('POST', sim('ack'), { token: admin, body: { id: 'nope', ack: 2 } });
+    const unknown = await t.call('POST', sim('ack'), { token: t.admin, body: { id: 'nope', ack: 2 } });
     expect(unknown.status).toBe(404);
-    const invalid = await t.call('POST', sim('ack'), { token: admin, body: { id: sent.id, ack: 7 } });
+    const invalid = await t.call('POST', sim('ack'), { token: t.admin, body: { id: sent.id, ack: 7 } });
     expect(invalid.status).toBe(400);
   });
 
@@ -262,7 +250,7 @@ describe('simulator: sending, outbox and acks', () => {
   });
 
   it('lists the chats the simulated phone knows', async () => {
-    const res = await t.call('GET', sim('contacts'), { token: admin });
+    const res = await t.call('GET', sim('contacts'), { token: t.admin });
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('CONNECTED');
     expect(res.body.contacts.some((c: { number: string }) => c.number === '5511987654321')).toBe(true);
@@ -306,7 +294,7 @@ describe('default connection helpers', () => {
     // `connection` was the first one created, so it is the default, and it is paired.
     expect(await checker.checkNumber('5511987650000')).toEqual({ exists: false });
     expect(await checker.checkNumber('5511987654321')).toEqual({ exists: true, number: '5511987654321' });
-    await t.call('DELETE', `/api/whatsappsession/${connection.id}`, { token: admin });
+    await t.call('DELETE', `/api/whatsappsession/${connection.id}`, { token: t.admin });
     expect(await checker.checkNumber('5511987654321')).toBeNull();
   });
 });

@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseTrustProxy } from '../../config.js';
-import { ADMIN, createTestApp, type TestApp } from '../../test/test-app.js';
+import { ADMIN, createTestApp, type TestApp, useTestApp } from '../../test/test-app.js';
 import { ACCOUNT_FAILURE_LIMIT } from './auth.service.js';
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await createTestApp();
-});
-
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 const login = (app: TestApp, body: { email: string; password: string }, ip: string, forwardedFor?: string) =>
   app.call('POST', '/api/auth/login', { body, ip, headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {} });

@@ -1,19 +1,9 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { contacts } from '../../db/schema.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { useTestApp } from '../../test/test-app.js';
 
-let t: TestApp;
-let admin: string;
-let user: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminToken();
-  user = (await t.createUser()).token;
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp({ admin: true, user: true });
 
 let seq = 0;
 /** A fresh number for this file (prefix 5521 is not used by the other contact tests). */
@@ -33,7 +23,7 @@ interface ImportResult {
 }
 
 /** Sends the text as a text/csv body. */
-function importCsv(body: string | Buffer, { dryRun = false, token = admin } = {}) {
+function importCsv(body: string | Buffer, { dryRun = false, token = t.admin } = {}) {
   return t.call<ImportResult>('POST', `/api/contacts/import/csv${dryRun ? '?dryRun=1' : ''}`, {
     token,
     body,
@@ -42,7 +32,7 @@ function importCsv(body: string | Buffer, { dryRun = false, token = admin } = {}
 }
 
 /** Sends the text as a multipart upload, as the web app does. */
-function importMultipart(text: string, { dryRun = false, token = admin } = {}) {
+function importMultipart(text: string, { dryRun = false, token = t.admin } = {}) {
   const boundary = '----wadesk-test-boundary';
   const body = [
     `--${boundary}`,
@@ -63,7 +53,7 @@ function importMultipart(text: string, { dryRun = false, token = admin } = {}) {
 async function contactByNumber(number: string) {
   const [row] = await t.app.database.db.select().from(contacts).where(eq(contacts.number, number));
   if (!row) return undefined;
-  return (await t.call('GET', `/api/contacts/${row.id}`, { token: admin })).body as {
+  return (await t.call('GET', `/api/contacts/${row.id}`, { token: t.admin })).body as {
     id: number;
     name: string;
     email: string;
@@ -74,7 +64,7 @@ async function contactByNumber(number: string) {
 describe('POST /api/contacts/import/csv', () => {
   it('previews a file with errors on a dry run, line by line, and writes nothing', async () => {
     const [ok, dup, existing] = [newNumber(), newNumber(), newNumber()];
-    await t.call('POST', '/api/contacts', { token: admin, body: { name: 'Already here', number: existing } });
+    await t.call('POST', '/api/contacts', { token: t.admin, body: { name: 'Already here', number: existing } });
     const csv = [
       'name,number,email,City',
       `Ana Souza,${ok},ana@example.com,Recife`,
@@ -108,7 +98,7 @@ describe('POST /api/contacts/import/csv', () => {
 
   it('imports the valid lines with their extra columns as extra info, skipping existing numbers', async () => {
     const [a, b, existing] = [newNumber(), newNumber(), newNumber()];
-    await t.call('POST', '/api/contacts', { token: admin, body: { name: 'Kept as is', number: existing } });
+    await t.call('POST', '/api/contacts', { token: t.admin, body: { name: 'Kept as is', number: existing } });
     const csv = `Name,Number,E-mail,Plan,Notes\r\nAna Lima,${a},ANA@Example.com,Gold,\r\nBeto Reis,+55 21 ${b.slice(4)},,,"call after 6pm, not before"\r\nOther,${existing},x@example.com,,\r\nBad,1,,,\r\n`;
     const res = await importCsv(csv);
     expect(res.status).toBe(200);
@@ -158,11 +148,11 @@ describe('POST /api/contacts/import/csv', () => {
   it('round-trips the export: exported contacts come back as skipped, and into an empty desk unchanged', async () => {
     const number = newNumber();
     const created = await t.call('POST', '/api/contacts', {
-      token: admin,
+      token: t.admin,
       body: { name: '=Formula, "Quoted"', number, email: 'round@example.com', extraInfo: [{ name: 'CPF', value: '123' }, { name: 'City', value: 'São Paulo' }] },
     });
     expect(created.status).toBe(201);
-    const exported = await t.app.http.inject({ method: 'GET', url: '/api/contacts/export.csv', headers: { authorization: `Bearer ${admin}` } });
+    const exported = await t.app.http.inject({ method: 'GET', url: '/api/contacts/export.csv', headers: { authorization: `Bearer ${t.admin}` } });
     expect(exported.statusCode).toBe(200);
 
     const again = await importCsv(exported.rawPayload, { dryRun: true });
@@ -173,7 +163,7 @@ describe('POST /api/contacts/import/csv', () => {
     expect(line).toMatchObject({ status: 'exists', name: '=Formula, "Quoted"', email: 'round@example.com', extraInfo: [{ name: 'CPF', value: '123' }, { name: 'City', value: 'São Paulo' }] });
 
     // Into a desk without that contact: the same fields come back.
-    await t.call('DELETE', `/api/contacts/${(created.body as { id: number }).id}`, { token: admin });
+    await t.call('DELETE', `/api/contacts/${(created.body as { id: number }).id}`, { token: t.admin });
     const res = await importCsv(exported.rawPayload);
     expect(res.body.created).toBeGreaterThanOrEqual(1);
     expect(await contactByNumber(number)).toMatchObject({ name: '=Formula, "Quoted"', email: 'round@example.com', extraInfo: [{ name: 'CPF', value: '123' }, { name: 'City', value: 'São Paulo' }] });
@@ -181,7 +171,7 @@ describe('POST /api/contacts/import/csv', () => {
 
   it('refuses a user with 403 ERR_NO_PERMISSION and creates nothing', async () => {
     const number = newNumber();
-    const res = await importCsv(`name,number\nNot Allowed,${number}\n`, { token: user });
+    const res = await importCsv(`name,number\nNot Allowed,${number}\n`, { token: t.user });
     expect(res.status).toBe(403);
     expect(res.body.error).toBe('ERR_NO_PERMISSION');
     expect(await contactByNumber(number)).toBeUndefined();
@@ -195,7 +185,7 @@ describe('POST /api/contacts/import/csv', () => {
     expect(openQuote.status).toBe(400);
     const empty = await importCsv('');
     expect(empty.status).toBe(400);
-    const json = await t.call('POST', '/api/contacts/import/csv', { token: admin, body: { name: 'x' } });
+    const json = await t.call('POST', '/api/contacts/import/csv', { token: t.admin, body: { name: 'x' } });
     expect(json.status).toBe(415);
     expect(json.body.error).toBe('ERR_VALIDATION');
   });
@@ -209,7 +199,7 @@ describe('POST /api/contacts/import/csv', () => {
   });
 
   it('keeps text/csv refused on other routes', async () => {
-    const res = await t.call('POST', '/api/contacts', { token: admin, body: 'name,number', headers: { 'content-type': 'text/csv' } });
+    const res = await t.call('POST', '/api/contacts', { token: t.admin, body: 'name,number', headers: { 'content-type': 'text/csv' } });
     expect(res.status).toBe(400);
     expect(await contactByNumber('name,number')).toBeUndefined();
   });

@@ -1,23 +1,12 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { contacts, messages, tickets, whatsapps } from '../../db/schema.js';
-import { createTestApp, nextEvent, type TestApp } from '../../test/test-app.js';
+import { nextEvent, useTestApp } from '../../test/test-app.js';
 import { noDeviceContacts, uncheckedNumbers, type NumberChecker } from './contact-sources.js';
 import { ContactsRepository } from './contacts.repository.js';
 
-let t: TestApp;
-let admin: string;
-let user: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminToken();
-  user = (await t.createUser()).token;
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp({ admin: true, user: true, restoreMocks: true });
 afterEach(() => {
-  vi.restoreAllMocks();
   t.app.services.contacts.setNumberChecker(uncheckedNumbers);
   t.app.services.contacts.setDeviceContactsSource(noDeviceContacts);
 });
@@ -39,7 +28,7 @@ interface Contact {
 
 async function createContact(extra: Record<string, unknown> = {}): Promise<Contact> {
   const res = await t.call('POST', '/api/contacts', {
-    token: admin,
+    token: t.admin,
     body: { name: `Contact ${seq + 1}`, number: newNumber(), ...extra },
   });
   expect(res.status).toBe(201);
@@ -55,7 +44,7 @@ describe('POST /api/contacts', () => {
   it('creates a contact with extra info', async () => {
     const number = newNumber();
     const res = await t.call('POST', '/api/contacts', {
-      token: user,
+      token: t.user,
       body: {
         name: 'Maria Silva',
         number,
@@ -79,7 +68,7 @@ describe('POST /api/contacts', () => {
   });
 
   it('validates name 2–50, number 8–50 digits without a plus sign, and the e-mail', async () => {
-    const res = await t.call('POST', '/api/contacts', { token: admin, body: { name: 'M', number: '+5511999', email: 'nope' } });
+    const res = await t.call('POST', '/api/contacts', { token: t.admin, body: { name: 'M', number: '+5511999', email: 'nope' } });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('ERR_VALIDATION');
     expect(res.body.issues).toEqual([
@@ -87,14 +76,14 @@ describe('POST /api/contacts', () => {
       { path: 'number', message: 'Digits only, international format, no plus sign' },
       { path: 'email', message: 'Invalid email' },
     ]);
-    const short = await t.call('POST', '/api/contacts', { token: admin, body: { name: 'Short', number: '1234567' } });
+    const short = await t.call('POST', '/api/contacts', { token: t.admin, body: { name: 'Short', number: '1234567' } });
     expect(short.body.issues).toEqual([{ path: 'number', message: 'Too Short!' }]);
-    const long = await t.call('POST', '/api/contacts', { token: admin, body: { name: 'x'.repeat(51), number: '1'.repeat(51) } });
+    const long = await t.call('POST', '/api/contacts', { token: t.admin, body: { name: 'x'.repeat(51), number: '1'.repeat(51) } });
     expect(long.body.issues).toEqual([
       { path: 'name', message: 'Too Long!' },
       { path: 'number', message: 'Too Long!' },
     ]);
-    const empty = await t.call('POST', '/api/contacts', { token: admin, body: {} });
+    const empty = await t.call('POST', '/api/contacts', { token: t.admin, body: {} });
     expect(empty.body.issues).toEqual([
       { path: 'name', message: 'Required' },
       { path: 'number', message: 'Required' },
@@ -103,7 +92,7 @@ describe('POST /api/contacts', () => {
 
   it('refuses a number that exists with ERR_DUPLICATED_CONTACT (409)', async () => {
     const contact = await createContact();
-    const res = await t.call('POST', '/api/contacts', { token: admin, body: { name: 'Again', number: contact.number } });
+    const res = await t.call('POST', '/api/contacts', { token: t.admin, body: { name: 'Again', number: contact.number } });
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ error: 'ERR_DUPLICATED_CONTACT', message: 'A contact with this number already exists.' });
   });
@@ -111,8 +100,8 @@ describe('POST /api/contacts', () => {
   it('lets only one of two concurrent creates of one number win', async () => {
     const number = newNumber();
     const results = await Promise.all([
-      t.call('POST', '/api/contacts', { token: admin, body: { name: 'First', number } }),
-      t.call('POST', '/api/contacts', { token: admin, body: { name: 'Second', number, extraInfo: [{ name: 'a', value: 'b' }] } }),
+      t.call('POST', '/api/contacts', { token: t.admin, body: { name: 'First', number } }),
+      t.call('POST', '/api/contacts', { token: t.admin, body: { name: 'Second', number, extraInfo: [{ name: 'a', value: 'b' }] } }),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
     expect(results.find((r) => r.status === 409)!.body.error).toBe('ERR_DUPLICATED_CONTACT');
@@ -121,23 +110,23 @@ describe('POST /api/contacts', () => {
   it('maps the unique index to ERR_DUPLICATED_CONTACT when a race gets past the friendly check', async () => {
     const contact = await createContact();
     vi.spyOn(ContactsRepository.prototype, 'numberTaken').mockResolvedValue(false);
-    const res = await t.call('POST', '/api/contacts', { token: admin, body: { name: 'Racer', number: contact.number } });
+    const res = await t.call('POST', '/api/contacts', { token: t.admin, body: { name: 'Racer', number: contact.number } });
     expect(res.status).toBe(409);
     expect(res.body.error).toBe('ERR_DUPLICATED_CONTACT');
   });
 
   it('refuses a number the default connection does not find on WhatsApp with ERR_WAPP_INVALID_CONTACT', async () => {
     t.app.services.contacts.setNumberChecker(fakeChecker);
-    const res = await t.call('POST', '/api/contacts', { token: admin, body: { name: 'Nobody', number: '5511988880000' } });
+    const res = await t.call('POST', '/api/contacts', { token: t.admin, body: { name: 'Nobody', number: '5511988880000' } });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: 'ERR_WAPP_INVALID_CONTACT', message: 'This is not a valid whatsapp number.' });
-    const ok = await t.call('POST', '/api/contacts', { token: admin, body: { name: 'Somebody', number: '5511988881234' } });
+    const ok = await t.call('POST', '/api/contacts', { token: t.admin, body: { name: 'Somebody', number: '5511988881234' } });
     expect(ok.status).toBe(201);
   });
 
   it('accepts a number unchecked when no default connection can check it', async () => {
     t.app.services.contacts.setNumberChecker({ checkNumber: () => Promise.resolve(null) });
-    const res = await t.call('POST', '/api/contacts', { token: admin, body: { name: 'Unchecked', number: '5511977770000' } });
+    const res = await t.call('POST', '/api/contacts', { token: t.admin, body: { name: 'Unchecked', number: '5511977770000' } });
     expect(res.status).toBe(201);
   });
 
@@ -145,14 +134,14 @@ describe('POST /api/contacts', () => {
     t.app.services.contacts.setNumberChecker({
       checkNumber: (number) => Promise.resolve({ exists: true, number: number.replace(/^55119/, '5511') }),
     });
-    const res = await t.call('POST', '/api/contacts', { token: admin, body: { name: 'Canonical', number: '5511966665555' } });
+    const res = await t.call('POST', '/api/contacts', { token: t.admin, body: { name: 'Canonical', number: '5511966665555' } });
     expect(res.status).toBe(201);
     expect(res.body.number).toBe('551166665555');
   });
 
   it('answers ERR_WAPP_CHECK_CONTACT when the check itself fails', async () => {
     t.app.services.contacts.setNumberChecker({ checkNumber: () => Promise.reject(new Error('socket closed')) });
-    const res = await t.call('POST', '/api/contacts', { token: admin, body: { name: 'Broken', number: newNumber() } });
+    const res = await t.call('POST', '/api/contacts', { token: t.admin, body: { name: 'Broken', number: newNumber() } });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('ERR_WAPP_CHECK_CONTACT');
   });
@@ -162,7 +151,7 @@ describe('POST /api/contact', () => {
   it('creates a contact without extra info, ignoring any sent', async () => {
     const number = newNumber();
     const res = await t.call('POST', '/api/contact', {
-      token: user,
+      token: t.user,
       body: { name: 'From new ticket', number, email: '', extraInfo: [{ name: 'x', value: 'y' }] },
     });
     expect(res.status).toBe(201);
@@ -170,14 +159,14 @@ describe('POST /api/contact', () => {
   });
 
   it('applies the same rules: validation, duplicates and the WhatsApp check', async () => {
-    const invalid = await t.call('POST', '/api/contact', { token: user, body: { name: 'Plus', number: '+551199998888' } });
+    const invalid = await t.call('POST', '/api/contact', { token: t.user, body: { name: 'Plus', number: '+551199998888' } });
     expect(invalid.status).toBe(400);
     const contact = await createContact();
-    const duplicate = await t.call('POST', '/api/contact', { token: user, body: { name: 'Dup', number: contact.number } });
+    const duplicate = await t.call('POST', '/api/contact', { token: t.user, body: { name: 'Dup', number: contact.number } });
     expect(duplicate.status).toBe(409);
     expect(duplicate.body.error).toBe('ERR_DUPLICATED_CONTACT');
     t.app.services.contacts.setNumberChecker(fakeChecker);
-    const notOnWhatsapp = await t.call('POST', '/api/contact', { token: user, body: { name: 'Nope', number: '5511955550000' } });
+    const notOnWhatsapp = await t.call('POST', '/api/contact', { token: t.user, body: { name: 'Nope', number: '5511955550000' } });
     expect(notOnWhatsapp.status).toBe(400);
     expect(notOnWhatsapp.body.error).toBe('ERR_WAPP_INVALID_CONTACT');
   });
@@ -188,40 +177,40 @@ describe('GET /api/contacts', () => {
     const zeta = await createContact({ name: 'Zeta Searchable' });
     const alpha = await createContact({ name: 'alpha searchable' });
     const beta = await createContact({ name: 'Beta SEARCHABLE' });
-    const byName = await t.call('GET', '/api/contacts?searchParam=%20SEARCHABLE%20', { token: user });
+    const byName = await t.call('GET', '/api/contacts?searchParam=%20SEARCHABLE%20', { token: t.user });
     expect(byName.status).toBe(200);
     expect(byName.body.contacts.map((c: Contact) => c.id)).toEqual([alpha.id, beta.id, zeta.id]);
     expect(byName.body).toMatchObject({ count: 3, hasMore: false });
 
-    const byNumber = await t.call('GET', `/api/contacts?searchParam=${beta.number.slice(-9)}`, { token: user });
+    const byNumber = await t.call('GET', `/api/contacts?searchParam=${beta.number.slice(-9)}`, { token: t.user });
     expect(byNumber.body.contacts.map((c: Contact) => c.id)).toEqual([beta.id]);
 
     const mail = await createContact({ name: 'Mailed', email: 'unique.mailbox@example.org' });
-    const byEmail = await t.call('GET', '/api/contacts?searchParam=UNIQUE.MAILBOX', { token: user });
+    const byEmail = await t.call('GET', '/api/contacts?searchParam=UNIQUE.MAILBOX', { token: t.user });
     expect(byEmail.body.contacts.map((c: Contact) => c.id)).toEqual([mail.id]);
   });
 
   it('ignores a search shorter than 3 characters after trimming', async () => {
-    const all = await t.call('GET', '/api/contacts', { token: user });
-    const short = await t.call('GET', '/api/contacts?searchParam=%20zq%20', { token: user });
+    const all = await t.call('GET', '/api/contacts', { token: t.user });
+    const short = await t.call('GET', '/api/contacts?searchParam=%20zq%20', { token: t.user });
     expect(short.status).toBe(200);
     expect(short.body.count).toBe(all.body.count);
-    const three = await t.call('GET', '/api/contacts?searchParam=zqx', { token: user });
+    const three = await t.call('GET', '/api/contacts?searchParam=zqx', { token: t.user });
     expect(three.body).toEqual({ contacts: [], hasMore: false, count: 0 });
   });
 
   it('treats % and _ in the search as plain text', async () => {
-    const res = await t.call('GET', '/api/contacts?searchParam=%25%25%25', { token: user });
+    const res = await t.call('GET', '/api/contacts?searchParam=%25%25%25', { token: t.user });
     expect(res.body.contacts).toEqual([]);
   });
 
   it('gives 20 contacts a page with hasMore and count', async () => {
     for (let i = 0; i < 23; i += 1) await createContact({ name: `Pager ${String(i).padStart(2, '0')}` });
-    const page1 = await t.call('GET', '/api/contacts?searchParam=pager&pageNumber=1', { token: user });
+    const page1 = await t.call('GET', '/api/contacts?searchParam=pager&pageNumber=1', { token: t.user });
     expect(page1.body.contacts).toHaveLength(20);
     expect(page1.body).toMatchObject({ hasMore: true, count: 23 });
     expect(page1.body.contacts[0].name).toBe('Pager 00');
-    const page2 = await t.call('GET', '/api/contacts/?searchParam=pager&pageNumber=2', { token: user });
+    const page2 = await t.call('GET', '/api/contacts/?searchParam=pager&pageNumber=2', { token: t.user });
     expect(page2.body.contacts.map((c: Contact) => c.name)).toEqual(['Pager 20', 'Pager 21', 'Pager 22']);
     expect(page2.body.hasMore).toBe(false);
   });
@@ -235,10 +224,10 @@ describe('GET /api/contacts', () => {
 describe('GET /api/contacts/:id', () => {
   it('gives the contact with its extra info, or ERR_NO_CONTACT_FOUND (404)', async () => {
     const contact = await createContact({ extraInfo: [{ name: 'Plan', value: 'Gold' }] });
-    const res = await t.call('GET', `/api/contacts/${contact.id}`, { token: user });
+    const res = await t.call('GET', `/api/contacts/${contact.id}`, { token: t.user });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: contact.id, extraInfo: [{ name: 'Plan', value: 'Gold' }] });
-    const missing = await t.call('GET', '/api/contacts/999999', { token: user });
+    const missing = await t.call('GET', '/api/contacts/999999', { token: t.user });
     expect(missing.status).toBe(404);
     expect(missing.body.error).toBe('ERR_NO_CONTACT_FOUND');
   });
@@ -255,7 +244,7 @@ describe('PUT /api/contacts/:id', () => {
     });
     const [keep] = contact.extraInfo;
     const res = await t.call('PUT', `/api/contacts/${contact.id}`, {
-      token: user,
+      token: t.user,
       body: {
         name: 'Renamed',
         number: contact.number,
@@ -272,47 +261,47 @@ describe('PUT /api/contacts/:id', () => {
       { id: keep!.id, name: 'Keep', value: 'new' },
       { id: expect.any(Number), name: 'Added', value: 'z' },
     ]);
-    const stored = await t.call('GET', `/api/contacts/${contact.id}`, { token: user });
+    const stored = await t.call('GET', `/api/contacts/${contact.id}`, { token: t.user });
     expect(stored.body.extraInfo).toEqual(res.body.extraInfo);
   });
 
   it("keeps the extra info when none is sent, and never touches another contact's items", async () => {
     const other = await createContact({ extraInfo: [{ name: 'Theirs', value: '1' }] });
     const contact = await createContact({ extraInfo: [{ name: 'Mine', value: '2' }] });
-    const kept = await t.call('PUT', `/api/contacts/${contact.id}`, { token: user, body: { name: 'Same', number: contact.number } });
+    const kept = await t.call('PUT', `/api/contacts/${contact.id}`, { token: t.user, body: { name: 'Same', number: contact.number } });
     expect(kept.body.extraInfo).toEqual(contact.extraInfo);
     const foreignId = other.extraInfo[0]!.id;
     const res = await t.call('PUT', `/api/contacts/${contact.id}`, {
-      token: user,
+      token: t.user,
       body: { name: 'Same', number: contact.number, extraInfo: [{ id: foreignId, name: 'Stolen', value: 'x' }] },
     });
     expect(res.status).toBe(200);
     expect(res.body.extraInfo).toEqual([{ id: expect.any(Number), name: 'Stolen', value: 'x' }]);
     expect(res.body.extraInfo[0].id).not.toBe(foreignId);
-    const theirs = await t.call('GET', `/api/contacts/${other.id}`, { token: user });
+    const theirs = await t.call('GET', `/api/contacts/${other.id}`, { token: t.user });
     expect(theirs.body.extraInfo).toEqual(other.extraInfo);
   });
 
   it("refuses another contact's number with ERR_DUPLICATED_CONTACT, and checks a changed number on WhatsApp", async () => {
     const first = await createContact();
     const second = await createContact();
-    const dup = await t.call('PUT', `/api/contacts/${second.id}`, { token: admin, body: { name: 'Second', number: first.number } });
+    const dup = await t.call('PUT', `/api/contacts/${second.id}`, { token: t.admin, body: { name: 'Second', number: first.number } });
     expect(dup.status).toBe(409);
     expect(dup.body.error).toBe('ERR_DUPLICATED_CONTACT');
     t.app.services.contacts.setNumberChecker(fakeChecker);
-    const invalid = await t.call('PUT', `/api/contacts/${second.id}`, { token: admin, body: { name: 'Second', number: '5511944440000' } });
+    const invalid = await t.call('PUT', `/api/contacts/${second.id}`, { token: t.admin, body: { name: 'Second', number: '5511944440000' } });
     expect(invalid.status).toBe(400);
     expect(invalid.body.error).toBe('ERR_WAPP_INVALID_CONTACT');
   });
 
   it("refuses a user's change of number with 403 ERR_NO_PERMISSION and keeps the stored contact", async () => {
     const contact = await createContact({ name: 'Target' });
-    const res = await t.call('PUT', `/api/contacts/${contact.id}`, { token: user, body: { name: 'Target', number: newNumber() } });
+    const res = await t.call('PUT', `/api/contacts/${contact.id}`, { token: t.user, body: { name: 'Target', number: newNumber() } });
     expect(res.status).toBe(403);
     expect(res.body.error).toBe('ERR_NO_PERMISSION');
-    const stored = await t.call('GET', `/api/contacts/${contact.id}`, { token: admin });
+    const stored = await t.call('GET', `/api/contacts/${contact.id}`, { token: t.admin });
     expect(stored.body).toMatchObject({ name: 'Target', number: contact.number });
-    const byAdmin = await t.call('PUT', `/api/contacts/${contact.id}`, { token: admin, body: { name: 'Target', number: newNumber() } });
+    const byAdmin = await t.call('PUT', `/api/contacts/${contact.id}`, { token: t.admin, body: { name: 'Target', number: newNumber() } });
     expect(byAdmin.status).toBe(200);
     expect(byAdmin.body.number).not.toBe(contact.number);
   });
@@ -321,16 +310,16 @@ describe('PUT /api/contacts/:id', () => {
     const contact = await createContact();
     const checkNumber = vi.fn(() => Promise.resolve({ exists: false }));
     t.app.services.contacts.setNumberChecker({ checkNumber });
-    const res = await t.call('PUT', `/api/contacts/${contact.id}`, { token: user, body: { name: 'Unchanged', number: contact.number } });
+    const res = await t.call('PUT', `/api/contacts/${contact.id}`, { token: t.user, body: { name: 'Unchanged', number: contact.number } });
     expect(res.status).toBe(200);
     expect(checkNumber).not.toHaveBeenCalled();
   });
 
   it('validates and answers ERR_NO_CONTACT_FOUND for an unknown id', async () => {
     const contact = await createContact();
-    const invalid = await t.call('PUT', `/api/contacts/${contact.id}`, { token: user, body: { name: 'Ok name', number: '12ab5678' } });
+    const invalid = await t.call('PUT', `/api/contacts/${contact.id}`, { token: t.user, body: { name: 'Ok name', number: '12ab5678' } });
     expect(invalid.status).toBe(400);
-    const missing = await t.call('PUT', '/api/contacts/999999', { token: user, body: { name: 'Ghost', number: newNumber() } });
+    const missing = await t.call('PUT', '/api/contacts/999999', { token: t.user, body: { name: 'Ghost', number: newNumber() } });
     expect(missing.status).toBe(404);
     expect(missing.body.error).toBe('ERR_NO_CONTACT_FOUND');
   });
@@ -339,10 +328,10 @@ describe('PUT /api/contacts/:id', () => {
 describe('DELETE /api/contacts/:id', () => {
   it('is refused to a user with 403 ERR_NO_PERMISSION (rule contacts-page:deleteContact)', async () => {
     const contact = await createContact();
-    const res = await t.call('DELETE', `/api/contacts/${contact.id}`, { token: user });
+    const res = await t.call('DELETE', `/api/contacts/${contact.id}`, { token: t.user });
     expect(res.status).toBe(403);
     expect(res.body.error).toBe('ERR_NO_PERMISSION');
-    expect((await t.call('GET', `/api/contacts/${contact.id}`, { token: user })).status).toBe(200);
+    expect((await t.call('GET', `/api/contacts/${contact.id}`, { token: t.user })).status).toBe(200);
   });
 
   it('deletes the contact with its tickets and messages for an admin', async () => {
@@ -354,15 +343,15 @@ describe('DELETE /api/contacts/:id', () => {
       .insert(messages)
       .values({ channelMessageId: 'MSG-1', whatsappId: w!.id, ticketId: ticket!.id, contactId: contact.id, body: 'hi' })
       .returning();
-    const res = await t.call('DELETE', `/api/contacts/${contact.id}`, { token: admin });
+    const res = await t.call('DELETE', `/api/contacts/${contact.id}`, { token: t.admin });
     expect(res.status).toBe(200);
-    expect((await t.call('GET', `/api/contacts/${contact.id}`, { token: admin })).status).toBe(404);
+    expect((await t.call('GET', `/api/contacts/${contact.id}`, { token: t.admin })).status).toBe(404);
     expect(await db.select().from(tickets).where(eq(tickets.id, ticket!.id))).toEqual([]);
     expect(await db.select().from(messages).where(eq(messages.id, message!.id))).toEqual([]);
   });
 
   it('answers ERR_NO_CONTACT_FOUND for an unknown id', async () => {
-    const res = await t.call('DELETE', '/api/contacts/999999', { token: admin });
+    const res = await t.call('DELETE', '/api/contacts/999999', { token: t.admin });
     expect(res.status).toBe(404);
     expect(res.body.error).toBe('ERR_NO_CONTACT_FOUND');
   });
@@ -382,7 +371,7 @@ describe('POST /api/contacts/import', () => {
           { number: '123', name: 'Too short' },
         ]),
     });
-    const res = await t.call('POST', '/api/contacts/import', { token: admin });
+    const res = await t.call('POST', '/api/contacts/import', { token: t.admin });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ imported: 3 });
     const rows = await t.app.database.db.select().from(contacts);
@@ -393,18 +382,18 @@ describe('POST /api/contacts/import', () => {
     expect(byNumber.get('5511933333333')).toBe('5511933333333');
     expect(byNumber.has('123')).toBe(false);
 
-    const again = await t.call('POST', '/api/contacts/import', { token: admin });
+    const again = await t.call('POST', '/api/contacts/import', { token: t.admin });
     expect(again.body).toEqual({ imported: 0 });
   });
 
   it('answers ERR_NO_DEF_WAPP_FOUND when no default connection can list contacts', async () => {
-    const res = await t.call('POST', '/api/contacts/import', { token: admin });
+    const res = await t.call('POST', '/api/contacts/import', { token: t.admin });
     expect(res.status).toBe(404);
     expect(res.body.error).toBe('ERR_NO_DEF_WAPP_FOUND');
   });
 
   it('is admin only', async () => {
-    const res = await t.call('POST', '/api/contacts/import', { token: user });
+    const res = await t.call('POST', '/api/contacts/import', { token: t.user });
     expect(res.status).toBe(403);
     expect(res.body.error).toBe('ERR_NO_PERMISSION');
   });
@@ -428,7 +417,7 @@ describe('GET /api/contacts/export.csv', () => {
         { name: 'Line', value: 'a\nb' },
       ],
     });
-    const res = await download(admin);
+    const res = await download(t.admin);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toBe('attachment; filename="contacts.csv"');
@@ -437,19 +426,19 @@ describe('GET /api/contacts/export.csv', () => {
     const text = raw.toString('utf8');
     expect(text.startsWith('\uFEFFname,number,email,extraInfo\r\n')).toBe(true);
     expect(text).toContain(`"Silva, ""Zé""",${tricky.number},ze@example.com,"Note: =1+2; Line: a\nb"\r\n`);
-    const { count } = (await t.call('GET', '/api/contacts', { token: admin })).body as { count: number };
+    const { count } = (await t.call('GET', '/api/contacts', { token: t.admin })).body as { count: number };
     const lines = text.split('\r\n').filter((l) => l !== '');
     expect(lines).toHaveLength(count + 1);
   });
 
   it('neutralizes cells that a spreadsheet would run as formulas', async () => {
     const contact = await createContact({ name: '=cmd|calc', extraInfo: [] });
-    const text = (await download(admin)).rawPayload.toString('utf8');
+    const text = (await download(t.admin)).rawPayload.toString('utf8');
     expect(text).toContain(`'=cmd|calc,${contact.number},,\r\n`);
   });
 
   it('is an admin action: a user gets 403 ERR_NO_PERMISSION', async () => {
-    const res = await download(user);
+    const res = await download(t.user);
     expect(res.statusCode).toBe(403);
     expect(JSON.parse(res.body).error).toBe('ERR_NO_PERMISSION');
   });
@@ -461,17 +450,17 @@ describe('GET /api/contacts/export.csv', () => {
 
 describe('contact socket events', () => {
   it('tells every signed-in socket about create, update and delete', async () => {
-    const socket = await t.socket(user);
+    const socket = await t.socket(t.user);
     const created = nextEvent<{ action: string; contact: Contact }>(socket, 'contact');
     const contact = await createContact({ name: 'Live contact', extraInfo: [{ name: 'k', value: 'v' }] });
     expect(await created).toMatchObject({ action: 'create', contact: { id: contact.id, name: 'Live contact', extraInfo: [{ name: 'k' }] } });
 
     const updated = nextEvent<{ action: string; contact: Contact }>(socket, 'contact');
-    await t.call('PUT', `/api/contacts/${contact.id}`, { token: admin, body: { name: 'Live contact 2', number: contact.number } });
+    await t.call('PUT', `/api/contacts/${contact.id}`, { token: t.admin, body: { name: 'Live contact 2', number: contact.number } });
     expect(await updated).toMatchObject({ action: 'update', contact: { id: contact.id, name: 'Live contact 2' } });
 
     const deleted = nextEvent(socket, 'contact');
-    await t.call('DELETE', `/api/contacts/${contact.id}`, { token: admin });
+    await t.call('DELETE', `/api/contacts/${contact.id}`, { token: t.admin });
     expect(await deleted).toEqual({ action: 'delete', contactId: contact.id });
   });
 });

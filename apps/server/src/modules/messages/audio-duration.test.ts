@@ -1,25 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { wavFile } from '../../test/audio-fixtures.js';
 import { audioDurationSeconds } from './audio-duration.js';
 
-function wav(seconds: number): Buffer {
-  const rate = 8000;
-  const samples = Math.round(rate * seconds);
-  const buf = Buffer.alloc(44 + samples);
-  buf.write('RIFF', 0);
-  buf.writeUInt32LE(36 + samples, 4);
-  buf.write('WAVE', 8);
-  buf.write('fmt ', 12);
-  buf.writeUInt32LE(16, 16);
-  buf.writeUInt16LE(1, 20);
-  buf.writeUInt16LE(1, 22);
-  buf.writeUInt32LE(rate, 24);
-  buf.writeUInt32LE(rate, 28);
-  buf.writeUInt16LE(1, 32);
-  buf.writeUInt16LE(8, 34);
-  buf.write('data', 36);
-  buf.writeUInt32LE(samples, 40);
-  return buf;
-}
+/** A silent 8 kHz mono 8-bit WAV. */
+const wav = (seconds: number) => wavFile(Buffer.alloc(Math.round(8000 * seconds)), 8000, 8);
 
 /** A constant-bit-rate MP3 of `frames` silent MPEG-1 Layer III frames at 128 kbps, 44.1 kHz, mono. */
 function mp3(frames: number): Buffer {

@@ -2,19 +2,17 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MessageDto, TicketDto, WhatsappDto } from '@wadesk/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectedSimulator, inbound, outbox } from '../../test/desk-factories.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { connectedSimulator, inbound, outbox, phoneNumbers } from '../../test/desk-factories.js';
+import { createTestApp, type TestApp, useTestApp } from '../../test/test-app.js';
 
 /** A 1×1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
 
 let files: Server;
 let filesUrl: string;
-let t: TestApp;
-let admin: string;
+const t = useTestApp({ config: { mediaFetchAllowPrivate: true }, admin: true });
 let conn: WhatsappDto;
-let phoneSeq = 0;
-const phone = () => `55119${String(73000000 + (phoneSeq += 1) * 23).padStart(8, '0')}`;
+const phone = phoneNumbers(73000000, 23);
 
 beforeAll(async () => {
   files = createServer((req, res) => {
@@ -34,19 +32,16 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
   filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
-  t = await createTestApp({ mediaFetchAllowPrivate: true });
-  admin = await t.adminToken();
   conn = await connectedSimulator(t);
 });
 afterAll(async () => {
-  await t.close();
   await new Promise((resolve) => files.close(resolve));
 });
 
 async function openTicket(): Promise<{ ticket: TicketDto; number: string }> {
   const number = phone();
   const ticket = await inbound(t, conn.id, { from: number, body: 'oi' });
-  await t.call('PUT', `/api/tickets/${ticket.id}`, { token: admin, body: { status: 'open' } });
+  await t.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body: { status: 'open' } });
   return { ticket, number };
 }
 
@@ -54,7 +49,7 @@ describe('POST /api/messages/:ticketId with the JSON payload of §7', () => {
   it("accepts whaticket's payload: read 1, fromMe true, an empty mediaUrl and a null quotedMsg", async () => {
     const { ticket, number } = await openTicket();
     const res = await t.call<MessageDto>('POST', `/api/messages/${ticket.id}`, {
-      token: admin,
+      token: t.admin,
       body: { read: 1, fromMe: true, mediaUrl: '', body: '*Admin:*\nBom dia', quotedMsg: null },
     });
     expect(res.status).toBe(201);
@@ -68,21 +63,21 @@ describe('POST /api/messages/:ticketId with the JSON payload of §7', () => {
     [{ read: 'true', fromMe: 'false' }],
   ])('accepts the flags as numbers, booleans or strings: %j', async (flags) => {
     const { ticket } = await openTicket();
-    const res = await t.call('POST', `/api/messages/${ticket.id}`, { token: admin, body: { ...flags, body: 'texto' } });
+    const res = await t.call('POST', `/api/messages/${ticket.id}`, { token: t.admin, body: { ...flags, body: 'texto' } });
     expect(res.status).toBe(201);
   });
 
   it('takes the id of a quotedMsg object sent whole', async () => {
     const { ticket } = await openTicket();
-    const first = (await t.call('GET', `/api/messages/${ticket.id}`, { token: admin })).body.messages[0];
-    const res = await t.call('POST', `/api/messages/${ticket.id}`, { token: admin, body: { read: 1, fromMe: true, body: 'resposta', quotedMsg: first } });
+    const first = (await t.call('GET', `/api/messages/${ticket.id}`, { token: t.admin })).body.messages[0];
+    const res = await t.call('POST', `/api/messages/${ticket.id}`, { token: t.admin, body: { read: 1, fromMe: true, body: 'resposta', quotedMsg: first } });
     expect(res.status).toBe(201);
     expect(res.body.quotedMsg).toMatchObject({ id: first.id, body: 'oi' });
   });
 
   it('refuses a flag that is not a boolean, 0/1 or "true"/"false" with ERR_VALIDATION', async () => {
     const { ticket } = await openTicket();
-    const res = await t.call('POST', `/api/messages/${ticket.id}`, { token: admin, body: { read: 2, body: 'x' } });
+    const res = await t.call('POST', `/api/messages/${ticket.id}`, { token: t.admin, body: { read: 2, body: 'x' } });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('ERR_VALIDATION');
   });
@@ -90,7 +85,7 @@ describe('POST /api/messages/:ticketId with the JSON payload of §7', () => {
   it('sends the file a mediaUrl names as media, the body as its caption, and stores it', async () => {
     const { ticket, number } = await openTicket();
     const res = await t.call<MessageDto>('POST', `/api/messages/${ticket.id}`, {
-      token: admin,
+      token: t.admin,
       body: { read: 1, fromMe: true, body: 'nossa vitrine', mediaUrl: `${filesUrl}/media/foto%20loja.png` },
     });
     expect(res.status).toBe(201);
@@ -100,7 +95,7 @@ describe('POST /api/messages/:ticketId with the JSON payload of §7', () => {
     expect(sent).toMatchObject({ mediaType: 'image', body: 'nossa vitrine' });
 
     // Stored: the chat lists it, and the stored file is the fetched one.
-    const page = await t.call<{ messages: MessageDto[] }>('GET', `/api/messages/${ticket.id}`, { token: admin });
+    const page = await t.call<{ messages: MessageDto[] }>('GET', `/api/messages/${ticket.id}`, { token: t.admin });
     expect(page.body.messages.at(-1)).toMatchObject({ id: res.body.id, mediaType: 'image' });
     const file = await t.app.http.inject({ method: 'GET', url: res.body.mediaUrl! });
     expect(file.statusCode).toBe(200);
@@ -109,10 +104,10 @@ describe('POST /api/messages/:ticketId with the JSON payload of §7', () => {
 
   it('follows a redirect, and takes the type from the file name when the server says octet-stream', async () => {
     const { ticket, number } = await openTicket();
-    const redirected = await t.call<MessageDto>('POST', `/api/messages/${ticket.id}`, { token: admin, body: { mediaUrl: `${filesUrl}/redirect` } });
+    const redirected = await t.call<MessageDto>('POST', `/api/messages/${ticket.id}`, { token: t.admin, body: { mediaUrl: `${filesUrl}/redirect` } });
     expect(redirected.status).toBe(201);
     expect(redirected.body.mediaType).toBe('image');
-    const pdf = await t.call<MessageDto>('POST', `/api/messages/${ticket.id}`, { token: admin, body: { mediaUrl: `${filesUrl}/media/relatorio.pdf` } });
+    const pdf = await t.call<MessageDto>('POST', `/api/messages/${ticket.id}`, { token: t.admin, body: { mediaUrl: `${filesUrl}/media/relatorio.pdf` } });
     expect(pdf.status).toBe(201);
     expect(pdf.body).toMatchObject({ mediaType: 'other', body: 'relatorio.pdf' });
     expect((await outbox(t, conn.id, number)).at(-1)).toMatchObject({ mediaType: 'document' });
@@ -121,7 +116,7 @@ describe('POST /api/messages/:ticketId with the JSON payload of §7', () => {
   it('answers 400 ERR_WAPP_DOWNLOAD_MEDIA when the URL gives 404, and sends nothing', async () => {
     const { ticket, number } = await openTicket();
     const before = (await outbox(t, conn.id, number)).length;
-    const res = await t.call('POST', `/api/messages/${ticket.id}`, { token: admin, body: { mediaUrl: `${filesUrl}/media/missing.png`, body: 'x' } });
+    const res = await t.call('POST', `/api/messages/${ticket.id}`, { token: t.admin, body: { mediaUrl: `${filesUrl}/media/missing.png`, body: 'x' } });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('ERR_WAPP_DOWNLOAD_MEDIA');
     expect(await outbox(t, conn.id, number)).toHaveLength(before);
@@ -131,7 +126,7 @@ describe('POST /api/messages/:ticketId with the JSON payload of §7', () => {
     'refuses the URL %s with ERR_VALIDATION',
     async (mediaUrl) => {
       const { ticket } = await openTicket();
-      const res = await t.call('POST', `/api/messages/${ticket.id}`, { token: admin, body: { mediaUrl } });
+      const res = await t.call('POST', `/api/messages/${ticket.id}`, { token: t.admin, body: { mediaUrl } });
       expect(res.status).toBe(400);
       expect(res.body.error).toBe('ERR_VALIDATION');
       expect(res.body.issues[0].path).toBe('mediaUrl');

@@ -1,27 +1,20 @@
 import type { MessageDto, MessagesPageDto, TicketDto, WhatsappDto } from '@wadesk/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectedSimulator, createQueue, inbound } from '../../test/desk-factories.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { connectedSimulator, createQueue, inbound, phoneNumbers } from '../../test/desk-factories.js';
 import { eventually } from '../../test/session-helpers.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { useTestApp } from '../../test/test-app.js';
 
-let t: TestApp;
-let admin: string;
+const t = useTestApp({ admin: true });
 let conn: WhatsappDto;
-let phoneSeq = 0;
-const phone = () => `55119${String(74000000 + (phoneSeq += 1) * 13).padStart(8, '0')}`;
+const phone = phoneNumbers(74000000, 13);
 const OGG_DATA_URL = `data:audio/ogg;base64,${Buffer.from('OggS fake voice note').toString('base64')}`;
 const PDF_DATA_URL = `data:application/pdf;base64,${Buffer.from('%PDF-1.4 fake').toString('base64')}`;
 
-const page = async (ticketId: number, pageNumber = 1, token = admin) =>
+const page = async (ticketId: number, pageNumber = 1, token = t.admin) =>
   (await t.call<MessagesPageDto>('GET', `/api/messages/${ticketId}?pageNumber=${pageNumber}`, { token })).body;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminToken();
   conn = await connectedSimulator(t, { farewellMessage: 'Obrigado pelo contato!' });
-});
-afterAll(async () => {
-  await t.close();
 });
 
 describe('ticket events in the timeline (issue 10 item 16)', () => {
@@ -54,9 +47,9 @@ describe('ticket events in the timeline (issue 10 item 16)', () => {
   it('records a return to the queue and a transfer to another queue only', async () => {
     const queue = await createQueue(t, 'Timeline Q2');
     const ticket = await inbound(t, conn.id, { from: phone(), body: 'oi' });
-    await t.call('PUT', `/api/tickets/${ticket.id}`, { token: admin, body: { status: 'open' } });
-    await t.call('PUT', `/api/tickets/${ticket.id}`, { token: admin, body: { status: 'pending' } });
-    await t.call('PUT', `/api/tickets/${ticket.id}`, { token: admin, body: { queueId: queue } });
+    await t.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body: { status: 'open' } });
+    await t.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body: { status: 'pending' } });
+    await t.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body: { queueId: queue } });
     const { events } = await page(ticket.id);
     expect(events.map((e) => e.kind)).toEqual(['accepted', 'returned', 'transferred']);
     expect(events[2]).toMatchObject({ toQueue: { name: 'Timeline Q2' } });
@@ -65,11 +58,11 @@ describe('ticket events in the timeline (issue 10 item 16)', () => {
 
   it('gives each page the events of its own span of time, each event once', async () => {
     const ticket = await inbound(t, conn.id, { from: phone(), body: 'msg 0' });
-    await t.call('PUT', `/api/tickets/${ticket.id}`, { token: admin, body: { status: 'open' } }); // accepted, after msg 0
+    await t.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body: { status: 'open' } }); // accepted, after msg 0
     for (let i = 1; i <= 24; i += 1) {
-      await t.call('POST', `/api/messages/${ticket.id}`, { token: admin, body: { body: `msg ${i}` } });
+      await t.call('POST', `/api/messages/${ticket.id}`, { token: t.admin, body: { body: `msg ${i}` } });
     }
-    await t.call('PUT', `/api/tickets/${ticket.id}`, { token: admin, body: { status: 'closed' } }); // resolved, newest
+    await t.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body: { status: 'closed' } }); // resolved, newest
     const first = await page(ticket.id, 1);
     const second = await page(ticket.id, 2);
     expect(first.events.map((e) => e.kind)).toEqual(['resolved']);
@@ -93,10 +86,10 @@ describe('previews of voice notes and documents, automatic messages (issue 10 it
   it('quotes a voice note with its media type and duration', async () => {
     const from = phone();
     const voice = await inbound(t, conn.id, { from, id: `VOICE-${from}`, mediaType: 'audio', mediaUrl: OGG_DATA_URL, duration: 75 });
-    await t.call('PUT', `/api/tickets/${voice.id}`, { token: admin, body: { status: 'open' } });
+    await t.call('PUT', `/api/tickets/${voice.id}`, { token: t.admin, body: { status: 'open' } });
     const { messages } = await page(voice.id);
     const quoted = messages.find((m) => m.mediaType === 'audio')!;
-    const reply = await t.call<MessageDto>('POST', `/api/messages/${voice.id}`, { token: admin, body: { body: 'ouvi', quotedMsg: { id: quoted.id } } });
+    const reply = await t.call<MessageDto>('POST', `/api/messages/${voice.id}`, { token: t.admin, body: { body: 'ouvi', quotedMsg: { id: quoted.id } } });
     expect(reply.body.quotedMsg).toMatchObject({ mediaType: 'audio', mediaDuration: 75 });
     expect(reply.body.senderKind).toBe('user');
   });

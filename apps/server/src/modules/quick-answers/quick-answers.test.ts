@@ -1,17 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, nextEvent, type TestApp } from '../../test/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { nextEvent, useTestApp } from '../../test/test-app.js';
 
-let t: TestApp;
-let admin: string;
-let user: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminToken();
-  user = (await t.createUser()).token;
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp({ admin: true, user: true });
 
 interface QuickAnswer {
   id: number;
@@ -23,7 +13,7 @@ let seq = 0;
 async function createQuickAnswer(extra: Partial<QuickAnswer> = {}): Promise<QuickAnswer> {
   seq += 1;
   const res = await t.call('POST', '/api/quickAnswers', {
-    token: user,
+    token: t.user,
     body: { shortcut: `short${seq}`, message: `Stored message number ${seq}`, ...extra },
   });
   expect(res.status).toBe(201);
@@ -33,7 +23,7 @@ async function createQuickAnswer(extra: Partial<QuickAnswer> = {}): Promise<Quic
 describe('POST /api/quickAnswers', () => {
   it('lets any signed-in user create a quick answer', async () => {
     const res = await t.call('POST', '/api/quickAnswers', {
-      token: user,
+      token: t.user,
       body: { shortcut: 'hello', message: 'Hello! How can I help you today?' },
     });
     expect(res.status).toBe(201);
@@ -41,7 +31,7 @@ describe('POST /api/quickAnswers', () => {
   });
 
   it('validates shortcut 2–50 and message 8–30000 with the specification messages', async () => {
-    const short = await t.call('POST', '/api/quickAnswers', { token: user, body: { shortcut: 'h', message: 'seven!!' } });
+    const short = await t.call('POST', '/api/quickAnswers', { token: t.user, body: { shortcut: 'h', message: 'seven!!' } });
     expect(short.status).toBe(400);
     expect(short.body.error).toBe('ERR_VALIDATION');
     expect(short.body.issues).toEqual([
@@ -49,20 +39,20 @@ describe('POST /api/quickAnswers', () => {
       { path: 'message', message: 'Too Short!' },
     ]);
     const long = await t.call('POST', '/api/quickAnswers', {
-      token: user,
+      token: t.user,
       body: { shortcut: 's'.repeat(51), message: 'm'.repeat(30001) },
     });
     expect(long.body.issues).toEqual([
       { path: 'shortcut', message: 'Too Long!' },
       { path: 'message', message: 'Too Long!' },
     ]);
-    const empty = await t.call('POST', '/api/quickAnswers', { token: user, body: {} });
+    const empty = await t.call('POST', '/api/quickAnswers', { token: t.user, body: {} });
     expect(empty.body.issues).toEqual([
       { path: 'shortcut', message: 'Required' },
       { path: 'message', message: 'Required' },
     ]);
     const limits = await t.call('POST', '/api/quickAnswers', {
-      token: user,
+      token: t.user,
       body: { shortcut: 'ok', message: 'm'.repeat(30000) },
     });
     expect(limits.status).toBe(201);
@@ -80,35 +70,35 @@ describe('GET /api/quickAnswers', () => {
     const b = await createQuickAnswer({ shortcut: 'Bqsearch', message: 'Second answer text' });
     const a = await createQuickAnswer({ shortcut: 'aqsearch', message: 'First answer text' });
     const byMessage = await createQuickAnswer({ shortcut: 'other', message: 'Mentions QSEARCH inside' });
-    const res = await t.call('GET', '/api/quickAnswers?searchParam=QSEARCH', { token: user });
+    const res = await t.call('GET', '/api/quickAnswers?searchParam=QSEARCH', { token: t.user });
     expect(res.status).toBe(200);
     expect(res.body.quickAnswers.map((q: QuickAnswer) => q.id)).toEqual([a.id, b.id, byMessage.id]);
     expect(res.body).toMatchObject({ count: 3, hasMore: false });
-    const oneChar = await t.call('GET', '/api/quickAnswers?searchParam=B', { token: user });
+    const oneChar = await t.call('GET', '/api/quickAnswers?searchParam=B', { token: t.user });
     expect(oneChar.body.quickAnswers.map((q: QuickAnswer) => q.id)).toContain(b.id);
   });
 
   it('treats % and _ in the search as plain text', async () => {
-    const res = await t.call('GET', '/api/quickAnswers?searchParam=%25', { token: user });
+    const res = await t.call('GET', '/api/quickAnswers?searchParam=%25', { token: t.user });
     expect(res.body.quickAnswers).toEqual([]);
   });
 
   it('gives 20 quick answers a page with hasMore and count', async () => {
     for (let i = 0; i < 21; i += 1) await createQuickAnswer({ shortcut: `page${String(i).padStart(2, '0')}` });
-    const page1 = await t.call('GET', '/api/quickAnswers?searchParam=page&pageNumber=1', { token: admin });
+    const page1 = await t.call('GET', '/api/quickAnswers?searchParam=page&pageNumber=1', { token: t.admin });
     expect(page1.body.quickAnswers).toHaveLength(20);
     expect(page1.body).toMatchObject({ hasMore: true, count: 21 });
-    const page2 = await t.call('GET', '/api/quickAnswers/?searchParam=page&pageNumber=2', { token: admin });
+    const page2 = await t.call('GET', '/api/quickAnswers/?searchParam=page&pageNumber=2', { token: t.admin });
     expect(page2.body.quickAnswers.map((q: QuickAnswer) => q.shortcut)).toEqual(['page20']);
     expect(page2.body.hasMore).toBe(false);
   });
 
   it('gives one by id, or ERR_NO_QUICK_ANSWER_FOUND (404)', async () => {
     const quickAnswer = await createQuickAnswer();
-    const res = await t.call('GET', `/api/quickAnswers/${quickAnswer.id}`, { token: admin });
+    const res = await t.call('GET', `/api/quickAnswers/${quickAnswer.id}`, { token: t.admin });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject(quickAnswer);
-    const missing = await t.call('GET', '/api/quickAnswers/999999', { token: admin });
+    const missing = await t.call('GET', '/api/quickAnswers/999999', { token: t.admin });
     expect(missing.status).toBe(404);
     expect(missing.body.error).toBe('ERR_NO_QUICK_ANSWER_FOUND');
   });
@@ -116,27 +106,27 @@ describe('GET /api/quickAnswers', () => {
 
 describe('PUT and DELETE /api/quickAnswers/:id', () => {
   it("lets any signed-in user edit and delete a quick answer, even an admin's", async () => {
-    const res = await t.call('POST', '/api/quickAnswers', { token: admin, body: { shortcut: 'bye', message: 'Goodbye and thanks!' } });
+    const res = await t.call('POST', '/api/quickAnswers', { token: t.admin, body: { shortcut: 'bye', message: 'Goodbye and thanks!' } });
     const updated = await t.call('PUT', `/api/quickAnswers/${res.body.id}`, {
-      token: user,
+      token: t.user,
       body: { shortcut: 'bye2', message: 'Goodbye, thank you!' },
     });
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ id: res.body.id, shortcut: 'bye2', message: 'Goodbye, thank you!' });
-    const deleted = await t.call('DELETE', `/api/quickAnswers/${res.body.id}`, { token: user });
+    const deleted = await t.call('DELETE', `/api/quickAnswers/${res.body.id}`, { token: t.user });
     expect(deleted.status).toBe(200);
-    expect((await t.call('GET', `/api/quickAnswers/${res.body.id}`, { token: user })).status).toBe(404);
+    expect((await t.call('GET', `/api/quickAnswers/${res.body.id}`, { token: t.user })).status).toBe(404);
   });
 
   it('validates an edit and answers ERR_NO_QUICK_ANSWER_FOUND for an unknown id', async () => {
     const quickAnswer = await createQuickAnswer();
-    const invalid = await t.call('PUT', `/api/quickAnswers/${quickAnswer.id}`, { token: user, body: { shortcut: 'x', message: 'long enough' } });
+    const invalid = await t.call('PUT', `/api/quickAnswers/${quickAnswer.id}`, { token: t.user, body: { shortcut: 'x', message: 'long enough' } });
     expect(invalid.status).toBe(400);
     expect(invalid.body.issues).toEqual([{ path: 'shortcut', message: 'Too Short!' }]);
-    const missingPut = await t.call('PUT', '/api/quickAnswers/999999', { token: user, body: { shortcut: 'xx', message: 'long enough' } });
+    const missingPut = await t.call('PUT', '/api/quickAnswers/999999', { token: t.user, body: { shortcut: 'xx', message: 'long enough' } });
     expect(missingPut.status).toBe(404);
     expect(missingPut.body.error).toBe('ERR_NO_QUICK_ANSWER_FOUND');
-    const missingDelete = await t.call('DELETE', '/api/quickAnswers/999999', { token: user });
+    const missingDelete = await t.call('DELETE', '/api/quickAnswers/999999', { token: t.user });
     expect(missingDelete.status).toBe(404);
     expect(missingDelete.body.error).toBe('ERR_NO_QUICK_ANSWER_FOUND');
   });
@@ -144,17 +134,17 @@ describe('PUT and DELETE /api/quickAnswers/:id', () => {
 
 describe('quickAnswer socket events', () => {
   it('tells every signed-in socket about create, update and delete', async () => {
-    const socket = await t.socket(admin);
+    const socket = await t.socket(t.admin);
     const created = nextEvent<{ action: string; quickAnswer: QuickAnswer }>(socket, 'quickAnswer');
     const quickAnswer = await createQuickAnswer({ shortcut: 'live' });
     expect(await created).toMatchObject({ action: 'create', quickAnswer: { id: quickAnswer.id, shortcut: 'live' } });
 
     const updated = nextEvent<{ action: string; quickAnswer: QuickAnswer }>(socket, 'quickAnswer');
-    await t.call('PUT', `/api/quickAnswers/${quickAnswer.id}`, { token: user, body: { shortcut: 'live2', message: 'Updated live message' } });
+    await t.call('PUT', `/api/quickAnswers/${quickAnswer.id}`, { token: t.user, body: { shortcut: 'live2', message: 'Updated live message' } });
     expect(await updated).toMatchObject({ action: 'update', quickAnswer: { shortcut: 'live2' } });
 
     const deleted = nextEvent(socket, 'quickAnswer');
-    await t.call('DELETE', `/api/quickAnswers/${quickAnswer.id}`, { token: user });
+    await t.call('DELETE', `/api/quickAnswers/${quickAnswer.id}`, { token: t.user });
     expect(await deleted).toEqual({ action: 'delete', quickAnswerId: quickAnswer.id });
   });
 });

@@ -1,23 +1,15 @@
 import { SETTING_KEYS } from '@wadesk/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, nextEvent, type TestApp } from '../../test/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { nextEvent, useTestApp } from '../../test/test-app.js';
 
-let t: TestApp;
-let admin: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminToken();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp({ admin: true });
 
 type Setting = { key: string; value: string };
 const valueOf = (list: Setting[], key: string) => list.find((s) => s.key === key)?.value;
 
 describe('settings', () => {
   it('seeds every key of the specification with a default and a random API token', async () => {
-    const res = await t.call('GET', '/api/settings', { token: admin });
+    const res = await t.call('GET', '/api/settings', { token: t.admin });
     expect(res.status).toBe(200);
     expect((res.body as Setting[]).map((s) => s.key).sort()).toEqual([...SETTING_KEYS].sort());
     expect(valueOf(res.body, 'userCreation')).toBe('disabled');
@@ -25,9 +17,9 @@ describe('settings', () => {
   });
 
   it('keeps the API token across restarts (generated once)', async () => {
-    const before = valueOf((await t.call('GET', '/api/settings', { token: admin })).body, 'userApiToken');
+    const before = valueOf((await t.call('GET', '/api/settings', { token: t.admin })).body, 'userApiToken');
     await t.app.services.settings.seed();
-    const after = valueOf((await t.call('GET', '/api/settings', { token: admin })).body, 'userApiToken');
+    const after = valueOf((await t.call('GET', '/api/settings', { token: t.admin })).body, 'userApiToken');
     expect(after).toBe(before);
   });
 
@@ -43,34 +35,34 @@ describe('settings', () => {
   });
 
   it('lets an admin update a setting, checking option values', async () => {
-    const res = await t.call('PUT', '/api/settings/groups', { token: admin, body: { value: 'disabled' } });
+    const res = await t.call('PUT', '/api/settings/groups', { token: t.admin, body: { value: 'disabled' } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ key: 'groups', value: 'disabled' });
-    const bad = await t.call('PUT', '/api/settings/groups', { token: admin, body: { value: 'maybe' } });
+    const bad = await t.call('PUT', '/api/settings/groups', { token: t.admin, body: { value: 'maybe' } });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('ERR_VALIDATION');
-    const stored = await t.call('GET', '/api/settings', { token: admin });
+    const stored = await t.call('GET', '/api/settings', { token: t.admin });
     expect(valueOf(stored.body, 'groups')).toBe('disabled');
-    const text = await t.call('PUT', '/api/settings/typebotUrl/', { token: admin, body: { value: 'http://localhost:3001' } });
+    const text = await t.call('PUT', '/api/settings/typebotUrl/', { token: t.admin, body: { value: 'http://localhost:3001' } });
     expect(text.status).toBe(200);
   });
 
   it('refuses an unknown key with ERR_NO_SETTING_FOUND', async () => {
-    const res = await t.call('PUT', '/api/settings/nope', { token: admin, body: { value: 'x' } });
+    const res = await t.call('PUT', '/api/settings/nope', { token: t.admin, body: { value: 'x' } });
     expect(res.status).toBe(404);
     expect(res.body.error).toBe('ERR_NO_SETTING_FOUND');
   });
 
   it('never lets PUT overwrite userApiToken; a separate admin call regenerates it', async () => {
-    const before = valueOf((await t.call('GET', '/api/settings', { token: admin })).body, 'userApiToken');
-    const put = await t.call('PUT', '/api/settings/userApiToken', { token: admin, body: { value: 'mine' } });
+    const before = valueOf((await t.call('GET', '/api/settings', { token: t.admin })).body, 'userApiToken');
+    const put = await t.call('PUT', '/api/settings/userApiToken', { token: t.admin, body: { value: 'mine' } });
     expect(put.status).toBe(400);
     expect(put.body.error).toBe('ERR_SETTING_READ_ONLY');
-    expect(valueOf((await t.call('GET', '/api/settings', { token: admin })).body, 'userApiToken')).toBe(before);
-    const regen = await t.call('POST', '/api/settings/userApiToken/regenerate', { token: admin });
+    expect(valueOf((await t.call('GET', '/api/settings', { token: t.admin })).body, 'userApiToken')).toBe(before);
+    const regen = await t.call('POST', '/api/settings/userApiToken/regenerate', { token: t.admin });
     expect(regen.status).toBe(200);
     expect(regen.body.value).not.toBe(before);
-    expect(valueOf((await t.call('GET', '/api/settings', { token: admin })).body, 'userApiToken')).toBe(regen.body.value);
+    expect(valueOf((await t.call('GET', '/api/settings', { token: t.admin })).body, 'userApiToken')).toBe(regen.body.value);
   });
 
   it('is admin only for writes', async () => {
@@ -90,24 +82,24 @@ describe('realtime', () => {
   });
 
   it('sends settings events to admins, and only public ones to users', async () => {
-    const adminSocket = await t.socket(admin);
+    const adminSocket = await t.socket(t.admin);
     const { token } = await t.createUser();
     const userSocket = await t.socket(token);
     const userEvents: Setting[] = [];
     userSocket.on('settings', (e: { setting: Setting }) => userEvents.push(e.setting));
 
     const adminSecret = nextEvent<{ action: string; setting: Setting }>(adminSocket, 'settings');
-    await t.call('PUT', '/api/settings/emailPass', { token: admin, body: { value: 'hunter2' } });
+    await t.call('PUT', '/api/settings/emailPass', { token: t.admin, body: { value: 'hunter2' } });
     expect(await adminSecret).toEqual({ action: 'update', setting: { key: 'emailPass', value: 'hunter2' } });
 
     const userPublic = nextEvent<{ action: string; setting: Setting }>(userSocket, 'settings');
-    await t.call('PUT', '/api/settings/groups', { token: admin, body: { value: 'enabled' } });
+    await t.call('PUT', '/api/settings/groups', { token: t.admin, body: { value: 'enabled' } });
     expect((await userPublic).setting).toEqual({ key: 'groups', value: 'enabled' });
     expect(userEvents.map((s) => s.key)).toEqual(['groups']);
   });
 
   it('sends user events to admins and to the user concerned only', async () => {
-    const adminSocket = await t.socket(admin);
+    const adminSocket = await t.socket(t.admin);
     const a = await t.createUser();
     const b = await t.createUser();
     const aSocket = await t.socket(a.token);

@@ -1,24 +1,17 @@
 import type { MessageDto, TicketDto, WhatsappDto } from '@wadesk/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectedSimulator, createQueue, inbound, outbox } from '../../test/desk-factories.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { connectedSimulator, createQueue, inbound, outbox, phoneNumbers } from '../../test/desk-factories.js';
+import { useTestApp } from '../../test/test-app.js';
 
-let t: TestApp;
-let admin: string;
+const t = useTestApp({ admin: true });
 let conn: WhatsappDto;
-let phoneSeq = 0;
-const phone = () => `55119${String(71000000 + (phoneSeq += 1) * 17).padStart(8, '0')}`;
+const phone = phoneNumbers(71000000, 17);
 
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminToken();
   conn = await connectedSimulator(t, {
     name: 'Loja Centro',
     farewellMessage: 'Obrigado pelo contato, {{name}}! Ticket #{{ticket_id}} ({{queue}}, {{user}}, {{connection}}) {{greeting}} {{date}} {{hour}}',
   });
-});
-afterAll(async () => {
-  await t.close();
 });
 
 describe('farewell on resolve (§3 placeholders)', () => {
@@ -27,7 +20,7 @@ describe('farewell on resolve (§3 placeholders)', () => {
     const queue = await createQueue(t, 'Vendas Farewell');
     const agent = await t.createUser({ name: 'Joana', queueIds: [queue] });
     const ticket = await inbound(t, conn.id, { from: number, name: 'Maria Silva', body: 'oi' });
-    await t.call('PUT', `/api/tickets/${ticket.id}`, { token: admin, body: { queueId: queue, userId: agent.user.id, status: 'open' } });
+    await t.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body: { queueId: queue, userId: agent.user.id, status: 'open' } });
 
     const resolved = await t.call<TicketDto>('PUT', `/api/tickets/${ticket.id}`, { token: agent.token, body: { status: 'closed' } });
     expect(resolved.status).toBe(200);
@@ -39,10 +32,10 @@ describe('farewell on resolve (§3 placeholders)', () => {
     expect(sent.at(-1)!.body).toMatch(expected);
     expect(sent.at(-1)!.body).not.toContain('{{');
 
-    const page = await t.call<{ messages: MessageDto[] }>('GET', `/api/messages/${ticket.id}`, { token: admin });
+    const page = await t.call<{ messages: MessageDto[] }>('GET', `/api/messages/${ticket.id}`, { token: t.admin });
     expect(page.body.messages.at(-1)!.body).toBe(sent.at(-1)!.body);
     expect(resolved.body.lastMessage).toBe(sent.at(-1)!.body);
-    const stored = await t.call<TicketDto>('GET', `/api/tickets/${ticket.id}`, { token: admin });
+    const stored = await t.call<TicketDto>('GET', `/api/tickets/${ticket.id}`, { token: t.admin });
     expect(stored.body.lastMessage).toMatch(expected);
   });
 
@@ -50,7 +43,7 @@ describe('farewell on resolve (§3 placeholders)', () => {
     const other = await connectedSimulator(t, { farewellMessage: 'Tchau {{name}} {{unknown}}' });
     const number = phone();
     const ticket = await inbound(t, other.id, { from: number, name: 'Rui', body: 'oi' });
-    await t.call('PUT', `/api/tickets/${ticket.id}`, { token: admin, body: { status: 'closed' } });
+    await t.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body: { status: 'closed' } });
     expect((await outbox(t, other.id, number)).at(-1)!.body).toBe('Tchau Rui {{unknown}}');
   });
 });

@@ -1,19 +1,14 @@
 import type { TicketDto, WhatsappDto } from '@wadesk/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectedSimulator, createQueue, inbound } from '../../test/desk-factories.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { connectedSimulator, createQueue, inbound, phoneNumbers } from '../../test/desk-factories.js';
+import { useTestApp } from '../../test/test-app.js';
 
-let t: TestApp;
+const t = useTestApp();
 let conn: WhatsappDto;
-let phoneSeq = 0;
-const phone = () => `55119${String(72000000 + (phoneSeq += 1) * 19).padStart(8, '0')}`;
+const phone = phoneNumbers(72000000, 19);
 
 beforeAll(async () => {
-  t = await createTestApp();
   conn = await connectedSimulator(t);
-});
-afterAll(async () => {
-  await t.close();
 });
 
 describe('transfer by an attendant (§4)', () => {

@@ -1,24 +1,17 @@
 import type { TicketDto, WhatsappDto } from '@wadesk/contracts';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { messages, tickets } from '../../db/schema.js';
-import { connectedSimulator, createQueue, inbound, outbox, queryRows } from '../../test/desk-factories.js';
+import { connectedSimulator, createQueue, inbound, outbox, phoneNumbers, queryRows } from '../../test/desk-factories.js';
 import { eventually } from '../../test/session-helpers.js';
-import { createTestApp, nextEvent, type TestApp } from '../../test/test-app.js';
+import { nextEvent, useTestApp } from '../../test/test-app.js';
 
-let t: TestApp;
-let admin: string;
+const t = useTestApp({ config: { queueMenuDebounceMs: 400 }, admin: true });
 let conn: WhatsappDto;
-let phoneSeq = 0;
-const phone = () => `55119${String(70000000 + (phoneSeq += 1) * 13).padStart(8, '0')}`;
+const phone = phoneNumbers(70000000, 13);
 
 beforeAll(async () => {
-  t = await createTestApp({ queueMenuDebounceMs: 400 });
-  admin = await t.adminToken();
   conn = await connectedSimulator(t, { farewellMessage: 'Obrigado pelo contato!' });
-});
-afterAll(async () => {
-  await t.close();
 });
 
 describe('inbound pipeline', () => {
@@ -35,7 +28,7 @@ describe('inbound pipeline', () => {
   it('stores the same network message id once', async () => {
     const number = phone();
     const ticket = await inbound(t, conn.id, { from: number, id: 'DUP-1', body: 'once' });
-    await t.call('POST', `/api/simulator/${conn.id}/inbound`, { token: admin, body: { from: number, id: 'DUP-1', body: 'once' } });
+    await t.call('POST', `/api/simulator/${conn.id}/inbound`, { token: t.admin, body: { from: number, id: 'DUP-1', body: 'once' } });
     await t.app.services.inbound.handleMessage(conn.id, {
       id: 'DUP-1',
       fromMe: false,
@@ -80,11 +73,11 @@ describe('inbound pipeline', () => {
   it('reopens a ticket closed within timeCreateNewTicket seconds, and opens a new one after', async () => {
     const number = phone();
     const first = await inbound(t, conn.id, { from: number, body: 'first' });
-    await t.call('PUT', `/api/tickets/${first.id}`, { token: admin, body: { status: 'closed' } });
+    await t.call('PUT', `/api/tickets/${first.id}`, { token: t.admin, body: { status: 'closed' } });
     const again = await inbound(t, conn.id, { from: number, body: 'back again' });
     expect(again.id).toBe(first.id);
     expect(again.status).toBe('pending');
-    await t.call('PUT', `/api/tickets/${first.id}`, { token: admin, body: { status: 'closed' } });
+    await t.call('PUT', `/api/tickets/${first.id}`, { token: t.admin, body: { status: 'closed' } });
     await t.app.database.db.update(tickets).set({ updatedAt: new Date(Date.now() - 2 * 3600 * 1000) }).where(eq(tickets.id, first.id));
     const fresh = await inbound(t, conn.id, { from: number, body: 'much later' });
     expect(fresh.id).not.toBe(first.id);
@@ -92,24 +85,24 @@ describe('inbound pipeline', () => {
   });
 
   it('keeps the group as the contact and the participant on the message; ignores groups when the setting is off', async () => {
-    const groupId = `1203630${phoneSeq += 1}@g.us`;
+    const groupId = '120363012345@g.us';
     const ticket = await inbound(t, conn.id, { from: phone(), name: 'Pedro', groupId, groupName: 'Equipe', body: 'bom dia grupo' });
     expect(ticket.isGroup).toBe(true);
     expect(ticket.contact.name).toBe('Equipe');
-    const page = await t.call('GET', `/api/messages/${ticket.id}`, { token: admin });
+    const page = await t.call('GET', `/api/messages/${ticket.id}`, { token: t.admin });
     expect(page.body.messages[0].participantName).toBe('Pedro');
 
-    await t.call('PUT', '/api/settings/groups', { token: admin, body: { value: 'disabled' } });
+    await t.call('PUT', '/api/settings/groups', { token: t.admin, body: { value: 'disabled' } });
     try {
       await t.call('POST', `/api/simulator/${conn.id}/inbound`, {
-        token: admin,
+        token: t.admin,
         body: { id: 'GROUP-IGNORED', from: phone(), groupId, groupName: 'Equipe', body: 'ignored' },
       });
       await new Promise((r) => setTimeout(r, 300));
       const rows = await t.app.database.db.select().from(messages).where(eq(messages.channelMessageId, 'GROUP-IGNORED'));
       expect(rows).toHaveLength(0);
     } finally {
-      await t.call('PUT', '/api/settings/groups', { token: admin, body: { value: 'enabled' } });
+      await t.call('PUT', '/api/settings/groups', { token: t.admin, body: { value: 'enabled' } });
     }
   });
 
@@ -121,7 +114,7 @@ describe('inbound pipeline', () => {
       mediaType: 'image',
       mediaUrl: `data:image/png;base64,${png.toString('base64')}`,
     });
-    const page = await t.call('GET', `/api/messages/${ticket.id}`, { token: admin });
+    const page = await t.call('GET', `/api/messages/${ticket.id}`, { token: t.admin });
     const message = page.body.messages[0];
     expect(message.mediaType).toBe('image');
     expect(message.mediaUrl).toMatch(/^\/api\/media\/.+\?sig=/);
@@ -173,23 +166,23 @@ describe('tickets API and transitions', () => {
   it('runs the whole loop: inbound → accept → reply → outbox → ack 3 → resolve with farewell', async () => {
     const number = phone();
     const ticket = await inbound(t, conn.id, { from: number, body: 'quero comprar' });
-    const accepted = await t.call<TicketDto>('PUT', `/api/tickets/${ticket.id}`, { token: admin, body: { status: 'open' } });
+    const accepted = await t.call<TicketDto>('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body: { status: 'open' } });
     expect(accepted.body).toMatchObject({ status: 'open', user: { name: 'Admin' } });
 
-    const reply = await t.call('POST', `/api/messages/${ticket.id}`, { token: admin, body: { body: 'Claro! Qual produto?' } });
+    const reply = await t.call('POST', `/api/messages/${ticket.id}`, { token: t.admin, body: { body: 'Claro! Qual produto?' } });
     expect(reply.status).toBe(201);
     expect(reply.body).toMatchObject({ fromMe: true, body: 'Claro! Qual produto?' });
     const sent = await outbox(t, conn.id, number);
     expect(sent.map((m) => m.body)).toContain('Claro! Qual produto?');
     const networkId = sent.find((m) => m.body === 'Claro! Qual produto?')!.id;
 
-    await t.call('POST', `/api/simulator/${conn.id}/ack`, { token: admin, body: { id: networkId, ack: 3 } });
+    await t.call('POST', `/api/simulator/${conn.id}/ack`, { token: t.admin, body: { id: networkId, ack: 3 } });
     await eventually(async () => {
-      const page = await t.call('GET', `/api/messages/${ticket.id}`, { token: admin });
+      const page = await t.call('GET', `/api/messages/${ticket.id}`, { token: t.admin });
       return page.body.messages.find((m: { id: number; ack: number }) => m.id === reply.body.id)?.ack === 3;
     }, 3000, 'ack 3');
 
-    const resolved = await t.call<TicketDto>('PUT', `/api/tickets/${ticket.id}`, { token: admin, body: { status: 'closed' } });
+    const resolved = await t.call<TicketDto>('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body: { status: 'closed' } });
     expect(resolved.body.status).toBe('closed');
     const after = await outbox(t, conn.id, number);
     expect(after.at(-1)!.body).toBe('Obrigado pelo contato!');
@@ -200,7 +193,7 @@ describe('tickets API and transitions', () => {
     const agent = await t.createUser({ queueIds: [q] });
     const ticket = await inbound(t, conn.id, { from: phone(), body: 'oi' });
     // View keeps it pending.
-    expect((await t.call('PUT', `/api/tickets/${ticket.id}`, { token: admin, body: { status: 'pending' } })).body.status).toBe('pending');
+    expect((await t.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body: { status: 'pending' } })).body.status).toBe('pending');
     // Accept: open, assigned to the caller.
     const accepted = await t.call('PUT', `/api/tickets/${ticket.id}`, { token: agent.token, body: { status: 'open' } });
     expect(accepted.body).toMatchObject({ status: 'open', userId: agent.user.id });
@@ -212,11 +205,11 @@ describe('tickets API and transitions', () => {
     const transferred = await t.call('PUT', `/api/tickets/${ticket.id}`, { token: agent.token, body: { queueId: q } });
     expect(transferred.body).toMatchObject({ status: 'pending', userId: null, queueId: q });
     // Transfer to a user.
-    const toUser = await t.call('PUT', `/api/tickets/${ticket.id}`, { token: admin, body: { userId: agent.user.id, queueId: q, status: 'open' } });
+    const toUser = await t.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body: { userId: agent.user.id, queueId: q, status: 'open' } });
     expect(toUser.body).toMatchObject({ status: 'open', userId: agent.user.id, queueId: q });
     // Resolve, then reopen: open, assigned to whoever reopens.
     expect((await t.call('PUT', `/api/tickets/${ticket.id}`, { token: agent.token, body: { status: 'closed' } })).body.status).toBe('closed');
-    const reopened = await t.call('PUT', `/api/tickets/${ticket.id}`, { token: admin, body: { status: 'open' } });
+    const reopened = await t.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body: { status: 'open' } });
     expect(reopened.body).toMatchObject({ status: 'open', user: { name: 'Admin' } });
   });
 
@@ -227,21 +220,21 @@ describe('tickets API and transitions', () => {
     const refused = await t.call('PUT', `/api/tickets/${ticket.id}`, { token: agent.token, body: { whatsappId: other.id } });
     expect(refused.status).toBe(403);
     expect(refused.body.error).toBe('ERR_NO_PERMISSION');
-    const moved = await t.call('PUT', `/api/tickets/${ticket.id}`, { token: admin, body: { whatsappId: other.id } });
+    const moved = await t.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body: { whatsappId: other.id } });
     expect(moved.body.whatsappId).toBe(other.id);
   });
 
   it('refuses a second open ticket for the same contact with ERR_OTHER_OPEN_TICKET', async () => {
     const ticket = await inbound(t, conn.id, { from: phone(), body: 'oi' });
-    const res = await t.call('POST', '/api/tickets', { token: admin, body: { contactId: ticket.contactId, whatsappId: conn.id, status: 'open' } });
+    const res = await t.call('POST', '/api/tickets', { token: t.admin, body: { contactId: ticket.contactId, whatsappId: conn.id, status: 'open' } });
     expect(res.status).toBe(409);
     expect(res.body.error).toBe('ERR_OTHER_OPEN_TICKET');
-    await t.call('PUT', `/api/tickets/${ticket.id}`, { token: admin, body: { status: 'closed' } });
-    const created = await t.call('POST', '/api/tickets', { token: admin, body: { contactId: ticket.contactId, whatsappId: conn.id, status: 'open' } });
+    await t.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body: { status: 'closed' } });
+    const created = await t.call('POST', '/api/tickets', { token: t.admin, body: { contactId: ticket.contactId, whatsappId: conn.id, status: 'open' } });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ status: 'open', user: { name: 'Admin' } });
     // Reopening the closed one now collides with the new open ticket.
-    const reopen = await t.call('PUT', `/api/tickets/${ticket.id}`, { token: admin, body: { status: 'open' } });
+    const reopen = await t.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body: { status: 'open' } });
     expect(reopen.status).toBe(409);
     expect(reopen.body.error).toBe('ERR_OTHER_OPEN_TICKET');
   });
@@ -250,7 +243,7 @@ describe('tickets API and transitions', () => {
     const number = phone();
     const ticket = await inbound(t, conn.id, { from: number, body: 'oi' });
     const before = Math.floor(Date.now() / 1000);
-    const res = await t.call('POST', `/api/tickets/${ticket.id}/protocol`, { token: admin });
+    const res = await t.call('POST', `/api/tickets/${ticket.id}/protocol`, { token: t.admin });
     expect(res.status).toBe(200);
     expect(res.body.ticket).toMatchObject({ status: 'closed', protocol: res.body.protocol });
     expect(Number(res.body.protocol.slice(0, 10))).toBeGreaterThanOrEqual(before);
@@ -261,25 +254,25 @@ describe('tickets API and transitions', () => {
     const ticket = await inbound(t, conn.id, { from: phone(), body: 'oi' });
     const agent = await t.createUser();
     expect((await t.call('DELETE', `/api/tickets/${ticket.id}`, { token: agent.token })).status).toBe(403);
-    expect((await t.call('DELETE', `/api/tickets/${ticket.id}`, { token: admin })).status).toBe(200);
-    expect((await t.call('GET', `/api/tickets/${ticket.id}`, { token: admin })).body.error).toBe('ERR_NO_TICKET_FOUND');
+    expect((await t.call('DELETE', `/api/tickets/${ticket.id}`, { token: t.admin })).status).toBe(200);
+    expect((await t.call('GET', `/api/tickets/${ticket.id}`, { token: t.admin })).body.error).toBe('ERR_NO_TICKET_FOUND');
 
     await inbound(t, conn.id, { from: phone(), body: 'one' });
-    const closeAll = await t.call('POST', '/api/ticketsClosed/', { token: admin });
+    const closeAll = await t.call('POST', '/api/ticketsClosed/', { token: t.admin });
     expect(closeAll.body.closed).toBeGreaterThan(0);
-    const open = await t.call('GET', '/api/tickets?status=pending&showAll=true', { token: admin });
+    const open = await t.call('GET', '/api/tickets?status=pending&showAll=true', { token: t.admin });
     expect(open.body.count).toBe(0);
   });
 
   it('closes open tickets not updated for 24 hours', async () => {
     const ticket = await inbound(t, conn.id, { from: phone(), body: 'oi' });
-    await t.call('PUT', `/api/tickets/${ticket.id}`, { token: admin, body: { status: 'open' } });
+    await t.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body: { status: 'open' } });
     const fresh = await inbound(t, conn.id, { from: phone(), body: 'oi' });
-    await t.call('PUT', `/api/tickets/${fresh.id}`, { token: admin, body: { status: 'open' } });
+    await t.call('PUT', `/api/tickets/${fresh.id}`, { token: t.admin, body: { status: 'open' } });
     await t.app.database.db.update(tickets).set({ updatedAt: new Date(Date.now() - 25 * 3600 * 1000) }).where(eq(tickets.id, ticket.id));
     expect(await t.app.services.tickets.autoClose()).toBe(1);
-    expect((await t.call('GET', `/api/tickets/${ticket.id}`, { token: admin })).body.status).toBe('closed');
-    expect((await t.call('GET', `/api/tickets/${fresh.id}`, { token: admin })).body.status).toBe('open');
+    expect((await t.call('GET', `/api/tickets/${ticket.id}`, { token: t.admin })).body.status).toBe('closed');
+    expect((await t.call('GET', `/api/tickets/${fresh.id}`, { token: t.admin })).body.status).toBe('open');
   });
 });
 
@@ -287,11 +280,11 @@ describe('listing and search', () => {
   it('finds a ticket by a word inside a message, by contact name and by number', async () => {
     const number = phone();
     const ticket = await inbound(t, conn.id, { from: number, name: 'Zuleica Andrade', body: 'o pedido xylofone chegou quebrado' });
-    const byWord = await t.call('GET', '/api/tickets?searchParam=XYLOFONE&showAll=true', { token: admin });
+    const byWord = await t.call('GET', '/api/tickets?searchParam=XYLOFONE&showAll=true', { token: t.admin });
     expect(byWord.body.tickets.map((x: TicketDto) => x.id)).toEqual([ticket.id]);
-    const byName = await t.call('GET', '/api/tickets?searchParam=zuleica', { token: admin });
+    const byName = await t.call('GET', '/api/tickets?searchParam=zuleica', { token: t.admin });
     expect(byName.body.tickets.map((x: TicketDto) => x.id)).toEqual([ticket.id]);
-    const byNumber = await t.call('GET', `/api/tickets?searchParam=${number.slice(-6)}`, { token: admin });
+    const byNumber = await t.call('GET', `/api/tickets?searchParam=${number.slice(-6)}`, { token: t.admin });
     expect(byNumber.body.tickets.map((x: TicketDto) => x.id)).toContain(ticket.id);
   });
 
@@ -299,18 +292,18 @@ describe('listing and search', () => {
     const c = await connectedSimulator(t);
     for (let i = 0; i < 42; i += 1) await inbound(t, c.id, { from: phone(), body: `page ${i}` });
     const last = await inbound(t, c.id, { from: phone(), body: 'the newest' });
-    const page1 = await t.call('GET', '/api/tickets?status=pending&showAll=true&pageNumber=1', { token: admin });
+    const page1 = await t.call('GET', '/api/tickets?status=pending&showAll=true&pageNumber=1', { token: t.admin });
     expect(page1.body.tickets).toHaveLength(40);
     expect(page1.body.hasMore).toBe(true);
     expect(page1.body.tickets[0].id).toBe(last.id);
     expect(page1.body.tickets[0]).toMatchObject({ contact: { number: last.contact.number }, whatsapp: { id: c.id } });
-    const unread = await t.call('GET', '/api/tickets?status=pending&showAll=true&withUnreadMessages=true', { token: admin });
+    const unread = await t.call('GET', '/api/tickets?status=pending&showAll=true&withUnreadMessages=true', { token: t.admin });
     expect(unread.body.count).toBe(page1.body.count);
   });
 
   it('refuses a bad query with ERR_VALIDATION', async () => {
-    expect((await t.call('GET', '/api/tickets?status=weird', { token: admin })).body.error).toBe('ERR_VALIDATION');
-    expect((await t.call('GET', '/api/tickets?queueIds=notjson', { token: admin })).body.error).toBe('ERR_VALIDATION');
+    expect((await t.call('GET', '/api/tickets?status=weird', { token: t.admin })).body.error).toBe('ERR_VALIDATION');
+    expect((await t.call('GET', '/api/tickets?queueIds=notjson', { token: t.admin })).body.error).toBe('ERR_VALIDATION');
   });
 });
 
@@ -321,7 +314,7 @@ describe('who sees what', () => {
     const member = await t.createUser({ queueIds: [inQ] });
     const outsider = await t.createUser({ queueIds: [outQ] });
     const ticket = await inbound(t, conn.id, { from: phone(), body: 'segredo' });
-    await t.call('PUT', `/api/tickets/${ticket.id}`, { token: admin, body: { queueId: inQ } });
+    await t.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body: { queueId: inQ } });
 
     const listed = (token: string) =>
       t.call('GET', '/api/tickets?status=pending', { token }).then((r) => r.body.tickets.map((x: TicketDto) => x.id) as number[]);
@@ -349,7 +342,7 @@ describe('who sees what', () => {
     // A ticket without a queue is visible to everyone; an assigned one to its assignee.
     const noQueue = await inbound(t, conn.id, { from: phone(), body: 'sem fila' });
     expect((await t.call('GET', `/api/tickets/${noQueue.id}`, { token: outsider.token })).status).toBe(200);
-    await t.call('PUT', `/api/tickets/${noQueue.id}`, { token: admin, body: { queueId: inQ, userId: outsider.user.id, status: 'open' } });
+    await t.call('PUT', `/api/tickets/${noQueue.id}`, { token: t.admin, body: { queueId: inQ, userId: outsider.user.id, status: 'open' } });
     expect((await t.call('GET', `/api/tickets/${noQueue.id}`, { token: outsider.token })).status).toBe(200);
   });
 
@@ -359,7 +352,7 @@ describe('who sees what', () => {
     const c = await connectedSimulator(t, { queueIds: [inQ] });
     const member = await t.createUser({ queueIds: [inQ] });
     const outsider = await t.createUser({ queueIds: [outQ] });
-    const adminSocket = await t.socket(admin);
+    const adminSocket = await t.socket(t.admin);
     const memberSocket = await t.socket(member.token);
     const outsiderSocket = await t.socket(outsider.token);
     await new Promise((r) => setTimeout(r, 200)); // queue rooms are joined after the handshake
@@ -382,7 +375,7 @@ describe('who sees what', () => {
     expect(leaked).toEqual([]);
 
     // The chat room is refused to a socket that may not see the ticket.
-    const ticketId = (await t.call('GET', '/api/tickets?status=pending&showAll=true', { token: admin })).body.tickets[0].id as number;
+    const ticketId = (await t.call('GET', '/api/tickets?status=pending&showAll=true', { token: t.admin })).body.tickets[0].id as number;
     const joined = await new Promise<{ ok: boolean }>((resolve) => outsiderSocket.emit('joinChatBox', ticketId, resolve));
     expect(joined).toEqual({ ok: false, error: 'ERR_NO_PERMISSION' });
     const memberJoined = await new Promise<{ ok: boolean }>((resolve) => memberSocket.emit('joinChatBox', ticketId, resolve));
@@ -395,14 +388,14 @@ describe('messages API', () => {
     const number = phone();
     let ticket: TicketDto | undefined;
     for (let i = 0; i < 25; i += 1) ticket = await inbound(t, conn.id, { from: number, body: `m${i}` });
-    const page1 = await t.call('GET', `/api/messages/${ticket!.id}?pageNumber=1`, { token: admin });
+    const page1 = await t.call('GET', `/api/messages/${ticket!.id}?pageNumber=1`, { token: t.admin });
     expect(page1.body.messages).toHaveLength(20);
     expect(page1.body.messages[0].body).toBe('m5');
     expect(page1.body.messages[19].body).toBe('m24');
     expect(page1.body.hasMore).toBe(true);
     expect(page1.body.count).toBe(25);
     expect(page1.body.ticket.unreadMessages).toBe(0);
-    const page2 = await t.call('GET', `/api/messages/${ticket!.id}?pageNumber=2`, { token: admin });
+    const page2 = await t.call('GET', `/api/messages/${ticket!.id}?pageNumber=2`, { token: t.admin });
     expect(page2.body.messages.map((m: { body: string }) => m.body)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
     const [stored] = await t.app.database.db.select().from(tickets).where(eq(tickets.id, ticket!.id));
     expect(stored!.unreadMessages).toBe(0);
@@ -411,10 +404,10 @@ describe('messages API', () => {
   it('sends a quoted reply and media by multipart, and refuses empty text', async () => {
     const number = phone();
     const ticket = await inbound(t, conn.id, { from: number, body: 'pergunta' });
-    const first = (await t.call('GET', `/api/messages/${ticket.id}`, { token: admin })).body.messages[0];
-    const quoted = await t.call('POST', `/api/messages/${ticket.id}`, { token: admin, body: { body: 'resposta', quotedMsg: { id: first.id } } });
+    const first = (await t.call('GET', `/api/messages/${ticket.id}`, { token: t.admin })).body.messages[0];
+    const quoted = await t.call('POST', `/api/messages/${ticket.id}`, { token: t.admin, body: { body: 'resposta', quotedMsg: { id: first.id } } });
     expect(quoted.body.quotedMsg).toMatchObject({ id: first.id, body: 'pergunta', fromMe: false });
-    const empty = await t.call('POST', `/api/messages/${ticket.id}`, { token: admin, body: { body: '   ' } });
+    const empty = await t.call('POST', `/api/messages/${ticket.id}`, { token: t.admin, body: { body: '   ' } });
     expect(empty.status).toBe(400);
 
     const boundary = 'XBOUNDARY';
@@ -427,7 +420,7 @@ describe('messages API', () => {
     const res = await t.app.http.inject({
       method: 'POST',
       url: `/api/messages/${ticket.id}`,
-      headers: { authorization: `Bearer ${admin}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      headers: { authorization: `Bearer ${t.admin}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
       payload,
     });
     expect(res.statusCode).toBe(201);
@@ -440,22 +433,22 @@ describe('messages API', () => {
   it('deletes own messages for everyone, keeping them as deleted; refuses others', async () => {
     const number = phone();
     const ticket = await inbound(t, conn.id, { from: number, body: 'mensagem do cliente' });
-    const mine = await t.call('POST', `/api/messages/${ticket.id}`, { token: admin, body: { body: 'apagar isto' } });
-    const del = await t.call('DELETE', `/api/messages/${mine.body.id}`, { token: admin });
+    const mine = await t.call('POST', `/api/messages/${ticket.id}`, { token: t.admin, body: { body: 'apagar isto' } });
+    const del = await t.call('DELETE', `/api/messages/${mine.body.id}`, { token: t.admin });
     expect(del.status).toBe(200);
     expect(del.body.isDeleted).toBe(true);
-    const page = await t.call('GET', `/api/messages/${ticket.id}`, { token: admin });
+    const page = await t.call('GET', `/api/messages/${ticket.id}`, { token: t.admin });
     expect(page.body.messages.find((m: { id: number }) => m.id === mine.body.id).isDeleted).toBe(true);
     const theirs = page.body.messages.find((m: { fromMe: boolean }) => !m.fromMe);
-    expect((await t.call('DELETE', `/api/messages/${theirs.id}`, { token: admin })).status).toBe(403);
+    expect((await t.call('DELETE', `/api/messages/${theirs.id}`, { token: t.admin })).status).toBe(403);
   });
 
   it('answers ERR_WAPP_NOT_INITIALIZED when the connection is not connected', async () => {
     const c = await connectedSimulator(t);
     const ticket = await inbound(t, c.id, { from: phone(), body: 'oi' });
-    await t.call('DELETE', `/api/whatsappsession/${c.id}`, { token: admin });
+    await t.call('DELETE', `/api/whatsappsession/${c.id}`, { token: t.admin });
     await eventually(async () => t.app.services.sessions.status(c.id) !== 'CONNECTED', 3000, 'disconnected');
-    const res = await t.call('POST', `/api/messages/${ticket.id}`, { token: admin, body: { body: 'alô?' } });
+    const res = await t.call('POST', `/api/messages/${ticket.id}`, { token: t.admin, body: { body: 'alô?' } });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('ERR_WAPP_NOT_INITIALIZED');
   });
@@ -463,7 +456,7 @@ describe('messages API', () => {
 
 describe('dashboard', () => {
   it('counts open, pending and closed tickets and today’s tickets per hour 08:00–19:00', async () => {
-    const res = await t.call('GET', '/api/dashboard', { token: admin });
+    const res = await t.call('GET', '/api/dashboard', { token: t.admin });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body.counts).sort()).toEqual(['closed', 'open', 'pending']);
     expect(res.body.ticketsPerHour).toHaveLength(12);
@@ -471,7 +464,7 @@ describe('dashboard', () => {
     expect(res.body.ticketsPerHour[11].hour).toBe('19:00');
     const before = res.body.counts.pending as number;
     await inbound(t, conn.id, { from: phone(), body: 'conta' });
-    const after = await t.call('GET', '/api/dashboard', { token: admin });
+    const after = await t.call('GET', '/api/dashboard', { token: t.admin });
     expect(after.body.counts.pending).toBe(before + 1);
   });
 

@@ -1,17 +1,9 @@
 import { eq, ne } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { contacts, queues, tickets, users, whatsapps } from '../../db/schema.js';
-import { ADMIN, createTestApp, type TestApp } from '../../test/test-app.js';
+import { ADMIN, useTestApp } from '../../test/test-app.js';
 
-let t: TestApp;
-let admin: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminToken();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp({ admin: true });
 
 async function createQueue(name: string, color: string): Promise<number> {
   const [row] = await t.app.database.db.insert(queues).values({ name, color }).returning({ id: queues.id });
@@ -21,20 +13,20 @@ async function createQueue(name: string, color: string): Promise<number> {
 describe('GET /api/users', () => {
   it('lists users 20 a page with hasMore, and searches name and e-mail lowercased', async () => {
     for (let i = 0; i < 22; i += 1) await t.app.services.users.create({ name: `Pager ${String(i).padStart(2, '0')}`, email: `pager${i}@list.local`, password: 'secret1', profile: 'user', queueIds: [] });
-    const page1 = await t.call('GET', '/api/users?searchParam=PAGER&pageNumber=1', { token: admin });
+    const page1 = await t.call('GET', '/api/users?searchParam=PAGER&pageNumber=1', { token: t.admin });
     expect(page1.status).toBe(200);
     expect(page1.body.users).toHaveLength(20);
     expect(page1.body.hasMore).toBe(true);
     expect(page1.body.count).toBe(22);
-    const page2 = await t.call('GET', '/api/users/?searchParam=pager&pageNumber=2', { token: admin });
+    const page2 = await t.call('GET', '/api/users/?searchParam=pager&pageNumber=2', { token: t.admin });
     expect(page2.body.users).toHaveLength(2);
     expect(page2.body.hasMore).toBe(false);
-    const byEmail = await t.call('GET', '/api/users?searchParam=pager13@', { token: admin });
+    const byEmail = await t.call('GET', '/api/users?searchParam=pager13@', { token: t.admin });
     expect(byEmail.body.users.map((u: { email: string }) => u.email)).toEqual(['pager13@list.local']);
   });
 
   it('treats % and _ in the search as plain text', async () => {
-    const res = await t.call('GET', '/api/users?searchParam=%25', { token: admin });
+    const res = await t.call('GET', '/api/users?searchParam=%25', { token: t.admin });
     expect(res.body.users).toEqual([]);
   });
 
@@ -51,7 +43,7 @@ describe('POST /api/users', () => {
     const sales = await createQueue('Sales', '#FF0000');
     const [w] = await t.app.database.db.insert(whatsapps).values({ name: 'Main' }).returning({ id: whatsapps.id });
     const res = await t.call('POST', '/api/users', {
-      token: admin,
+      token: t.admin,
       body: { name: 'Ana', email: 'Ana@Desk.local', password: 'ana123', profile: 'admin', queueIds: [sales], whatsappId: w!.id },
     });
     expect(res.status).toBe(201);
@@ -67,7 +59,7 @@ describe('POST /api/users', () => {
 
   it('refuses a taken e-mail with ERR_EMAIL_ALREADY_EXISTS', async () => {
     const res = await t.call('POST', '/api/users', {
-      token: admin,
+      token: t.admin,
       body: { name: 'Other', email: ADMIN.email.toUpperCase(), password: 'secret1' },
     });
     expect(res.status).toBe(409);
@@ -75,7 +67,7 @@ describe('POST /api/users', () => {
   });
 
   it('validates with the specification messages', async () => {
-    const res = await t.call('POST', '/api/users', { token: admin, body: { name: '', email: 'x@', password: '' } });
+    const res = await t.call('POST', '/api/users', { token: t.admin, body: { name: '', email: 'x@', password: '' } });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('ERR_VALIDATION');
     const byPath = Object.fromEntries(res.body.issues.map((i: { path: string; message: string }) => [i.path, i.message]));
@@ -84,11 +76,11 @@ describe('POST /api/users', () => {
 
   it('refuses an unknown queue id without creating the user', async () => {
     const res = await t.call('POST', '/api/users', {
-      token: admin,
+      token: t.admin,
       body: { name: 'Ghost', email: 'ghost@desk.local', password: 'secret1', queueIds: [999999] },
     });
     expect(res.status).toBe(400);
-    const list = await t.call('GET', '/api/users?searchParam=ghost', { token: admin });
+    const list = await t.call('GET', '/api/users?searchParam=ghost', { token: t.admin });
     expect(list.body.users).toEqual([]);
   });
 
@@ -111,8 +103,8 @@ describe('GET /api/users/:id', () => {
   });
 
   it('answers ERR_NO_USER_FOUND for an unknown id and ERR_VALIDATION for a bad one', async () => {
-    expect((await t.call('GET', '/api/users/999999', { token: admin })).body.error).toBe('ERR_NO_USER_FOUND');
-    expect((await t.call('GET', '/api/users/abc', { token: admin })).body.error).toBe('ERR_VALIDATION');
+    expect((await t.call('GET', '/api/users/999999', { token: t.admin })).body.error).toBe('ERR_NO_USER_FOUND');
+    expect((await t.call('GET', '/api/users/abc', { token: t.admin })).body.error).toBe('ERR_VALIDATION');
   });
 });
 
@@ -121,7 +113,7 @@ describe('PUT /api/users/:id', () => {
     const q = await createQueue('Support', '#00FF00');
     const { user } = await t.createUser();
     const res = await t.call('PUT', `/api/users/${user.id}`, {
-      token: admin,
+      token: t.admin,
       body: { name: 'Renamed', profile: 'admin', queueIds: [q], password: '' },
     });
     expect(res.status).toBe(200);
@@ -156,7 +148,7 @@ describe('PUT /api/users/:id', () => {
     expect(queuesRes.status).toBe(403);
     const others = await t.call('PUT', `/api/users/${other.user.id}`, { token: me.token, body: { name: 'Hacked' } });
     expect(others.status).toBe(403);
-    const stored = await t.call('GET', `/api/users/${me.user.id}`, { token: admin });
+    const stored = await t.call('GET', `/api/users/${me.user.id}`, { token: t.admin });
     expect(stored.body.profile).toBe('user');
     expect(stored.body.queues).toEqual([]);
     // Sending the unchanged profile (as a generic form does) is fine.
@@ -168,14 +160,14 @@ describe('PUT /api/users/:id', () => {
     const me = await t.login();
     // Other tests made admins too: leave only this one.
     await t.app.database.db.update(users).set({ profile: 'user' }).where(ne(users.id, me.user.id));
-    const res = await t.call('PUT', `/api/users/${me.user.id}`, { token: admin, body: { profile: 'user' } });
+    const res = await t.call('PUT', `/api/users/${me.user.id}`, { token: t.admin, body: { profile: 'user' } });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('ERR_LAST_ADMIN');
   });
 
   it('refuses a taken e-mail', async () => {
     const { user } = await t.createUser();
-    const res = await t.call('PUT', `/api/users/${user.id}`, { token: admin, body: { email: ADMIN.email } });
+    const res = await t.call('PUT', `/api/users/${user.id}`, { token: t.admin, body: { email: ADMIN.email } });
     expect(res.status).toBe(409);
     expect(res.body.error).toBe('ERR_EMAIL_ALREADY_EXISTS');
   });
@@ -197,9 +189,9 @@ describe('DELETE /api/users/:id', () => {
       .values({ status: 'closed', contactId: c2!.id, whatsappId: w!.id, userId: user.id })
       .returning({ id: tickets.id });
 
-    const res = await t.call('DELETE', `/api/users/${user.id}`, { token: admin });
+    const res = await t.call('DELETE', `/api/users/${user.id}`, { token: t.admin });
     expect(res.status).toBe(200);
-    expect((await t.call('GET', `/api/users/${user.id}`, { token: admin })).status).toBe(404);
+    expect((await t.call('GET', `/api/users/${user.id}`, { token: t.admin })).status).toBe(404);
     const [openAfter] = await db.select().from(tickets).where(eq(tickets.id, open!.id));
     expect(openAfter).toMatchObject({ status: 'pending', userId: null });
     const [closedAfter] = await db.select().from(tickets).where(eq(tickets.id, closed!.id));
@@ -208,7 +200,7 @@ describe('DELETE /api/users/:id', () => {
 
   it('refuses deleting yourself, and is admin only', async () => {
     const me = await t.login();
-    const self = await t.call('DELETE', `/api/users/${me.user.id}`, { token: admin });
+    const self = await t.call('DELETE', `/api/users/${me.user.id}`, { token: t.admin });
     expect(self.status).toBe(400);
     expect(self.body.error).toBe('ERR_CANNOT_DELETE_SELF');
     const a = await t.createUser();

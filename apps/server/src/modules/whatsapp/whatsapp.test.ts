@@ -1,26 +1,15 @@
 import type { WhatsappDto, WhatsappSessionDto } from '@wadesk/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventually } from '../../test/session-helpers.js';
-import { createTestApp, nextEvent, type TestApp } from '../../test/test-app.js';
+import { nextEvent, useTestApp } from '../../test/test-app.js';
 
-let t: TestApp;
-let admin: string;
-let user: string;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminToken();
-  user = (await t.createUser()).token;
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp({ admin: true, user: true });
 
 let names = 0;
 async function createConnection(body: Record<string, unknown> = {}): Promise<WhatsappDto> {
   names += 1;
   const res = await t.call<WhatsappDto>('POST', '/api/whatsapp', {
-    token: admin,
+    token: t.admin,
     body: { name: `Connection ${names}`, channel: 'simulator', ...body },
   });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -28,11 +17,11 @@ async function createConnection(body: Record<string, unknown> = {}): Promise<Wha
 }
 
 async function get(id: number): Promise<WhatsappDto> {
-  return (await t.call<WhatsappDto>('GET', `/api/whatsapp/${id}`, { token: admin })).body;
+  return (await t.call<WhatsappDto>('GET', `/api/whatsapp/${id}`, { token: t.admin })).body;
 }
 
 async function createQueue(name: string, color: string): Promise<number> {
-  const res = await t.call<{ id: number }>('POST', '/api/queue', { token: admin, body: { name, color } });
+  const res = await t.call<{ id: number }>('POST', '/api/queue', { token: t.admin, body: { name, color } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.id;
 }
@@ -48,17 +37,17 @@ describe('connections: the default rule', () => {
     expect(third.isDefault).toBe(true);
     expect((await get(first.id)).isDefault).toBe(false);
 
-    const promoted = await t.call<WhatsappDto>('PUT', `/api/whatsapp/${second.id}`, { token: admin, body: { isDefault: true } });
+    const promoted = await t.call<WhatsappDto>('PUT', `/api/whatsapp/${second.id}`, { token: t.admin, body: { isDefault: true } });
     expect(promoted.status).toBe(200);
     expect(promoted.body.isDefault).toBe(true);
-    const list = (await t.call<WhatsappDto[]>('GET', '/api/whatsapp/', { token: admin })).body;
+    const list = (await t.call<WhatsappDto[]>('GET', '/api/whatsapp/', { token: t.admin })).body;
     expect(list.filter((w) => w.isDefault).map((w) => w.id)).toEqual([second.id]);
   });
 
   it('refuses to unset the only default with ERR_NO_OTHER_WHATSAPP', async () => {
-    const list = (await t.call<WhatsappDto[]>('GET', '/api/whatsapp', { token: admin })).body;
+    const list = (await t.call<WhatsappDto[]>('GET', '/api/whatsapp', { token: t.admin })).body;
     const current = list.find((w) => w.isDefault)!;
-    const res = await t.call('PUT', `/api/whatsapp/${current.id}`, { token: admin, body: { isDefault: false } });
+    const res = await t.call('PUT', `/api/whatsapp/${current.id}`, { token: t.admin, body: { isDefault: false } });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('ERR_NO_OTHER_WHATSAPP');
     expect((await get(current.id)).isDefault).toBe(true);
@@ -66,28 +55,28 @@ describe('connections: the default rule', () => {
 
   it('changes only the fields sent on update', async () => {
     const w = await createConnection({ greetingMessage: 'Hello', farewellMessage: 'Bye' });
-    const res = await t.call<WhatsappDto>('PUT', `/api/whatsapp/${w.id}/`, { token: admin, body: { name: 'Renamed' } });
+    const res = await t.call<WhatsappDto>('PUT', `/api/whatsapp/${w.id}/`, { token: t.admin, body: { name: 'Renamed' } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ name: 'Renamed', greetingMessage: 'Hello', farewellMessage: 'Bye', channel: 'simulator' });
   });
 
   it('hands the default to another connection when the default one is deleted', async () => {
-    const list = (await t.call<WhatsappDto[]>('GET', '/api/whatsapp', { token: admin })).body;
+    const list = (await t.call<WhatsappDto[]>('GET', '/api/whatsapp', { token: t.admin })).body;
     const current = list.find((w) => w.isDefault)!;
-    const res = await t.call('DELETE', `/api/whatsapp/${current.id}`, { token: admin });
+    const res = await t.call('DELETE', `/api/whatsapp/${current.id}`, { token: t.admin });
     expect(res.status).toBe(200);
-    expect((await t.call('GET', `/api/whatsapp/${current.id}`, { token: admin })).body.error).toBe('ERR_NO_WAPP_FOUND');
-    const after = (await t.call<WhatsappDto[]>('GET', '/api/whatsapp', { token: admin })).body;
+    expect((await t.call('GET', `/api/whatsapp/${current.id}`, { token: t.admin })).body.error).toBe('ERR_NO_WAPP_FOUND');
+    const after = (await t.call<WhatsappDto[]>('GET', '/api/whatsapp', { token: t.admin })).body;
     expect(after.filter((w) => w.isDefault)).toHaveLength(1);
   });
 });
 
 describe('connections: validation and greeting rule', () => {
   it('validates the name (2 to 50)', async () => {
-    const short = await t.call('POST', '/api/whatsapp', { token: admin, body: { name: 'A' } });
+    const short = await t.call('POST', '/api/whatsapp', { token: t.admin, body: { name: 'A' } });
     expect(short.status).toBe(400);
     expect(short.body.issues).toEqual([{ path: 'name', message: 'Too Short!' }]);
-    const long = await t.call('POST', '/api/whatsapp', { token: admin, body: { name: 'x'.repeat(51) } });
+    const long = await t.call('POST', '/api/whatsapp', { token: t.admin, body: { name: 'x'.repeat(51) } });
     expect(long.body.issues).toEqual([{ path: 'name', message: 'Too Long!' }]);
   });
 
@@ -95,7 +84,7 @@ describe('connections: validation and greeting rule', () => {
     const q1 = await createQueue('Sales', '#112233');
     const q2 = await createQueue('Support', '#445566');
     const refused = await t.call('POST', '/api/whatsapp', {
-      token: admin,
+      token: t.admin,
       body: { name: 'Two queues', channel: 'simulator', queueIds: [q1, q2] },
     });
     expect(refused.status).toBe(400);
@@ -103,22 +92,22 @@ describe('connections: validation and greeting rule', () => {
 
     const one = await createConnection({ queueIds: [q1] });
     expect(one.queues.map((q) => q.id)).toEqual([q1]);
-    const update = await t.call('PUT', `/api/whatsapp/${one.id}`, { token: admin, body: { queueIds: [q1, q2] } });
+    const update = await t.call('PUT', `/api/whatsapp/${one.id}`, { token: t.admin, body: { queueIds: [q1, q2] } });
     expect(update.body.error).toBe('ERR_WAPP_GREETING_REQUIRED');
 
     const ok = await t.call<WhatsappDto>('PUT', `/api/whatsapp/${one.id}`, {
-      token: admin,
+      token: t.admin,
       body: { queueIds: [q1, q2], greetingMessage: 'Choose: 1 Sales, 2 Support' },
     });
     expect(ok.status).toBe(200);
     expect(ok.body.queues.map((q) => q.name)).toEqual(['Sales', 'Support']);
     // Clearing the greeting while two queues remain is refused too.
-    const cleared = await t.call('PUT', `/api/whatsapp/${one.id}`, { token: admin, body: { greetingMessage: '  ' } });
+    const cleared = await t.call('PUT', `/api/whatsapp/${one.id}`, { token: t.admin, body: { greetingMessage: '  ' } });
     expect(cleared.body.error).toBe('ERR_WAPP_GREETING_REQUIRED');
   });
 
   it('refuses an unknown queue with ERR_VALIDATION', async () => {
-    const res = await t.call('POST', '/api/whatsapp', { token: admin, body: { name: 'Ghost queue', queueIds: [99999] } });
+    const res = await t.call('POST', '/api/whatsapp', { token: t.admin, body: { name: 'Ghost queue', queueIds: [99999] } });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('ERR_VALIDATION');
   });
@@ -131,7 +120,7 @@ describe('connections: validation and greeting rule', () => {
       ['PUT', '/api/whatsappsession/99999'],
       ['DELETE', '/api/whatsappsession/99999'],
     ] as const) {
-      const res = await t.call(method, url, { token: admin, body: method === 'PUT' ? { name: 'Whatever' } : undefined });
+      const res = await t.call(method, url, { token: t.admin, body: method === 'PUT' ? { name: 'Whatever' } : undefined });
       expect(res.status, `${method} ${url}`).toBe(404);
       expect(res.body.error).toBe('ERR_NO_WAPP_FOUND');
     }
@@ -141,8 +130,8 @@ describe('connections: validation and greeting rule', () => {
 describe('connections: roles', () => {
   it('lets any signed-in user read connections', async () => {
     const w = await createConnection();
-    expect((await t.call('GET', '/api/whatsapp', { token: user })).status).toBe(200);
-    expect((await t.call('GET', `/api/whatsapp/${w.id}`, { token: user })).status).toBe(200);
+    expect((await t.call('GET', '/api/whatsapp', { token: t.user })).status).toBe(200);
+    expect((await t.call('GET', `/api/whatsapp/${w.id}`, { token: t.user })).status).toBe(200);
     expect((await t.call('GET', '/api/whatsapp')).status).toBe(401);
   });
 
@@ -151,9 +140,9 @@ describe('connections: roles', () => {
     expect(w.status).toBe('qrcode');
     expect((await get(w.id)).qrcode).toMatch(/^SIM-/);
 
-    const one = await t.call<WhatsappDto>('GET', `/api/whatsapp/${w.id}`, { token: user });
+    const one = await t.call<WhatsappDto>('GET', `/api/whatsapp/${w.id}`, { token: t.user });
     expect(one.body).toMatchObject({ id: w.id, name: w.name, status: 'qrcode', qrcode: '' });
-    const list = await t.call<WhatsappDto[]>('GET', '/api/whatsapp/', { token: user });
+    const list = await t.call<WhatsappDto[]>('GET', '/api/whatsapp/', { token: t.user });
     const mine = list.body.find((x) => x.id === w.id)!;
     expect(mine).toMatchObject({ status: 'qrcode', qrcode: '' });
     expect(list.body.every((x) => x.qrcode === '')).toBe(true);
@@ -168,12 +157,12 @@ describe('connections: roles', () => {
   it('refuses every write to a user with 403 ERR_NO_PERMISSION', async () => {
     const w = await createConnection();
     const attempts = [
-      t.call('POST', '/api/whatsapp', { token: user, body: { name: 'Mine' } }),
-      t.call('PUT', `/api/whatsapp/${w.id}`, { token: user, body: { name: 'Mine' } }),
-      t.call('DELETE', `/api/whatsapp/${w.id}`, { token: user }),
-      t.call('POST', `/api/whatsappsession/${w.id}`, { token: user }),
-      t.call('PUT', `/api/whatsappsession/${w.id}`, { token: user }),
-      t.call('DELETE', `/api/whatsappsession/${w.id}`, { token: user }),
+      t.call('POST', '/api/whatsapp', { token: t.user, body: { name: 'Mine' } }),
+      t.call('PUT', `/api/whatsapp/${w.id}`, { token: t.user, body: { name: 'Mine' } }),
+      t.call('DELETE', `/api/whatsapp/${w.id}`, { token: t.user }),
+      t.call('POST', `/api/whatsappsession/${w.id}`, { token: t.user }),
+      t.call('PUT', `/api/whatsappsession/${w.id}`, { token: t.user }),
+      t.call('DELETE', `/api/whatsappsession/${w.id}`, { token: t.user }),
     ];
     for (const res of await Promise.all(attempts)) {
       expect(res.status).toBe(403);
@@ -189,15 +178,15 @@ describe('connection sessions', () => {
     expect(w.status).toBe('qrcode');
     expect(w.qrcode).toMatch(new RegExp(`^SIM-${w.id}-`));
 
-    const scan = await t.call('POST', `/api/simulator/${w.id}/scan`, { token: admin });
+    const scan = await t.call('POST', `/api/simulator/${w.id}/scan`, { token: t.admin });
     expect(scan.status).toBe(200);
     expect(await get(w.id)).toMatchObject({ status: 'CONNECTED', qrcode: '', retries: 0 });
 
-    const disconnect = await t.call('DELETE', `/api/whatsappsession/${w.id}`, { token: admin });
+    const disconnect = await t.call('DELETE', `/api/whatsappsession/${w.id}`, { token: t.admin });
     expect(disconnect.status).toBe(200);
     expect(await get(w.id)).toMatchObject({ status: 'DISCONNECTED', qrcode: '' });
 
-    const newQr = await t.call('PUT', `/api/whatsappsession/${w.id}`, { token: admin });
+    const newQr = await t.call('PUT', `/api/whatsappsession/${w.id}`, { token: t.admin });
     expect(newQr.status).toBe(200);
     const again = await eventually(async () => {
       const current = await get(w.id);
@@ -209,8 +198,8 @@ describe('connection sessions', () => {
 
   it('retries a disconnected connection (POST /whatsappsession): a paired device comes back CONNECTED', async () => {
     const w = await createConnection();
-    await t.call('POST', `/api/simulator/${w.id}/scan`, { token: admin });
-    const retry = await t.call('POST', `/api/whatsappsession/${w.id}`, { token: admin });
+    await t.call('POST', `/api/simulator/${w.id}/scan`, { token: t.admin });
+    const retry = await t.call('POST', `/api/whatsappsession/${w.id}`, { token: t.admin });
     expect(retry.status).toBe(200);
     await eventually(async () => (await get(w.id)).status === 'CONNECTED', 5000, 'CONNECTED');
   });
@@ -223,9 +212,9 @@ describe('connection sessions', () => {
       expect(e.action).toBe('update');
       seen.push(e.session);
     });
-    const userSocket = await t.socket(user);
+    const userSocket = await t.socket(t.user);
     const userEvent = nextEvent<{ session: WhatsappSessionDto }>(userSocket, 'whatsappSession');
-    await t.call('POST', `/api/simulator/${w.id}/scan`, { token: admin });
+    await t.call('POST', `/api/simulator/${w.id}/scan`, { token: t.admin });
     await eventually(async () => seen.some((s) => s.status === 'CONNECTED'), 3000, 'CONNECTED event');
     expect(seen.map((s) => s.status)).toEqual(['PAIRING', 'CONNECTED']);
     expect(seen[1]).toMatchObject({ id: w.id, qrcode: '', retries: 0 });
@@ -235,11 +224,11 @@ describe('connection sessions', () => {
 
   it('stops the session when the connection is deleted, with a whatsapp delete event', async () => {
     const w = await createConnection();
-    await t.call('POST', `/api/simulator/${w.id}/scan`, { token: admin });
+    await t.call('POST', `/api/simulator/${w.id}/scan`, { token: t.admin });
     expect(t.app.services.sessions.status(w.id)).toBe('CONNECTED');
-    const socket = await t.socket(admin);
+    const socket = await t.socket(t.admin);
     const deleted = nextEvent<{ action: string; whatsappId: number }>(socket, 'whatsapp');
-    await t.call('DELETE', `/api/whatsapp/${w.id}`, { token: admin });
+    await t.call('DELETE', `/api/whatsapp/${w.id}`, { token: t.admin });
     expect(await deleted).toEqual({ action: 'delete', whatsappId: w.id });
     expect(t.app.services.sessions.status(w.id)).toBeNull();
     expect(() => t.app.services.sessions.driver(w.id)).toThrow(/not connected/);
