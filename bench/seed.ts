@@ -12,9 +12,9 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
-import { migrateDatabase, openDatabase, type DatabaseHandle } from '../apps/server/src/db/client.js';
+import { migrateDatabase, openDatabase, rowsOf, type DatabaseHandle } from '../apps/server/src/db/client.js';
 import { runStatement } from '../apps/server/src/test/throwaway-database.js';
-import { rowsOf, seedDataSet, sizesAt } from './seed/data-set.js';
+import { seedDataSet, sizesAt } from './seed/data-set.js';
 
 const { values } = parseArgs({
   options: {

@@ -11,7 +11,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { hashPassword } from '../../apps/server/src/modules/auth/password.js';
-import type { Database } from '../../apps/server/src/db/client.js';
+import { rowsOf, type Database } from '../../apps/server/src/db/client.js';
 
 /** Password of every seeded user (admin@bench.local, attendant1..7@bench.local). */
 export const SEED_PASSWORD = 'bench-pass';
@@ -84,9 +84,6 @@ function pick(values: string[]): SQL {
 }
 
 /** The rows of `db.execute` (node-postgres and PGlite both answer `{ rows }`). */
-export function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
-}
 
 export interface SeedCounts {
   contacts: number;

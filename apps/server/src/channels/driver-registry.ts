@@ -1,5 +1,5 @@
 import type { Channel } from '@wadesk/contracts';
-import { createBaileysDriver } from './baileys/index.js';
+import { createLazyBaileysDriver } from './baileys/lazy-driver.js';
 import type { ChannelDriverFactory } from './channel-driver.js';
 import type { SimulatorNetwork } from './simulator/simulator-network.js';
 
@@ -13,7 +13,7 @@ export function createDriverRegistry(
 ): Map<Channel, ChannelDriverFactory> {
   const drivers = new Map<Channel, ChannelDriverFactory>();
   if (simulator) drivers.set('simulator', simulator.driverFactory);
-  drivers.set('baileys', createBaileysDriver);
+  drivers.set('baileys', createLazyBaileysDriver);
   for (const [channel, factory] of overrides ?? []) drivers.set(channel, factory);
   return drivers;
 }

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
-import { sql, type ExtractTablesWithRelations } from 'drizzle-orm';
+import { sql, type ExtractTablesWithRelations, type Logger } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
@@ -37,6 +37,8 @@ export interface DatabaseOptions {
   /** A PGlite dump to start from (tests). */
   loadDataDir?: Blob;
   poolSize?: number;
+  /** Drizzle's query logger (the benchmarks read the statements a request runs, to explain them). */
+  logger?: Logger;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
@@ -44,13 +46,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     // A connection attempt (or a wait for a free client) gives up after 15 s: an outage answers 503 instead of hanging.
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10, connectionTimeoutMillis: 15_000 });
     pool.on('error', () => undefined); // idle client errors surface on the next query
-    const db = drizzlePg(pool, { schema }) as unknown as Database;
+    const db = drizzlePg(pool, { schema, logger: options.logger }) as unknown as Database;
     return { db, kind: 'postgres', close: () => pool.end() };
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const pglite = new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, extensions: { pg_trgm, unaccent } });
   await pglite.waitReady;
-  const db = drizzlePglite(pglite, { schema }) as unknown as Database;
+  const db = drizzlePglite(pglite, { schema, logger: options.logger }) as unknown as Database;
   return { db, kind: 'pglite', pglite, close: () => pglite.close() };
 }
 
@@ -69,4 +71,9 @@ export async function migrateDatabase(handle: DatabaseHandle): Promise<void> {
 
 export function embeddedDataDir(dataDir: string): string {
   return path.join(dataDir, 'pgdata');
+}
+
+/** The rows of a raw `db.execute(sql…)`: both drivers answer `{ rows }`. */
+export function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
 }

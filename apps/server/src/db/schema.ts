@@ -3,6 +3,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  customType,
   index,
   integer,
   jsonb,
@@ -159,6 +160,7 @@ export const contacts = pgTable(
     // Search ignores case and accents: f_unaccent is an immutable wrapper of unaccent (migration 0002).
     index('contacts_name_unaccent_trgm_idx').using('gin', sql`f_unaccent(lower(${t.name})) gin_trgm_ops`),
     index('contacts_number_trgm_idx').using('gin', sql`${t.number} gin_trgm_ops`),
+    index('contacts_email_trgm_idx').using('gin', sql`lower(${t.email}) gin_trgm_ops`),
   ],
 );
 
@@ -199,10 +201,15 @@ export const tickets = pgTable(
     uniqueIndex('tickets_one_active_per_contact')
       .on(t.contactId, t.whatsappId)
       .where(sql`${t.status} in ('open', 'pending')`),
-    index('tickets_status_updated_idx').on(t.status, t.updatedAt),
+    // The lists (a status, inbox or groups, newest change first) read their page and count from this index.
+    index('tickets_status_group_updated_idx').on(t.status, t.isGroup, t.updatedAt, t.id),
+    // A search for a common word walks every ticket newest change first (decision 0012).
+    index('tickets_updated_idx').on(t.updatedAt, t.id),
     index('tickets_queue_idx').on(t.queueId),
     index('tickets_user_idx').on(t.userId),
     index('tickets_contact_idx').on(t.contactId),
+    // The dashboard's chart: today's tickets.
+    index('tickets_created_idx').on(t.createdAt),
   ],
 );
 
@@ -233,20 +240,32 @@ export const messages = pgTable(
     senderKind: varchar('sender_kind', { length: 10 }).notNull().default('contact'),
     /** Length of a voice note or audio in seconds, when the network or the upload says it. */
     mediaDuration: integer('media_duration'),
-    /**
-     * The body as search compares it (lower case, no accents), kept by the database: a search rechecking
-     * thousands of rows reads it instead of folding each body again (see docs/benchmarks.md).
-     */
-    searchText: text('search_text').generatedAlwaysAs(sql`f_unaccent(lower(body))`),
     ...timestamps,
   },
   (t) => [
     uniqueIndex('messages_channel_id_unique').on(t.whatsappId, t.channelMessageId),
     index('messages_ticket_created_idx').on(t.ticketId, t.createdAt),
-    // Ticket search looks for a word inside any message body, ignoring case and accents (pg_trgm and
-    // unaccent, created before migrations; f_unaccent is defined in migration 0002).
-    index('messages_search_text_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
   ],
+);
+
+/** A PostgreSQL full-text vector (only ever written by the database: see ticketSearch). */
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+/**
+ * The words of each ticket's messages (lower case, no accents, no positions): ticket search finds the tickets
+ * holding every word of the search as a word prefix through one GIN index, without reading a single message.
+ * Kept by the database itself: a statement trigger on messages adds the words of every inserted message
+ * (migration 0003, functions search_words and search_query; docs/decisions/0012-ticket-search.md).
+ */
+export const ticketSearch = pgTable(
+  'ticket_search',
+  {
+    ticketId: integer('ticket_id')
+      .primaryKey()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    words: tsvector('words').notNull(),
+  },
+  (t) => [index('ticket_search_words_idx').using('gin', t.words)],
 );
 
 /** What happened to a ticket (accepted, transferred, resolved, reopened, returned), shown between messages. */

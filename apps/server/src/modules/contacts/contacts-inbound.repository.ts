@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { contacts } from '../../db/schema.js';
 
@@ -11,6 +11,8 @@ export interface InboundContact {
   created: boolean;
 }
 
+const columns = { id: contacts.id, name: contacts.name, number: contacts.number, profilePicUrl: contacts.profilePicUrl };
+
 /** Contacts as the inbound pipeline sees them: found or created by number, race-free. */
 export class ContactsInboundRepository {
   constructor(private readonly db: Executor) {}
@@ -19,26 +21,29 @@ export class ContactsInboundRepository {
    * Finds the contact with this number or creates it. A name the network gives replaces a name that was
    * only the number; a name someone typed is kept.
    */
-  async upsertByNumber(number: string, name: string | undefined, isGroup: boolean): Promise<InboundContact> {
+  async findOrCreateByNumber(number: string, name: string | undefined, isGroup: boolean): Promise<InboundContact> {
     const given = name?.trim().slice(0, 200) || number;
-    const rows = await this.db
-      .insert(contacts)
-      .values({ number, name: given, isGroup })
-      .onConflictDoUpdate({
-        target: contacts.number,
-        set: {
-          name: sql`case when ${contacts.name} = ${contacts.number} and excluded.name <> excluded.number then excluded.name else ${contacts.name} end`,
-        },
-      })
-      .returning({
-        id: contacts.id,
-        name: contacts.name,
-        number: contacts.number,
-        profilePicUrl: contacts.profilePicUrl,
-        created: sql<boolean>`(xmax = 0)`,
-      });
-    const row = rows[0]!;
-    return { ...row, created: Boolean(row.created) };
+    // The usual case (a known contact) only reads: no row version, no lock, no WAL for a message.
+    const existing = await this.find(number);
+    if (existing) {
+      if (existing.name !== existing.number || given === number) return { ...existing, created: false };
+      const [renamed] = await this.db
+        .update(contacts)
+        .set({ name: given, updatedAt: new Date() })
+        .where(and(eq(contacts.id, existing.id), eq(contacts.name, contacts.number)))
+        .returning(columns);
+      return { ...(renamed ?? existing), created: false };
+    }
+    // New: insert, or read the contact a concurrent delivery inserted first (the unique number decides).
+    const [inserted] = await this.db.insert(contacts).values({ number, name: given, isGroup }).onConflictDoNothing({ target: contacts.number }).returning(columns);
+    if (inserted) return { ...inserted, created: true };
+    // The conflicting row is committed (the insert waited for it), so the next statement reads it.
+    return { ...(await this.findOrCreateByNumber(number, name, isGroup)), created: false };
+  }
+
+  private async find(number: string): Promise<Omit<InboundContact, 'created'> | undefined> {
+    const [row] = await this.db.select(columns).from(contacts).where(eq(contacts.number, number)).limit(1);
+    return row;
   }
 
   async setProfilePicUrl(id: number, url: string): Promise<void> {

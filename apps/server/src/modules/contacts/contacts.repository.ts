@@ -1,5 +1,5 @@
 import type { ContactDto, ExtraInfoDto } from '@wadesk/contracts';
-import { and, asc, count, eq, ilike, inArray, like, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, like, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { containsPattern, foldedContains } from '../../db/like-pattern.js';
 import { contactCustomFields, contacts } from '../../db/schema.js';
@@ -29,8 +29,8 @@ export class ContactsRepository {
     let where: SQL | undefined;
     if (search) {
       const pattern = containsPattern(search);
-      // The name ignores case and accents ('joao' finds João), through its f_unaccent trigram index.
-      where = or(foldedContains(contacts.name, search), like(contacts.number, pattern), ilike(contacts.email, pattern));
+      // Each through its trigram index; the name ignores case and accents ('joao' finds João).
+      where = or(foldedContains(contacts.name, search), like(contacts.number, pattern), like(sql`lower(${contacts.email})`, pattern));
     }
     const [total] = await this.db.select({ n: count() }).from(contacts).where(where);
     const rows = await this.db

@@ -1,7 +1,7 @@
 import { lastMessageOf, type MediaType, type TicketDto, type WhatsappDto } from '@wadesk/contracts';
 import type { AckUpdate, InboundMessage, InboundOutcome } from '../../channels/channel-driver.js';
 import type { SessionManager } from '../../channels/session-manager.js';
-import type { Database } from '../../db/client.js';
+import type { Database, Transaction } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { DomainEvents } from '../../events/domain-events.js';
 import type { MediaStorage } from '../../storage/media-storage.js';
@@ -60,23 +60,30 @@ export class InboundService {
     // A resend of a stored message stores nothing and touches no contact or ticket.
     if (await new MessagesRepository(this.db).findIdByChannelId(whatsappId, msg.id)) return 'duplicate';
 
-    const contact = await new ContactsInboundRepository(this.db).upsertByNumber(
-      msg.chatId,
-      msg.isGroup || !msg.fromMe ? msg.chatName : undefined,
-      msg.isGroup,
-    );
-    if (contact.created) this.fetchProfilePicture(whatsappId, contact.id, msg.chatId);
-
-    // A connection with one queue puts new tickets straight into it, so nobody outside sees them first.
-    const onlyQueue = !msg.isGroup && connection.queues.length === 1 ? connection.queues[0]!.id : null;
-    const ticketId = await this.findOrCreateTicket(contact.id, whatsappId, msg.isGroup, onlyQueue);
-    const stored = await this.storeMessage(whatsappId, ticketId, contact.id, msg);
-    if (!stored) return 'duplicate'; // the same network id, stored meanwhile by a concurrent delivery
-
-    const tickets = new TicketsRepository(this.db);
+    // Slow work (media download) first, then one transaction: contact, ticket, message and the ticket's preview
+    // are committed together (one WAL flush a message, not four), and nothing is half stored.
+    const prepared = await this.prepareMessage(whatsappId, msg);
     const mediaType = MEDIA_TYPE_OF_KIND[msg.kind];
     const preview = lastMessageOf({ body: msg.body, mediaType, filename: msg.media?.filename, duration: msg.media?.seconds });
-    await tickets.touchWithMessage(ticketId, preview, !msg.fromMe);
+    const saved = await this.db.transaction(async (tx) => {
+      const contact = await new ContactsInboundRepository(tx).findOrCreateByNumber(
+        msg.chatId,
+        msg.isGroup || !msg.fromMe ? msg.chatName : undefined,
+        msg.isGroup,
+      );
+      // A connection with one queue puts new tickets straight into it, so nobody outside sees them first.
+      const onlyQueue = !msg.isGroup && connection.queues.length === 1 ? connection.queues[0]!.id : null;
+      const ticketId = await this.findOrCreateTicket(tx, contact.id, whatsappId, msg.isGroup, onlyQueue);
+      const stored = await this.insertMessage(tx, whatsappId, ticketId, contact.id, msg, prepared);
+      if (!stored) return null; // the same network id, stored meanwhile by a concurrent delivery
+      await new TicketsRepository(tx).touchWithMessage(ticketId, preview, !msg.fromMe);
+      return { contact, ticketId, stored };
+    });
+    if (!saved) return 'duplicate';
+    const { contact, ticketId, stored } = saved;
+    if (contact.created) this.fetchProfilePicture(whatsappId, contact.id, msg.chatId);
+
+    const tickets = new TicketsRepository(this.db);
     const ticket = (await tickets.findDto(ticketId))!;
     const message = (await new MessagesRepository(this.db).findDto(stored))!;
     this.events.emit('message.created', { message, ticket });
@@ -108,21 +115,26 @@ export class InboundService {
    * timeCreateNewTicket seconds, reopened as pending; else a new pending ticket. The partial unique index
    * makes this race-free: a loser of the race reads the winner.
    */
-  private async findOrCreateTicket(contactId: number, whatsappId: number, isGroup: boolean, queueId: number | null): Promise<number> {
-    const repo = new TicketsRepository(this.db);
+  private async findOrCreateTicket(tx: Transaction, contactId: number, whatsappId: number, isGroup: boolean, queueId: number | null): Promise<number> {
+    const repo = new TicketsRepository(tx);
     // Read only when there is no active ticket (the usual case has one), and once across retries.
     let seconds: number | undefined;
     for (let attempt = 0; attempt < 5; attempt += 1) {
       const active = await repo.findActive(contactId, whatsappId);
       if (active) return active;
-      seconds ??= Number(await this.settings.value('timeCreateNewTicket')) || 0;
+      seconds ??= Number(await this.settings.value('timeCreateNewTicket', tx)) || 0;
       const recent = seconds > 0 ? await repo.findRecentlyClosed(contactId, whatsappId, new Date(Date.now() - seconds * 1000)) : null;
       try {
-        if (recent && (await repo.reopenAsPending(recent))) {
-          await new TicketEventsRepository(this.db).insert([{ ticketId: recent, kind: 'reopened', actorUserId: null }]);
-          return recent;
-        }
-        if (!recent) return await repo.insert({ contactId, whatsappId, status: 'pending', isGroup, queueId });
+        // A savepoint: losing the race to a concurrent delivery undoes only this attempt, not the transaction.
+        const won = await tx.transaction(async (attemptTx) => {
+          const attemptRepo = new TicketsRepository(attemptTx);
+          if (recent && (await attemptRepo.reopenAsPending(recent))) {
+            await new TicketEventsRepository(attemptTx).insert([{ ticketId: recent, kind: 'reopened', actorUserId: null }]);
+            return recent;
+          }
+          return recent ? null : attemptRepo.insert({ contactId, whatsappId, status: 'pending', isGroup, queueId });
+        });
+        if (won !== null) return won;
       } catch (err) {
         if (!isUniqueViolation(err)) throw err;
       }
@@ -132,9 +144,8 @@ export class InboundService {
     return winner;
   }
 
-  private async storeMessage(whatsappId: number, ticketId: number, contactId: number, msg: InboundMessage): Promise<number | null> {
-    const repo = new MessagesRepository(this.db);
-    const mediaType = MEDIA_TYPE_OF_KIND[msg.kind];
+  /** The stored form of a message's body and media: downloads and saves its media (outside any transaction). */
+  private async prepareMessage(whatsappId: number, msg: InboundMessage): Promise<{ body: string; mediaUrl: string | null }> {
     let mediaUrl: string | null = null;
     let body = msg.body;
     try {
@@ -149,6 +160,19 @@ export class InboundService {
       this.options.log.warn({ err, whatsappId, messageId: msg.id }, 'media download failed; message kept without media');
     }
     if (msg.kind === 'vcard' && msg.vcard && !body) body = msg.vcard.vcard;
+    return { body, mediaUrl };
+  }
+
+  private async insertMessage(
+    tx: Transaction,
+    whatsappId: number,
+    ticketId: number,
+    contactId: number,
+    msg: InboundMessage,
+    { body, mediaUrl }: { body: string; mediaUrl: string | null },
+  ): Promise<number | null> {
+    const repo = new MessagesRepository(tx);
+    const mediaType = MEDIA_TYPE_OF_KIND[msg.kind];
     const quotedMsgId = msg.quotedId ? await repo.findIdByChannelId(whatsappId, msg.quotedId) : null;
     return repo.insertOnce({
       channelMessageId: msg.id,

@@ -9,7 +9,7 @@ import {
   type SettingDto,
   type SettingKey,
 } from '@wadesk/contracts';
-import type { Database } from '../../db/client.js';
+import type { Database, Executor } from '../../db/client.js';
 import type { DomainEvents } from '../../events/domain-events.js';
 import { AppError } from '../../http/app-error.js';
 import { SettingsRepository } from './settings.repository.js';
@@ -24,8 +24,8 @@ export class SettingsService {
     private readonly events: DomainEvents,
   ) {}
 
-  private repo(): SettingsRepository {
-    return new SettingsRepository(this.db);
+  private repo(executor: Executor = this.db): SettingsRepository {
+    return new SettingsRepository(executor);
   }
 
   /** Every key of the specification with its default; the API token is random, generated once. */
@@ -40,8 +40,9 @@ export class SettingsService {
     return forAdmin ? all : all.filter((s) => isPublicSetting(s.key));
   }
 
-  async value(key: SettingKey): Promise<string> {
-    return (await this.repo().get(key)) ?? SETTING_DEFINITIONS[key].default;
+  /** A setting's value (its default when unset); inside a transaction, pass it: its connection reads. */
+  async value(key: SettingKey, executor?: Executor): Promise<string> {
+    return (await this.repo(executor).get(key)) ?? SETTING_DEFINITIONS[key].default;
   }
 
   async update(key: string, value: string): Promise<SettingDto> {

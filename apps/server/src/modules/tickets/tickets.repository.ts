@@ -1,8 +1,8 @@
-import { searchExcerpt, type ContactDto, type QueueDto, type TicketDto, type TicketStatus } from '@wadesk/contracts';
+import { foldForSearch, searchExcerpt, type ContactDto, type QueueDto, type TicketDto, type TicketStatus } from '@wadesk/contracts';
 import { and, count, desc, eq, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
-import { containsPattern, foldedContains, foldedPattern } from '../../db/like-pattern.js';
-import { contacts, messages, queues, tickets, users, whatsapps } from '../../db/schema.js';
+import { rowsOf, type Executor } from '../../db/client.js';
+import { containsPattern, foldedContains } from '../../db/like-pattern.js';
+import { contacts, queues, tickets, users, whatsapps } from '../../db/schema.js';
 import { toQueueDto } from '../queues/queues.mapper.js';
 
 export interface TicketListFilter {
@@ -90,6 +90,25 @@ function toTicketDto(row: TicketRow): TicketDto {
   };
 }
 
+/** An excerpt around the longest word of the search found in the body (the words apart, not the whole text). */
+function longestWordExcerpt(body: string, words: string[]) {
+  for (const word of [...words].sort((a, b) => b.length - a.length)) {
+    const excerpt = searchExcerpt(body, word);
+    if (excerpt) return excerpt;
+  }
+  return null;
+}
+
+export interface TicketPage {
+  tickets: TicketDto[];
+  /** All the tickets that match; a search's count stops at SEARCH_COUNT_CAP. */
+  count: number;
+  hasMore: boolean;
+}
+
+/** A search counts its tickets up to this many (decision 0012); beyond, the pages go on while count stays here. */
+export const SEARCH_COUNT_CAP = 1000;
+
 /** The only file that queries tickets. */
 export class TicketsRepository {
   constructor(private readonly db: Executor) {}
@@ -152,85 +171,98 @@ export class TicketsRepository {
     if (filter.mineOrPendingOf !== undefined) {
       conditions.push(or(eq(tickets.userId, filter.mineOrPendingOf), eq(tickets.status, 'pending')));
     }
-    if (filter.search) {
-      // Each subquery runs once (hashed) and can use the trigram indexes on contact names and message bodies,
-      // both folded by f_unaccent(lower(...)) (message bodies in the stored search_text): case and accents are ignored.
-      const pattern = containsPattern(filter.search);
-      conditions.push(
-        or(
-          sql`${tickets.contactId} in (select c.id from contacts c where ${foldedContains(sql`c.name`, filter.search)} or c.number like ${pattern})`,
-          sql`${tickets.id} in (select m.ticket_id from messages m where m.search_text like ${foldedPattern(filter.search)})`,
-        ),
-      );
-    }
     return and(...conditions);
   }
 
-  async list(filter: TicketListFilter, page: number, pageSize: number): Promise<{ tickets: TicketDto[]; count: number }> {
+  /**
+   * One page of a listing, its count and whether more follow. The page's ids come from the (status, is_group,
+   * updated_at, id) index alone, deep pages too; only those rows are then joined to their contact, queue, user
+   * and connection.
+   */
+  async list(filter: TicketListFilter, page: number, pageSize: number): Promise<TicketPage> {
     if (filter.search) return this.search(filter, page, pageSize);
     const where = this.where(filter);
-    const [total] = await this.db
-      .select({ n: count() })
+    const [total] = await this.db.select({ n: count() }).from(tickets).where(where);
+    const pageIds = this.db
+      .select({ pageId: sql<number>`${tickets.id}`.as('page_id') })
       .from(tickets)
-      .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-      .where(where);
-    const rows = await this.selectDtos()
       .where(where)
       .orderBy(desc(tickets.updatedAt), desc(tickets.id))
       .limit(pageSize)
-      .offset((page - 1) * pageSize);
-    return { tickets: rows.map(toTicketDto), count: total?.n ?? 0 };
-  }
-
-  /** A search matches once (a CTE), then counts and pages the matches in the same statement. */
-  private async search(filter: TicketListFilter, page: number, pageSize: number): Promise<{ tickets: TicketDto[]; count: number }> {
-    const matched = this.db.$with('matched').as(
-      this.db
-        .select({ matchedId: sql<number>`${tickets.id}`.as('matched_id') })
-        .from(tickets)
-        .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-        .where(this.where(filter)),
-    );
-    const rows = await this.db
-      .with(matched)
-      .select({ ...ticketColumns, total: sql<number>`(select count(*) from ${matched})`.mapWith(Number) })
-      .from(tickets)
-      .innerJoin(matched, eq(matched.matchedId, tickets.id))
-      .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-      .leftJoin(queues, eq(queues.id, tickets.queueId))
-      .leftJoin(users, eq(users.id, tickets.userId))
-      .leftJoin(whatsapps, eq(whatsapps.id, tickets.whatsappId))
-      .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-      .limit(pageSize)
-      .offset((page - 1) * pageSize);
-    const found = rows.map(toTicketDto);
-    await this.attachSearchMatches(found, filter.search!);
-    if (rows.length === 0 && page > 1) {
-      const [total] = await this.db
-        .select({ n: count() })
-        .from(tickets)
-        .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-        .where(this.where(filter));
-      return { tickets: [], count: total?.n ?? 0 };
-    }
-    return { tickets: found, count: rows[0]?.total ?? 0 };
+      .offset((page - 1) * pageSize)
+      .as('page_ids');
+    const rows = await this.selectDtos()
+      .innerJoin(pageIds, eq(pageIds.pageId, tickets.id))
+      .orderBy(desc(tickets.updatedAt), desc(tickets.id));
+    const n = total?.n ?? 0;
+    return { tickets: rows.map(toTicketDto), count: n, hasMore: n > page * pageSize };
   }
 
   /**
-   * The newest matching message of each ticket of a search page, as an excerpt around the match: one
-   * statement for the page's tickets (their messages through the (ticket, created) index).
+   * Tickets whose contact's name or number contains the text (ignoring case and accents, trigram indexes), or
+   * whose messages hold every word of it as a word prefix (ticket_search, one GIN index: decision 0012).
+   * Few candidates (at most SEARCH_COUNT_CAP by either way): all of them are filtered, counted and sorted.
+   * Many (a common word): the tickets are walked newest change first and each is probed, which finds a page
+   * after a few dozen probes; the count then stops at SEARCH_COUNT_CAP.
+   */
+  private async search(filter: TicketListFilter, page: number, pageSize: number): Promise<TicketPage> {
+    const search = filter.search!;
+    const byContact = sql`${tickets.contactId} in (select c.id from contacts c where ${foldedContains(sql`c.name`, search)} or c.number like ${containsPattern(search)})`;
+    const words = sql`search_query(${search})`;
+    const limitPlusOne = SEARCH_COUNT_CAP + 1;
+    const [candidates] = rowsOf<{ by_contact: number; by_words: number }>(
+      await this.db.execute(sql`
+        select (select count(*) from (select 1 from ${tickets} where ${byContact} limit ${limitPlusOne}) a)::int as by_contact,
+               (select count(*) from (select 1 from ticket_search s where s.words @@ ${words} limit ${limitPlusOne}) b)::int as by_words`),
+    );
+    const few = candidates!.by_contact + candidates!.by_words <= SEARCH_COUNT_CAP;
+    const matches = few
+      ? sql`${tickets.id} in (select ${tickets.id} from ${tickets} where ${byContact} union select s.ticket_id from ticket_search s where s.words @@ ${words})`
+      : // A scalar subquery, so that each walked ticket is probed (an EXISTS here would be hashed: all matches read).
+        sql`(${byContact} or (select s.words from ticket_search s where s.ticket_id = ${tickets.id}) @@ ${words})`;
+    const where = and(this.where(filter), matches);
+    const rows = await this.db
+      .select({ id: tickets.id })
+      .from(tickets)
+      .where(where)
+      .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+      .limit(pageSize + 1)
+      .offset((page - 1) * pageSize);
+    const [total] = rowsOf<{ n: number }>(
+      await this.db.execute(sql`select count(*)::int as n from (select 1 from ${tickets} where ${where} limit ${few ? null : SEARCH_COUNT_CAP}) m`),
+    );
+    const found = await this.findDtos(rows.slice(0, pageSize).map((r) => r.id));
+    const order = new Map(rows.map((r, i) => [r.id, i]));
+    found.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+    await this.attachSearchMatches(found, search);
+    return { tickets: found, count: total?.n ?? 0, hasMore: rows.length > pageSize };
+  }
+
+  /**
+   * The newest message of each ticket of a search page holding a word of the search, as an excerpt around the
+   * whole text or else its longest word: per ticket, its messages newest first through the (ticket, created)
+   * index, cheaply prefiltered by the folded words, until the first that matches.
    */
   private async attachSearchMatches(page: TicketDto[], search: string): Promise<void> {
-    if (page.length === 0) return;
-    const rows = await this.db
-      .selectDistinctOn([messages.ticketId], { ticketId: messages.ticketId, body: messages.body })
-      .from(messages)
-      .where(and(inArray(messages.ticketId, page.map((t) => t.id)), eq(messages.isDeleted, false), sql`${messages.searchText} like ${foldedPattern(search)}`))
-      .orderBy(messages.ticketId, desc(messages.createdAt), desc(messages.id));
-    const bodies = new Map(rows.map((r) => [r.ticketId, r.body]));
+    const words = foldForSearch(search).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+    if (page.length === 0 || words.length === 0) return;
+    const anyWord = sql.join(
+      words.map((w) => sql`(f_unaccent(lower(m.body)) like ${containsPattern(w)} and search_words(m.body) @@ search_query(${w}))`),
+      sql` or `,
+    );
+    const result = await this.db.execute(sql`
+      select p.id as ticket_id, hit.body
+      from unnest(${`{${page.map((t) => t.id).join(',')}}`}::int[]) as p(id)
+      cross join lateral (
+        select m.body from messages m
+        where m.ticket_id = p.id and not m.is_deleted and (${anyWord})
+        order by m.created_at desc, m.id desc
+        limit 1
+      ) hit`);
+    const bodies = new Map(rowsOf<{ ticket_id: number; body: string }>(result).map((r) => [Number(r.ticket_id), r.body]));
     for (const ticket of page) {
       const body = bodies.get(ticket.id);
-      ticket.searchMatch = body ? searchExcerpt(body, search) : null;
+      ticket.searchMatch = body ? (searchExcerpt(body, search) ?? longestWordExcerpt(body, words)) : null;
     }
   }
 
@@ -328,7 +360,6 @@ export class TicketsRepository {
     const rows = await this.db
       .select({ status: tickets.status, n: count() })
       .from(tickets)
-      .innerJoin(contacts, eq(contacts.id, tickets.contactId))
       .where(this.where(filter))
       .groupBy(tickets.status);
     const result: Record<TicketStatus, number> = { open: 0, pending: 0, closed: 0 };
@@ -341,7 +372,6 @@ export class TicketsRepository {
     const rows = await this.db
       .select({ hour: sql<number>`extract(hour from ${tickets.createdAt} at time zone ${timeZone})::int`, n: count() })
       .from(tickets)
-      .innerJoin(contacts, eq(contacts.id, tickets.contactId))
       .where(and(this.where(filter), gte(tickets.createdAt, from), lt(tickets.createdAt, to)))
       .groupBy(sql`1`);
     return new Map(rows.map((r) => [Number(r.hour), r.n]));

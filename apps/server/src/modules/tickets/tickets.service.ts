@@ -81,8 +81,7 @@ export class TicketsService {
 
   async list(user: AuthUser, query: TicketListQuery) {
     const filter = await this.listFilter(user, query);
-    const { tickets, count } = await this.repo().list(filter, query.pageNumber, PAGE_SIZE.tickets);
-    return { tickets, count, hasMore: count > query.pageNumber * PAGE_SIZE.tickets };
+    return this.repo().list(filter, query.pageNumber, PAGE_SIZE.tickets);
   }
 
   /** A ticket the caller may see: ERR_NO_TICKET_FOUND when missing, ERR_NO_PERMISSION otherwise. */

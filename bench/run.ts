@@ -1,0 +1,122 @@
+/**
+ * `npm run bench`: the real-size benchmarks of issue 11, written into docs/benchmarks.md.
+ *
+ *   npm run bench                          # PostgreSQL (DATABASE_URL's server, default 127.0.0.1:5432) and PGlite
+ *   npm run bench -- --only api,ingest     # some of api, ingest, web, pglite
+ *   npm run bench -- --seconds 30 --reseed # longer runs; seed the data sets again
+ *
+ * Builds the app if its sources changed (scripts/start.mjs --build), seeds the data sets when missing
+ * (PostgreSQL database wadesk_bench at scale 1; data/bench-pglite at scale 0.1), runs bench/api, bench/ingest
+ * and bench/web, and replaces the part of docs/benchmarks.md between its `bench:start` and `bench:end` markers
+ * with the figures, the command, the machine and the date. Loopback only; every run is bounded in time.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { sql } from 'drizzle-orm';
+import { openDatabase, rowsOf } from '../apps/server/src/db/client.js';
+import { apiBenchMarkdown, runApiBench } from './api.js';
+import { ingestBenchMarkdown, runIngestBench } from './ingest.js';
+import { machineLine, ROOT } from './lib/server-process.js';
+import { runWebBench, webBenchMarkdown } from './web.js';
+
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string', default: 'api,ingest,web,pglite' },
+    seconds: { type: 'string', default: '10' },
+    'ingest-seconds': { type: 'string', default: '60' },
+    reseed: { type: 'boolean', default: false },
+    'no-write': { type: 'boolean', default: false },
+  },
+});
+const only = new Set(values.only.split(','));
+const seconds = Number(values.seconds);
+const BENCH_DB = 'wadesk_bench';
+const PGLITE_DIR = path.join(ROOT, 'data', 'bench-pglite');
+const DOC = path.join(ROOT, 'docs', 'benchmarks.md');
+
+function run(command: string, args: string[], env: Record<string, string> = {}): void {
+  execFileSync(command, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env } });
+}
+
+function serverUrl(database: string): string {
+  const url = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+/** The seeded PostgreSQL database's ticket count, or 0 when it is missing. */
+async function seededTickets(): Promise<number> {
+  try {
+    const handle = await openDatabase({ databaseUrl: serverUrl(BENCH_DB), poolSize: 1 });
+    try {
+      return rowsOf<{ n: number }>(await handle.db.execute(sql`select count(*)::int as n from tickets`))[0]?.n ?? 0;
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return 0;
+  }
+}
+
+async function main(): Promise<void> {
+  const started = new Date();
+  run(process.execPath, ['scripts/start.mjs', '--build']);
+  const sections: string[] = [];
+
+  if (only.has('api') || only.has('ingest')) {
+    if (values.reseed || (await seededTickets()) < 100_000) {
+      run('npx', ['tsx', 'bench/seed.ts', '--scale', '1', '--database', BENCH_DB], { DATABASE_URL: serverUrl('postgres') });
+    }
+    const database = { kind: 'postgres' as const, url: serverUrl(BENCH_DB) };
+    if (only.has('api')) {
+      console.error('bench/api on PostgreSQL');
+      sections.push(apiBenchMarkdown(await runApiBench({ database, seconds }), '### API, PostgreSQL, the full data set'));
+    }
+    if (only.has('ingest')) {
+      console.error('bench/ingest on PostgreSQL');
+      const result = await runIngestBench({ database, rates: [250, 500, 1000], seconds: Math.min(10, seconds) });
+      const sustained = await runIngestBench({ database, rates: [Math.max(...result.steps.filter((s) => s.lost === 0).map((s) => s.sustained), 100)], seconds: Number(values['ingest-seconds']) });
+      result.steps.push(...sustained.steps);
+      sections.push(ingestBenchMarkdown(result, '### Inbound messages, PostgreSQL (rising rates, then the best rate held)'));
+    }
+  }
+  if (only.has('pglite')) {
+    if (values.reseed && existsSync(PGLITE_DIR)) run('rm', ['-rf', PGLITE_DIR]);
+    if (!existsSync(path.join(PGLITE_DIR, 'pgdata'))) run('npx', ['tsx', 'bench/seed.ts', '--scale', '0.1', '--pglite', path.join(PGLITE_DIR, 'pgdata')]);
+    const database = { kind: 'pglite' as const, dataDir: PGLITE_DIR };
+    console.error('bench/api on PGlite');
+    sections.push(apiBenchMarkdown(await runApiBench({ database, seconds, connections: [16] }), '### API, embedded PGlite, a tenth of the data set'));
+  }
+  if (only.has('web')) {
+    console.error('bench/web');
+    sections.push(webBenchMarkdown(await runWebBench()));
+  }
+
+  const body = [
+    `<!-- bench:start (written by npm run bench; edit outside these markers) -->`,
+    `## Real size (issue 11): figures of ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+    '',
+    `Command: \`npm run bench -- --only ${values.only} --seconds ${seconds}\`. Machine: ${machineLine()}; the load generator runs on the same machine.`,
+    '',
+    ...sections.flatMap((s) => [s, '']),
+    '<!-- bench:end -->',
+  ].join('\n');
+  console.log(body);
+  if (values['no-write']) return;
+  const doc = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '# Benchmarks\n';
+  const start = doc.indexOf('<!-- bench:start');
+  const end = doc.indexOf('<!-- bench:end -->');
+  const next =
+    start >= 0 && end > start
+      ? doc.slice(0, start) + body + doc.slice(end + '<!-- bench:end -->'.length)
+      : doc.replace(/^(# Benchmarks\n)/, `$1\n${body}\n`);
+  writeFileSync(DOC, next);
+  console.error(`wrote ${path.relative(ROOT, DOC)}`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
