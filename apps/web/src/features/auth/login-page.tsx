@@ -1,16 +1,17 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { LoginInput } from '@wadesk/contracts';
+import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormTextField } from '../../components/form-text-field';
 import { useAuth } from './auth-context';
 import { AuthForm } from './auth-form';
+import { lazyResolver, preloadAuthResolvers } from './lazy-resolver';
 import { PasswordField } from './password-field';
 
 export function LoginPage() {
   const { t } = useTranslation();
   const { login } = useAuth();
-  const form = useForm({ resolver: zodResolver(LoginInput), defaultValues: { email: '', password: '' } });
+  const form = useForm({ resolver: lazyResolver((r) => r.loginResolver), defaultValues: { email: '', password: '' } });
+  useEffect(() => void preloadAuthResolvers(), []);
 
   return (
     <AuthForm

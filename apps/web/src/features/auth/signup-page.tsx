@@ -1,5 +1,4 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { SignupInput } from '@wadesk/contracts';
+import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
@@ -7,12 +6,14 @@ import { FormTextField } from '../../components/form-text-field';
 import { api } from '../../services/api';
 import { toastSuccess } from '../../services/toast-error';
 import { AuthForm } from './auth-form';
+import { lazyResolver, preloadAuthResolvers } from './lazy-resolver';
 import { PasswordField } from './password-field';
 
 export function SignupPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const form = useForm({ resolver: zodResolver(SignupInput), defaultValues: { name: '', email: '', password: '' } });
+  const form = useForm({ resolver: lazyResolver((r) => r.signupResolver), defaultValues: { name: '', email: '', password: '' } });
+  useEffect(() => void preloadAuthResolvers(), []);
 
   return (
     <AuthForm
