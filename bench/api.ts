@@ -157,6 +157,7 @@ async function explainAll(database: BenchDatabase, list: ApiScenario[]): Promise
     }
   } finally {
     await app.close();
+    await handle.close();
   }
   return explained;
 }

@@ -76,6 +76,8 @@ async function copyDatabase(db: BenchDatabase): Promise<{ copy: BenchDatabase; r
   const admin = new URL(db.url);
   admin.pathname = '/postgres';
   await runStatement(admin.toString(), `drop database if exists ${name} with (force)`);
+  // A template must have no other session (a benchmark's pool may still be closing).
+  await runStatement(admin.toString(), `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${source.pathname.slice(1)}' and pid <> pg_backend_pid()`);
   await runStatement(admin.toString(), `create database ${name} template ${source.pathname.slice(1)}`);
   const copy = new URL(db.url);
   copy.pathname = `/${name}`;

@@ -64,6 +64,11 @@ async function main(): Promise<void> {
   const started = new Date();
   run(process.execPath, ['scripts/start.mjs', '--build']);
   const sections: string[] = [];
+  // Each section is printed as soon as it is measured: a later failure loses nothing.
+  const add = (section: string) => {
+    sections.push(section);
+    console.error(`\n${section}\n`);
+  };
 
   if (only.has('api') || only.has('ingest')) {
     if (values.reseed || (await seededTickets()) < 100_000) {
@@ -72,14 +77,14 @@ async function main(): Promise<void> {
     const database = { kind: 'postgres' as const, url: serverUrl(BENCH_DB) };
     if (only.has('api')) {
       console.error('bench/api on PostgreSQL');
-      sections.push(apiBenchMarkdown(await runApiBench({ database, seconds }), '### API, PostgreSQL, the full data set'));
+      add(apiBenchMarkdown(await runApiBench({ database, seconds }), '### API, PostgreSQL, the full data set'));
     }
     if (only.has('ingest')) {
       console.error('bench/ingest on PostgreSQL');
       const result = await runIngestBench({ database, rates: [250, 500, 1000], seconds: Math.min(10, seconds) });
       const sustained = await runIngestBench({ database, rates: [Math.max(...result.steps.filter((s) => s.lost === 0).map((s) => s.sustained), 100)], seconds: Number(values['ingest-seconds']) });
       result.steps.push(...sustained.steps);
-      sections.push(ingestBenchMarkdown(result, '### Inbound messages, PostgreSQL (rising rates, then the best rate held)'));
+      add(ingestBenchMarkdown(result, '### Inbound messages, PostgreSQL (rising rates, then the best rate held)'));
     }
   }
   if (only.has('pglite')) {
@@ -87,11 +92,11 @@ async function main(): Promise<void> {
     if (!existsSync(path.join(PGLITE_DIR, 'pgdata'))) run('npx', ['tsx', 'bench/seed.ts', '--scale', '0.1', '--pglite', path.join(PGLITE_DIR, 'pgdata')]);
     const database = { kind: 'pglite' as const, dataDir: PGLITE_DIR };
     console.error('bench/api on PGlite');
-    sections.push(apiBenchMarkdown(await runApiBench({ database, seconds, connections: [16] }), '### API, embedded PGlite, a tenth of the data set'));
+    add(apiBenchMarkdown(await runApiBench({ database, seconds, connections: [16] }), '### API, embedded PGlite, a tenth of the data set'));
   }
   if (only.has('web')) {
     console.error('bench/web');
-    sections.push(webBenchMarkdown(await runWebBench()));
+    add(webBenchMarkdown(await runWebBench()));
   }
 
   const body = [
