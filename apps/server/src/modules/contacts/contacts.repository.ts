@@ -33,11 +33,15 @@ export class ContactsRepository {
       where = or(foldedContains(contacts.name, search), like(contacts.number, pattern), like(sql`lower(${contacts.email})`, pattern));
     }
     const [total] = await this.db.select({ n: count() }).from(contacts).where(where);
+    // A search sorts by `lower(name) || ''`, the same order through an expression no index has: the planner then
+    // finds the matches through the trigram indexes and sorts them (~1 ms), instead of walking the whole name
+    // index and filtering row by row until a page is full (10–18 ms for a name of a few dozen contacts).
+    const nameOrder = search ? sql`lower(${contacts.name}) || ''` : sql`lower(${contacts.name})`;
     const rows = await this.db
       .select()
       .from(contacts)
       .where(where)
-      .orderBy(asc(sql`lower(${contacts.name})`), asc(contacts.id))
+      .orderBy(asc(nameOrder), asc(contacts.id))
       .limit(pageSize)
       .offset((page - 1) * pageSize);
     return { contacts: await this.withExtraInfo(rows), count: total?.n ?? 0 };
