@@ -22,8 +22,8 @@ import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
 import { io } from 'socket.io-client';
 import { embeddedDataDir, openDatabase, rowsOf } from '../apps/server/src/db/client.js';
-import { runStatement } from '../apps/server/src/test/throwaway-database.js';
-import { signIn, startServer, type BenchDatabase, type ServerProcess } from './lib/server-process.js';
+import { databaseUrl, runStatement } from '../apps/server/src/test/throwaway-database.js';
+import { percentile, signIn, startServer, type BenchDatabase, type ServerProcess } from './lib/server-process.js';
 import { SEED_PASSWORD } from './seed/data-set.js';
 
 export interface IngestStep {
@@ -59,11 +59,6 @@ export interface IngestBenchOptions {
 
 const TAG = 'ingest-bench';
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
 /** A copy of the seeded database for this run, and how to remove it. */
 async function copyDatabase(db: BenchDatabase): Promise<{ copy: BenchDatabase; remove: () => Promise<void> }> {
   if (db.kind === 'pglite') {
@@ -71,17 +66,14 @@ async function copyDatabase(db: BenchDatabase): Promise<{ copy: BenchDatabase; r
     await cp(embeddedDataDir(db.dataDir), embeddedDataDir(dir), { recursive: true });
     return { copy: { kind: 'pglite', dataDir: dir }, remove: () => rm(dir, { recursive: true, force: true }) };
   }
-  const source = new URL(db.url);
-  const name = `${source.pathname.slice(1)}_ingest`;
-  const admin = new URL(db.url);
-  admin.pathname = '/postgres';
-  await runStatement(admin.toString(), `drop database if exists ${name} with (force)`);
+  const source = new URL(db.url).pathname.slice(1);
+  const name = `${source}_ingest`;
+  const admin = databaseUrl(db.url, 'postgres');
+  await runStatement(admin, `drop database if exists ${name} with (force)`);
   // A template must have no other session (a benchmark's pool may still be closing).
-  await runStatement(admin.toString(), `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${source.pathname.slice(1)}' and pid <> pg_backend_pid()`);
-  await runStatement(admin.toString(), `create database ${name} template ${source.pathname.slice(1)}`);
-  const copy = new URL(db.url);
-  copy.pathname = `/${name}`;
-  return { copy: { kind: 'postgres', url: copy.toString() }, remove: () => runStatement(admin.toString(), `drop database if exists ${name} with (force)`) };
+  await runStatement(admin, `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${source}' and pid <> pg_backend_pid()`);
+  await runStatement(admin, `create database ${name} template ${source}`);
+  return { copy: { kind: 'postgres', url: databaseUrl(db.url, name) }, remove: () => runStatement(admin, `drop database if exists ${name} with (force)`) };
 }
 
 async function api<T>(server: ServerProcess, token: string, method: string, url: string, body?: unknown): Promise<T> {
@@ -180,8 +172,8 @@ export async function runIngestBench(options: IngestBenchOptions): Promise<Inges
         acknowledged: acknowledged.size,
         received,
         sustained: Math.round(received / seconds),
-        p50: Math.round(percentile(latencies, 50)),
-        p99: Math.round(percentile(latencies, 99)),
+        p50: Math.round(percentile(latencies, 0.5)),
+        p99: Math.round(percentile(latencies, 0.99)),
         lost,
         duplicated: duplicateEvents,
         errors: result.errors + result.non2xx + result.timeouts,

@@ -18,7 +18,7 @@ import { sql } from 'drizzle-orm';
 import { openDatabase, rowsOf } from '../apps/server/src/db/client.js';
 import { apiBenchMarkdown, runApiBench } from './api.js';
 import { ingestBenchMarkdown, runIngestBench } from './ingest.js';
-import { machineLine, ROOT } from './lib/server-process.js';
+import { machineLine, postgresUrl, ROOT } from './lib/server-process.js';
 import { runWebBench, webBenchMarkdown } from './web.js';
 
 const { values } = parseArgs({
@@ -40,16 +40,10 @@ function run(command: string, args: string[], env: Record<string, string> = {}):
   execFileSync(command, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env } });
 }
 
-function serverUrl(database: string): string {
-  const url = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
-  url.pathname = `/${database}`;
-  return url.toString();
-}
-
 /** The seeded PostgreSQL database's ticket count, or 0 when it is missing. */
 async function seededTickets(): Promise<number> {
   try {
-    const handle = await openDatabase({ databaseUrl: serverUrl(BENCH_DB), poolSize: 1 });
+    const handle = await openDatabase({ databaseUrl: postgresUrl(BENCH_DB), poolSize: 1 });
     try {
       return rowsOf<{ n: number }>(await handle.db.execute(sql`select count(*)::int as n from tickets`))[0]?.n ?? 0;
     } finally {
@@ -72,9 +66,9 @@ async function main(): Promise<void> {
 
   if (only.has('api') || only.has('ingest')) {
     if (values.reseed || (await seededTickets()) < 100_000) {
-      run('npx', ['tsx', 'bench/seed.ts', '--scale', '1', '--database', BENCH_DB], { DATABASE_URL: serverUrl('postgres') });
+      run('npx', ['tsx', 'bench/seed.ts', '--scale', '1', '--database', BENCH_DB], { DATABASE_URL: postgresUrl('postgres') });
     }
-    const database = { kind: 'postgres' as const, url: serverUrl(BENCH_DB) };
+    const database = { kind: 'postgres' as const, url: postgresUrl(BENCH_DB) };
     if (only.has('api')) {
       console.error('bench/api on PostgreSQL');
       add(apiBenchMarkdown(await runApiBench({ database, seconds }), '### API, PostgreSQL, the full data set'));

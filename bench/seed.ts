@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { migrateDatabase, openDatabase, rowsOf, type DatabaseHandle } from '../apps/server/src/db/client.js';
-import { runStatement } from '../apps/server/src/test/throwaway-database.js';
+import { databaseUrl, runStatement } from '../apps/server/src/test/throwaway-database.js';
 import { seedDataSet, sizesAt } from './seed/data-set.js';
 
 const { values } = parseArgs({
@@ -44,13 +44,11 @@ async function open(): Promise<{ handle: DatabaseHandle; where: string; dropAfte
   if (!baseUrl) throw new Error('set DATABASE_URL (a PostgreSQL server, its database is only used to create ours) or pass --pglite DIR');
   await runStatement(baseUrl, `drop database if exists ${name} with (force)`);
   await runStatement(baseUrl, `create database ${name}`);
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
   // One connection: setseed() and the temporary plan table belong to the session.
-  const handle = await openDatabase({ databaseUrl: url.toString(), poolSize: 1 });
+  const handle = await openDatabase({ databaseUrl: databaseUrl(baseUrl, name), poolSize: 1 });
   return {
     handle,
-    where: `PostgreSQL database ${name} (${url.host})`,
+    where: `PostgreSQL database ${name} (${new URL(baseUrl).host})`,
     dropAfter: () => runStatement(baseUrl, `drop database if exists ${name} with (force)`),
   };
 }

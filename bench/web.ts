@@ -37,7 +37,7 @@ import { sql } from 'drizzle-orm';
 import { embeddedDataDir, migrateDatabase, openDatabase, rowsOf, type DatabaseHandle } from '../apps/server/src/db/client.js';
 import { hashPassword } from '../apps/server/src/modules/auth/password.js';
 import { runStatement } from '../apps/server/src/test/throwaway-database.js';
-import { ROOT, startServer, type BenchDatabase, type ServerProcess } from './lib/server-process.js';
+import { percentile, postgresUrl, ROOT, startServer, type BenchDatabase, type ServerProcess } from './lib/server-process.js';
 import { seedConnectionQueuesAndContacts } from './seed-base.js';
 
 const EMAIL = 'bench@bench.local';
@@ -223,12 +223,6 @@ function buildWeb(log: (line: string) => void): { dir: string; cleanup: () => vo
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-function postgresUrl(database: string): string {
-  const url = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
-  url.pathname = `/${database}`;
-  return url.toString();
-}
-
 async function postgresAnswers(): Promise<boolean> {
   try {
     await runStatement(postgresUrl('postgres'), 'select 1');
@@ -287,11 +281,10 @@ async function prepareDatabase(kind: 'postgres' | 'pglite', tickets: number, per
 function timing(samples: number[]): Timing {
   const sorted = [...samples].sort((a, b) => a - b);
   if (sorted.length === 0) return { runs: 0, medianMs: NaN, p95Ms: NaN, minMs: NaN, maxMs: NaN };
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
   const round = (n: number) => Math.round(n * 10) / 10;
   const mid = sorted.length / 2;
   const median = sorted.length % 2 ? sorted[Math.floor(mid)]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-  return { runs: sorted.length, medianMs: round(median), p95Ms: round(at(0.95)), minMs: round(sorted[0]!), maxMs: round(sorted[sorted.length - 1]!) };
+  return { runs: sorted.length, medianMs: round(median), p95Ms: round(percentile(sorted, 0.95)), minMs: round(sorted[0]!), maxMs: round(sorted[sorted.length - 1]!) };
 }
 
 declare global {

@@ -8,8 +8,20 @@ import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { databaseUrl } from '../../apps/server/src/test/throwaway-database.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** A database of DATABASE_URL's PostgreSQL server (default the local one), by name. */
+export function postgresUrl(database: string): string {
+  return databaseUrl(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', database);
+}
+
+/** The value at quantile `q` (0–1) of ascending `sorted`, by nearest rank; 0 when empty. */
+export function percentile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
 
 /** Where the benchmarks' database is: a PostgreSQL URL (of the seeded database) or a PGlite DATA_DIR. */
 export type BenchDatabase = { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string };

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../app.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 import { AuthStateRepository } from './auth-state.repository.js';
+import { queryRows } from '../test/desk-factories.js';
 import { eventually } from '../test/session-helpers.js';
 import { AdvisoryLockLeases, connectionLeasesFor, type ConnectionLeases } from './connection-lease.repository.js';
 import { SessionManager } from './session-manager.js';
@@ -48,13 +49,9 @@ async function getFrom(app: App, id: number, token: string): Promise<WhatsappDto
   return res.json<WhatsappDto>();
 }
 
-async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
-  return ((await t.app.database.db.execute(query)) as unknown as { rows: T[] }).rows;
-}
-
 /** The node holding a connection's advisory lock (PostgreSQL), from its lock connection's application_name. */
 async function leaseOwner(id: number): Promise<string | undefined> {
-  const found = await rows<{ name: string }>(sql`
+  const found = await queryRows<{ name: string }>(t, sql`
     select a.application_name as name from pg_locks l join pg_stat_activity a on a.pid = l.pid
      where l.locktype = 'advisory' and l.granted and l.objid::bigint = ${id} and l.objsubid = 2
        and l.database = (select oid from pg_database where datname = current_database())`);
@@ -63,7 +60,7 @@ async function leaseOwner(id: number): Promise<string | undefined> {
 
 /** Ends a node's lock connection from the server side, as when its process dies. */
 async function killLockConnection(nodeId: string): Promise<void> {
-  await rows(sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ${`wadesk-leases ${nodeId}`}`);
+  await queryRows(t, sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ${`wadesk-leases ${nodeId}`}`);
 }
 
 describe('sessions after a server restart', () => {
@@ -106,7 +103,7 @@ describe('connection states after a crash', () => {
     const token = await adminTokenOf(app);
     const id = await createConnection(app, token, 'Was connected');
     // As a killed process leaves it: stored CONNECTED, but never paired (nothing to resume from).
-    await rows(sql`update whatsapps set status = 'CONNECTED', qrcode = '' where id = ${id}`);
+    await queryRows(t, sql`update whatsapps set status = 'CONNECTED', qrcode = '' where id = ${id}`);
     const network = new SimulatorNetwork(app.database.db);
     const seen: string[] = [];
     const unsubscribe = app.services.events.on('whatsapp.session', ({ session }) => {

@@ -1,5 +1,6 @@
 import type { TicketDto, WhatsappDto } from '@wadesk/contracts';
 import { sql, type SQL } from 'drizzle-orm';
+import { rowsOf } from '../db/client.js';
 import { queues } from '../db/schema.js';
 import { eventually } from './session-helpers.js';
 import type { TestApp } from './test-app.js';
@@ -71,6 +72,5 @@ export async function outbox(t: TestApp, whatsappId: number, to?: string) {
 
 /** Rows of a raw SQL query (tests only). */
 export async function queryRows<T>(t: TestApp, query: SQL | string): Promise<T[]> {
-  const result = (await t.app.database.db.execute(typeof query === 'string' ? sql.raw(query) : query)) as unknown as { rows: T[] };
-  return result.rows;
+  return rowsOf<T>(await t.app.database.db.execute(typeof query === 'string' ? sql.raw(query) : query));
 }

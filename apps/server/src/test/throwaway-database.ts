@@ -13,15 +13,20 @@ export async function runStatement(connectionString: string, statement: string):
   }
 }
 
+/** `url` with its database name replaced by `name` (the same server, user and options). */
+export function databaseUrl(url: string, name: string): string {
+  const named = new URL(url);
+  named.pathname = `/${name}`;
+  return named.toString();
+}
+
 /**
  * A new, empty database on the PostgreSQL server of `baseUrl` (tests, benchmarks); closing the handle drops it.
  */
 export async function openThrowawayDatabase(baseUrl: string, prefix: string, poolSize: number): Promise<DatabaseHandle> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   await runStatement(baseUrl, `create database ${name}`);
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ databaseUrl: url.toString(), poolSize });
+  const handle = await openDatabase({ databaseUrl: databaseUrl(baseUrl, name), poolSize });
   return {
     ...handle,
     async close() {

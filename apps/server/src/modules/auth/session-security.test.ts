@@ -1,5 +1,6 @@
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
+import { queryRows } from '../../test/desk-factories.js';
 import { useTestApp } from '../../test/test-app.js';
 
 const t = useTestApp();
@@ -68,11 +69,12 @@ describe('refresh token families', () => {
     const rotated = await refresh(session.refreshCookie);
     const [firstId] = session.refreshCookie.split('.');
     const [secondId] = cookieOf(rotated).split('.');
-    const result = (await t.app.database.db.execute(
+    const rows = await queryRows<{ id: string; family_id: string }>(
+      t,
       `select id, family_id from refresh_tokens where id in ('${firstId}', '${secondId}')`,
-    )) as unknown as { rows: { id: string; family_id: string }[] };
-    expect(result.rows).toHaveLength(2);
-    expect(new Set(result.rows.map((r) => r.family_id)).size).toBe(1);
+    );
+    expect(rows).toHaveLength(2);
+    expect(new Set(rows.map((r) => r.family_id)).size).toBe(1);
   });
 
   it('logout ends the family: neither the current nor an older token refreshes', async () => {

@@ -31,6 +31,13 @@ const MEDIA_TYPE_OF_KIND: Record<InboundMessage['kind'], MediaType | null> = {
   document: 'other',
 };
 
+/** A message's body and media as they are stored. */
+interface PreparedMessage {
+  body: string;
+  mediaUrl: string | null;
+  mediaType: MediaType | null;
+}
+
 /**
  * The inbound pipeline, the same for every channel: contact, ticket, message (once per network id),
  * unread count, queue menu, live events.
@@ -63,8 +70,7 @@ export class InboundService {
     // Slow work (media download) first, then one transaction: contact, ticket, message and the ticket's preview
     // are committed together (one WAL flush a message, not four), and nothing is half stored.
     const prepared = await this.prepareMessage(whatsappId, msg);
-    const mediaType = MEDIA_TYPE_OF_KIND[msg.kind];
-    const preview = lastMessageOf({ body: msg.body, mediaType, filename: msg.media?.filename, duration: msg.media?.seconds });
+    const preview = lastMessageOf({ body: msg.body, mediaType: prepared.mediaType, filename: msg.media?.filename, duration: msg.media?.seconds });
     const saved = await this.db.transaction(async (tx) => {
       const contact = await new ContactsInboundRepository(tx).findOrCreateByNumber(
         msg.chatId,
@@ -145,7 +151,7 @@ export class InboundService {
   }
 
   /** The stored form of a message's body and media: downloads and saves its media (outside any transaction). */
-  private async prepareMessage(whatsappId: number, msg: InboundMessage): Promise<{ body: string; mediaUrl: string | null }> {
+  private async prepareMessage(whatsappId: number, msg: InboundMessage): Promise<PreparedMessage> {
     let mediaUrl: string | null = null;
     let body = msg.body;
     try {
@@ -160,7 +166,7 @@ export class InboundService {
       this.options.log.warn({ err, whatsappId, messageId: msg.id }, 'media download failed; message kept without media');
     }
     if (msg.kind === 'vcard' && msg.vcard && !body) body = msg.vcard.vcard;
-    return { body, mediaUrl };
+    return { body, mediaUrl, mediaType: MEDIA_TYPE_OF_KIND[msg.kind] };
   }
 
   private async insertMessage(
@@ -169,10 +175,9 @@ export class InboundService {
     ticketId: number,
     contactId: number,
     msg: InboundMessage,
-    { body, mediaUrl }: { body: string; mediaUrl: string | null },
+    { body, mediaUrl, mediaType }: PreparedMessage,
   ): Promise<number | null> {
     const repo = new MessagesRepository(tx);
-    const mediaType = MEDIA_TYPE_OF_KIND[msg.kind];
     const quotedMsgId = msg.quotedId ? await repo.findIdByChannelId(whatsappId, msg.quotedId) : null;
     return repo.insertOnce({
       channelMessageId: msg.id,

@@ -1,6 +1,7 @@
 import type { ContactDto, TicketDto, UserDto, WhatsappDto } from '@wadesk/contracts';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../db/client.js';
 import { connectedSimulator, inbound, queryRows } from '../../test/desk-factories.js';
 import { useTestApp } from '../../test/test-app.js';
 
@@ -62,9 +63,9 @@ describe('search ignores accents and case (issue 10 item 13)', () => {
     const plan = async (query: string) => {
       const rows = await t.app.database.db.transaction(async (tx) => {
         await tx.execute(sql`set local enable_seqscan = off`);
-        return (await tx.execute(sql.raw(`explain ${query}`))) as unknown as { rows: { 'QUERY PLAN': string }[] };
+        return rowsOf<{ 'QUERY PLAN': string }>(await tx.execute(sql.raw(`explain ${query}`)));
       });
-      return rows.rows.map((r) => r['QUERY PLAN']).join('\n');
+      return rows.map((r) => r['QUERY PLAN']).join('\n');
     };
     expect(await plan(`select ticket_id from ticket_search where words @@ search_query('SÁBADO')`)).toContain('ticket_search_words_idx');
     expect(await plan(`select id from contacts where f_unaccent(lower(name)) like f_unaccent(lower('%joao%'))`)).toContain('contacts_name_unaccent_trgm_idx');
