@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
@@ -44,6 +45,13 @@ import { messagesRoutes } from './modules/messages/messages.routes.js';
 import { TicketsService, type Clock } from './modules/tickets/tickets.service.js';
 import { ticketsRoutes } from './modules/tickets/tickets.routes.js';
 import { createSocketServer, registerRealtimeListener, type RealtimeServer } from './realtime/socket-server.js';
+import { JobQueue } from './jobs/job-queue.js';
+import { jobsRoutes } from './modules/jobs/jobs.routes.js';
+import { CampaignMedia } from './modules/campaigns/campaign-media.js';
+import { registerCampaignJobs } from './modules/campaigns/campaigns.jobs.js';
+import { campaignsRoutes } from './modules/campaigns/campaigns.routes.js';
+import { CampaignsService } from './modules/campaigns/campaigns.service.js';
+import { registerTicketJobs } from './modules/tickets/tickets.jobs.js';
 
 export interface AppServices {
   events: DomainEvents;
@@ -60,6 +68,9 @@ export interface AppServices {
   messages: MessagesService;
   inbound: InboundService;
   media: MediaStorage;
+  campaigns: CampaignsService;
+  /** Durable jobs (pg-boss). */
+  jobs: JobQueue;
 }
 
 export interface App {
@@ -147,10 +158,21 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   ticketsRoutes(http, tickets);
   messagesRoutes(http, tickets, messages);
   dashboardRoutes(http, tickets);
-  const autoClose = setInterval(() => {
-    tickets.autoClose().catch((err: unknown) => http.log.error({ err }, 'auto-close failed'));
-  }, config.autoCloseIntervalMs);
-  autoClose.unref();
+
+  const jobs = await JobQueue.start(database, { log: http.log.child({ module: 'jobs' }) });
+  await registerTicketJobs(jobs, tickets, config.autoCloseCron);
+  const bulkMediaFolder = async () => (await settings.value('bulkMediaFolder')) || path.join(config.dataDir, 'bulk-media');
+  const campaigns = new CampaignsService(
+    db,
+    events,
+    sessions,
+    new CampaignMedia(media, { allowPrivate: config.mediaFetchAllowPrivate }, bulkMediaFolder),
+    { clock: options.clock, bulkMediaFolder, log: http.log.child({ module: 'campaigns' }) },
+  );
+  await registerCampaignJobs(jobs, campaigns);
+  campaignsRoutes(http, campaigns);
+  jobsRoutes(http, jobs);
+  await mkdir(path.join(config.dataDir, 'bulk-media'), { recursive: true });
 
   await serveWebApp(http, config.webDist);
 
@@ -162,15 +184,18 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     loadTickets: (ids) => tickets.loadMany(ids),
   });
   await channels.startAll();
+  campaigns.startProgress();
 
   return {
     http,
     io,
     database,
-    services: { events, auth, users, settings, queues, contacts, quickAnswers, sessions, whatsapps, tickets, messages, inbound, media },
+    services: { events, auth, users, settings, queues, contacts, quickAnswers, sessions, whatsapps, tickets, messages, inbound, media, campaigns, jobs },
     config,
     async close() {
-      clearInterval(autoClose);
+      campaigns.stopProgress();
+      // Jobs first: a step finishing its send still has its connection.
+      await jobs.stop();
       inbound.stop();
       await sessions.stopAll();
       await io.close();

@@ -28,10 +28,10 @@ export interface AppConfig {
   signupLimitPerHour: number;
   /** Wait after a contact's last message before the queue menu is (re)sent. */
   queueMenuDebounceMs: number;
-  /** How often open tickets idle for 24 hours are closed. */
-  autoCloseIntervalMs: number;
+  /** When open tickets idle for 24 hours are closed: a cron expression (pg-boss schedule), every 5 minutes by default. */
+  autoCloseCron: string;
   /**
-   * MEDIA_FETCH_ALLOW_PRIVATE=true lets a `mediaUrl` reach loopback, private and link-local addresses (tests,
+   * MEDIA_FETCH_PRIVATE=allow (or MEDIA_FETCH_ALLOW_PRIVATE=true) lets a `mediaUrl` reach loopback, private and link-local addresses (tests,
    * development); off by default, so the server cannot be used to probe its own network.
    */
   mediaFetchAllowPrivate: boolean;
@@ -109,8 +109,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     signupLimitPerHour: Number(env.SIGNUP_LIMIT_PER_HOUR ?? 20),
     queueMenuDebounceMs: Number(env.QUEUE_MENU_DEBOUNCE_MS ?? 3000),
-    autoCloseIntervalMs: Number(env.AUTO_CLOSE_INTERVAL_MS ?? 5 * 60 * 1000),
-    mediaFetchAllowPrivate: env.MEDIA_FETCH_ALLOW_PRIVATE === 'true',
+    autoCloseCron: env.AUTO_CLOSE_CRON ?? '*/5 * * * *',
+    // MEDIA_FETCH_PRIVATE=allow (issue 12's name) and MEDIA_FETCH_ALLOW_PRIVATE=true (the first one) mean the same.
+    mediaFetchAllowPrivate: env.MEDIA_FETCH_ALLOW_PRIVATE === 'true' || env.MEDIA_FETCH_PRIVATE === 'allow',
     ...overrides,
   };
 }

@@ -10,6 +10,8 @@ export * from './schemas/simulator.js';
 export * from './schemas/contacts.js';
 export * from './schemas/quick-answers.js';
 export * from './schemas/tickets.js';
+export * from './schemas/campaigns.js';
+export * from './whatsapp-number.js';
 export * from './permissions.js';
 export * from './search-excerpt.js';
 export * from './message-preview.js';

@@ -1,3 +1,4 @@
+import type { CampaignDto } from './schemas/campaigns.js';
 import type { ContactDto } from './schemas/contacts.js';
 import type { QueueDto } from './schemas/queues.js';
 import type { QuickAnswerDto } from './schemas/quick-answers.js';
@@ -24,6 +25,8 @@ export interface ServerToClientEvents {
     e: { action: 'create' | 'update'; quickAnswer: QuickAnswerDto } | { action: 'delete'; quickAnswerId: number },
   ) => void;
   queue: (e: { action: 'create' | 'update'; queue: QueueDto } | { action: 'delete'; queueId: number }) => void;
+  /** A bulk send's progress: to its creator and to admins, at least once a second while it runs. */
+  campaign: (e: { action: 'update'; campaign: CampaignDto }) => void;
 }
 
 export type JoinAck = (result: { ok: boolean; error?: string }) => void;

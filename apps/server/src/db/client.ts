@@ -22,8 +22,10 @@ export type Executor = Database | Transaction;
 export interface DatabaseHandle {
   db: Database;
   kind: 'postgres' | 'pglite';
-  /** The PGlite instance in embedded mode (pg-boss reaches it through a socket server). */
+  /** The PGlite instance in embedded mode (pg-boss runs its SQL on it: decision 0013). */
   pglite?: PGlite;
+  /** The connection pool on PostgreSQL (pg-boss shares it). */
+  pool?: pg.Pool;
   close(): Promise<void>;
 }
 
@@ -47,7 +49,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10, connectionTimeoutMillis: 15_000 });
     pool.on('error', () => undefined); // idle client errors surface on the next query
     const db = drizzlePg(pool, { schema, logger: options.logger }) as unknown as Database;
-    return { db, kind: 'postgres', close: () => pool.end() };
+    return { db, kind: 'postgres', pool, close: () => pool.end() };
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const pglite = new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, extensions: { pg_trgm, unaccent } });

@@ -301,3 +301,63 @@ export const settings = pgTable('settings', {
   value: text('value').notNull().default(''),
   ...timestamps,
 });
+
+/** A bulk send (issue 12): its recipients are sent one at a time by the `campaign.step` job. */
+export const campaigns = pgTable(
+  'campaigns',
+  {
+    id: serial('id').primaryKey(),
+    kind: varchar('kind', { length: 20 }).notNull(),
+    status: varchar('status', { length: 20 }).notNull().default('queued'),
+    whatsappId: integer('whatsapp_id')
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    message: text('message'),
+    url: text('url'),
+    title: text('title'),
+    path: text('path'),
+    minInterval: integer('min_interval').notNull(),
+    maxInterval: integer('max_interval').notNull(),
+    total: integer('total').notNull().default(0),
+    sent: integer('sent').notNull().default(0),
+    failed: integer('failed').notNull().default(0),
+    unknown: integer('unknown').notNull().default(0),
+    invalid: integer('invalid').notNull().default(0),
+    /**
+     * The step chain allowed to send: every pause, resume and recovery draws a new one, so a step job of an older
+     * chain finds it changed and ends without sending. One chain, one recipient at a time.
+     */
+    chain: varchar('chain', { length: 64 }).notNull(),
+    nextSendAt: timestamp('next_send_at', { withTimezone: true, mode: 'date' }),
+    lastError: text('last_error'),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+    ...timestamps,
+  },
+  (t) => [
+    index('campaigns_user_idx').on(t.userId, t.id),
+    index('campaigns_active_idx').on(t.status).where(sql`${t.status} in ('queued', 'running')`),
+  ],
+);
+
+export const campaignRecipients = pgTable(
+  'campaign_recipients',
+  {
+    campaignId: integer('campaign_id')
+      .notNull()
+      .references(() => campaigns.id, { onDelete: 'cascade' }),
+    /** Line of the numbers text (1-based): also the sending order. */
+    line: integer('line').notNull(),
+    /** The normalized number; an invalid line's text. */
+    number: varchar('number', { length: 100 }).notNull(),
+    status: varchar('status', { length: 20 }).notNull(),
+    error: text('error'),
+    channelMessageId: varchar('channel_message_id', { length: 100 }),
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.campaignId, t.line] }),
+    index('campaign_recipients_pending_idx').on(t.campaignId, t.line).where(sql`${t.status} in ('pending', 'sending')`),
+  ],
+);

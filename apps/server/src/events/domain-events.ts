@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type {
+  CampaignDto,
   ContactDto,
   MessageDto,
   QueueDto,
@@ -32,6 +33,7 @@ export interface DomainEventMap {
   'ticket.deleted': { ticket: TicketDto };
   'message.created': { message: MessageDto; ticket: TicketDto };
   'message.updated': { message: MessageDto; ticket: TicketDto };
+  'campaign.updated': { campaign: CampaignDto };
 }
 
 export type DomainEventName = keyof DomainEventMap;

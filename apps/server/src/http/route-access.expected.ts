@@ -88,6 +88,17 @@ export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
 
   'GET /api/dashboard': { access: 'user' },
 
+  // Bulk sends (issue 12): any signed-in user starts one; someone else's campaign answers 404 to a non-admin.
+  'POST /api/campaigns': { access: 'user' },
+  'GET /api/campaigns': { access: 'user' },
+  'GET /api/campaigns/:id': { access: 'user' },
+  'GET /api/campaigns/:id/recipients': { access: 'user' },
+  'GET /api/campaigns/:id/recipients.csv': { access: 'user' },
+  'POST /api/campaigns/:id/pause': { access: 'user' },
+  'POST /api/campaigns/:id/resume': { access: 'user' },
+  'POST /api/campaigns/:id/cancel': { access: 'user' },
+  'GET /api/jobs/:id': { access: 'admin' },
+
   // The simulator (SIMULATOR=on): it plays the contacts' phones, so only admins drive it.
   'POST /api/simulator/:whatsappId/scan': { access: 'admin' },
   'POST /api/simulator/:whatsappId/inbound': { access: 'admin' },

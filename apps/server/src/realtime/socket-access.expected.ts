@@ -39,6 +39,10 @@ export const SERVER_EVENT_ACCESS: Record<ServerEventName, Record<string, Receive
   },
   quickAnswer: { 'a quick answer saved': signedIn },
   queue: { 'a queue saved': signedIn },
+  campaign: {
+    "a campaign of the queue member's": { anonymous: false, queueMember: true, outsider: false, admin: true },
+    "another user's campaign": adminsOnly,
+  },
 };
 
 type Verdict = 'allowed' | 'refused';

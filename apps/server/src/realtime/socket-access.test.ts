@@ -1,4 +1,4 @@
-import type { ClientEventName, MessageDto, ServerEventName, TicketDto, UserDto, WhatsappDto } from '@wadesk/contracts';
+import type { CampaignDto, ClientEventName, MessageDto, ServerEventName, TicketDto, UserDto, WhatsappDto } from '@wadesk/contracts';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DomainEventMap, DomainEventName } from '../events/domain-events.js';
@@ -78,7 +78,19 @@ const SITUATIONS: Record<ServerEventName, Record<string, () => void>> = {
   queue: {
     'a queue saved': () => emit('queue.saved', { queue: ticket.queue!, created: false }),
   },
+  campaign: {
+    "a campaign of the queue member's": () => emit('campaign.updated', { campaign: campaignOf(actors.queueMember.user!.id) }),
+    "another user's campaign": () => emit('campaign.updated', { campaign: campaignOf(anotherUser.id) }),
+  },
 };
+
+function campaignOf(userId: number): CampaignDto {
+  return {
+    id: 1, kind: 'text', status: 'running', whatsappId: connection.id, whatsappName: connection.name, userId, userName: null,
+    message: 'Promoção', url: null, title: null, path: null, minInterval: 0, maxInterval: 1, total: 2, sent: 1, failed: 0,
+    unknown: 0, invalid: 0, nextSendAt: now, lastError: null, createdAt: now, startedAt: now, finishedAt: null,
+  };
+}
 
 const ack = (socket: Socket, event: string, ...args: unknown[]) =>
   new Promise<{ ok: boolean; error?: string }>((resolve) => socket.emit(event, ...args, resolve));

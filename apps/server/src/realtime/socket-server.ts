@@ -205,6 +205,11 @@ export function registerRealtimeListener(io: RealtimeServer, events: DomainEvent
   events.on('whatsapp.deleted', ({ whatsappId }) =>
     io.to(rooms.everyone).emit('whatsapp', { action: 'delete', whatsappId }),
   );
+  // A bulk send's progress: its creator and the admins (issue 12).
+  events.on('campaign.updated', ({ campaign }) => {
+    const to = campaign.userId === null ? [rooms.admins] : [rooms.admins, rooms.user(campaign.userId)];
+    io.to(to).emit('campaign', { action: 'update', campaign });
+  });
   events.on('whatsapp.session', ({ session }) => {
     io.to(rooms.admins).emit('whatsappSession', { action: 'update', session });
     io.to(rooms.nonAdmins).emit('whatsappSession', { action: 'update', session: { ...session, qrcode: '' } });

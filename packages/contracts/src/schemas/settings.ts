@@ -38,6 +38,8 @@ export const SETTING_DEFINITIONS = {
   vonageApiSecret: { kind: 'secret', default: '' },
   vonageApiId: { kind: 'text', default: '' },
   userApiToken: { kind: 'readonly', default: '' },
+  /** The folder whose files /ZDGMedia2 may send by path (empty: DATA_DIR/bulk-media). */
+  bulkMediaFolder: { kind: 'text', default: '' },
 } as const satisfies Record<string, SettingDefinition>;
 
 export interface SettingDefinition {
@@ -76,6 +78,7 @@ export function validateSettingValue(key: SettingKey, value: string): string | n
   const def = settingDefinition(key);
   if (def.options && !def.options.includes(value)) return `Must be one of: ${def.options.join(', ')}`;
   if (key === 'typebotTime' && value !== '' && !/^\d{1,6}$/.test(value)) return 'Must be a number of minutes';
+  if (key === 'bulkMediaFolder' && value !== '' && !value.startsWith('/')) return 'Must be an absolute path';
   return null;
 }
 

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
+import { eventually } from '../test/session-helpers.js';
+import { queryRows } from '../test/desk-factories.js';
+import { useTestApp } from '../test/test-app.js';
+import type { JobDefinition } from './job-queue.js';
+
+const t = useTestApp({ admin: true, user: true });
+
+describe('jobs (pg-boss on the app database)', () => {
+  it('retries a job that throws, with backoff, and shows its last error until it succeeds', { timeout: 30_000 }, async () => {
+    const attempts: number[] = [];
+    const flaky: JobDefinition<z.ZodObject<{ n: z.ZodNumber }>> = {
+      name: 'test.flaky',
+      payload: z.object({ n: z.number() }),
+      handler: async () => {
+        attempts.push(Date.now());
+        if (attempts.length < 3) throw new Error(`attempt ${attempts.length} failed`);
+      },
+      retryLimit: 3,
+      retryDelaySeconds: 1,
+      pollingIntervalSeconds: 0.5,
+    };
+    const jobs = t.app.services.jobs;
+    await jobs.register(flaky);
+    const id = await jobs.send(flaky, { n: 1 });
+
+    const failing = await eventually(async () => {
+      const job = await jobs.find(id);
+      return job?.state === 'retry' ? job : null;
+    }, 10_000, 'first failure');
+    expect(failing.lastError).toBe('attempt 1 failed');
+
+    const res = await t.call('GET', `/api/jobs/${id}`, { token: t.admin });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id, name: 'test.flaky', data: { n: 1 } });
+    expect((await t.call('GET', `/api/jobs/${id}`, { token: t.user })).status).toBe(403);
+
+    const done = await eventually(async () => {
+      const job = await jobs.find(id);
+      return job?.state === 'completed' ? job : null;
+    }, 20_000, 'completed');
+    expect(done).toMatchObject({ retryCount: 2, lastError: null });
+    expect(attempts).toHaveLength(3);
+    // Backoff: the second retry waited longer than the first.
+    expect(attempts[2]! - attempts[1]!).toBeGreaterThan(attempts[1]! - attempts[0]! - 500);
+  });
+
+  it('refuses a payload that does not match its schema before queueing it', async () => {
+    const strict: JobDefinition<z.ZodObject<{ campaignId: z.ZodNumber }>> = {
+      name: 'test.strict',
+      payload: z.object({ campaignId: z.number().int() }),
+      handler: async () => undefined,
+    };
+    await t.app.services.jobs.register(strict);
+    await expect(t.app.services.jobs.send(strict, { campaignId: 'x' as unknown as number })).rejects.toThrow();
+  });
+
+  it('answers 404 ERR_NO_JOB_FOUND for an unknown job and 400 for an id that is not one', async () => {
+    const missing = await t.call('GET', '/api/jobs/00000000-0000-4000-8000-000000000000', { token: t.admin });
+    expect(missing.status).toBe(404);
+    expect(missing.body.error).toBe('ERR_NO_JOB_FOUND');
+    expect((await t.call('GET', '/api/jobs/1%27%20or%201=1', { token: t.admin })).status).toBe(400);
+  });
+
+  it('runs ticket auto-close and the campaign watchdog as pg-boss schedules', async () => {
+    const rows = await queryRows<{ name: string; cron: string }>(t, 'select name, cron from pgboss.schedule order by name');
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        { name: 'campaign.watchdog', cron: '* * * * *' },
+        { name: 'tickets.auto-close', cron: '*/5 * * * *' },
+      ]),
+    );
+  });
+});

@@ -1,0 +1,128 @@
+import { readFile, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { OutboundMedia } from '../../channels/channel-driver.js';
+import { AppError } from '../../http/app-error.js';
+import { MIME_BY_EXTENSION, mediaTypeOf, type MediaStorage } from '../../storage/media-storage.js';
+import { fetchRemoteMedia, RemoteMediaError } from '../../storage/remote-media.js';
+import type { CampaignRecord } from './campaigns.repository.js';
+
+/** Largest file a bulk send carries, by URL or by path. */
+export const BULK_MEDIA_MAX_BYTES = 16 * 1024 * 1024;
+/** A bulk send's file by URL must arrive within this. */
+export const BULK_MEDIA_TIMEOUT_MS = 30_000;
+
+export interface CampaignMediaOptions {
+  /** MEDIA_FETCH_PRIVATE=allow: URLs may reach loopback and private addresses (tests, development). */
+  allowPrivate: boolean;
+  maxBytes?: number;
+  timeoutMs?: number;
+}
+
+/** Why a campaign's file cannot be had: the campaign pauses with this message, nothing is sent. */
+export class CampaignMediaError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CampaignMediaError';
+  }
+}
+
+function pathError(message: string): AppError {
+  return new AppError('ERR_VALIDATION', `path: ${message}`, { issues: [{ path: 'path', message }] });
+}
+
+function isInside(folder: string, file: string): boolean {
+  const relative = path.relative(folder, file);
+  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+}
+
+/**
+ * Checks a `mediaPath` campaign's file (/ZDGMedia2): an absolute path to a regular file inside the bulk media
+ * folder, also once symlinks are followed. Answers the real path; ERR_VALIDATION (field `path`) otherwise.
+ */
+export async function checkBulkMediaPath(file: string, folder: string, maxBytes = BULK_MEDIA_MAX_BYTES): Promise<string> {
+  if (!path.isAbsolute(file)) throw pathError('Must be an absolute path');
+  let realFolder: string;
+  try {
+    realFolder = await realpath(folder);
+  } catch {
+    throw pathError(`The bulk media folder ${folder} does not exist: an admin sets it under Settings (bulkMediaFolder)`);
+  }
+  if (!isInside(path.resolve(folder), path.resolve(file)) && !isInside(realFolder, path.resolve(file))) {
+    throw pathError(`Only files inside the bulk media folder (${folder}) can be sent`);
+  }
+  let real: string;
+  try {
+    real = await realpath(file);
+  } catch {
+    throw pathError(`No file at ${file}`);
+  }
+  if (!isInside(realFolder, real)) throw pathError(`${file} leads outside the bulk media folder (${folder})`);
+  const info = await stat(real);
+  if (!info.isFile()) throw pathError(`${file} is not a file`);
+  if (info.size > maxBytes) throw pathError(`${file} passes ${Math.round(maxBytes / (1024 * 1024))} MB`);
+  return real;
+}
+
+/**
+ * The file a campaign sends to every recipient, read or fetched once and kept while the campaign runs in this
+ * process (one campaign's file at a time, at most BULK_MEDIA_MAX_BYTES).
+ */
+export class CampaignMedia {
+  private cached: { campaignId: number; media: OutboundMedia } | null = null;
+
+  constructor(
+    private readonly storage: MediaStorage,
+    private readonly options: CampaignMediaOptions,
+    private readonly bulkMediaFolder: () => Promise<string>,
+  ) {}
+
+  /** The file of a media campaign; null for a text campaign. Throws CampaignMediaError when it cannot be had. */
+  async of(campaign: CampaignRecord): Promise<OutboundMedia | null> {
+    if (campaign.kind === 'text') return null;
+    if (this.cached?.campaignId === campaign.id) return this.cached.media;
+    const media = campaign.kind === 'mediaPath' ? await this.fromPath(campaign) : await this.fromUrl(campaign);
+    this.cached = { campaignId: campaign.id, media };
+    return media;
+  }
+
+  forget(campaignId: number): void {
+    if (this.cached?.campaignId === campaignId) this.cached = null;
+  }
+
+  private async fromPath(campaign: CampaignRecord): Promise<OutboundMedia> {
+    const maxBytes = this.options.maxBytes ?? BULK_MEDIA_MAX_BYTES;
+    let real: string;
+    try {
+      real = await checkBulkMediaPath(campaign.path ?? '', await this.bulkMediaFolder(), maxBytes);
+    } catch (err) {
+      if (err instanceof AppError) throw new CampaignMediaError(err.message.replace(/^path: /, ''));
+      throw err;
+    }
+    const filename = path.basename(real);
+    const mimetype = MIME_BY_EXTENSION[path.extname(filename).slice(1).toLowerCase()] ?? 'application/octet-stream';
+    const data = await readFile(real);
+    return { kind: mediaTypeOf(mimetype), data, mimetype, filename, caption: campaign.title ?? undefined };
+  }
+
+  private async fromUrl(campaign: CampaignRecord): Promise<OutboundMedia> {
+    const spool = await this.storage.uploadSpool();
+    try {
+      const file = await fetchRemoteMedia(campaign.url ?? '', spool, {
+        allowPrivate: this.options.allowPrivate,
+        maxBytes: this.options.maxBytes ?? BULK_MEDIA_MAX_BYTES,
+        timeoutMs: this.options.timeoutMs ?? BULK_MEDIA_TIMEOUT_MS,
+      });
+      const data = await readFile(file.path);
+      if (campaign.kind === 'audio') {
+        // §2: recorded audio, .ogg only, goes out as a voice note.
+        return { kind: 'audio', data, mimetype: 'audio/ogg; codecs=opus', filename: file.filename, ptt: true };
+      }
+      return { kind: mediaTypeOf(file.mimetype), data, mimetype: file.mimetype, filename: file.filename, caption: campaign.title ?? undefined };
+    } catch (err) {
+      if (err instanceof RemoteMediaError) throw new CampaignMediaError(err.message.replace(/^mediaUrl: /, `url: `));
+      throw err;
+    } finally {
+      await spool.discard();
+    }
+  }
+}

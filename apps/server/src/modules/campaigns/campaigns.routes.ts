@@ -1,0 +1,48 @@
+import { CampaignInput, CampaignListQuery, CampaignRecipientListQuery, idField } from '@wadesk/contracts';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { currentUser } from '../../http/auth-hook.js';
+import { parse } from '../../http/validate.js';
+import type { CampaignsService } from './campaigns.service.js';
+
+const IdParams = z.object({ id: idField });
+
+/** Bulk sends: any signed-in user starts one; each sees their own, admins every one (CampaignsService). */
+export function campaignsRoutes(app: FastifyInstance, campaigns: CampaignsService): void {
+  app.post('/api/campaigns', async (request, reply) => {
+    const created = await campaigns.create(currentUser(request), parse(CampaignInput, request.body));
+    return reply.status(201).send(created);
+  });
+
+  app.get('/api/campaigns', async (request) => {
+    const { pageNumber } = parse(CampaignListQuery, request.query);
+    return campaigns.list(currentUser(request), pageNumber);
+  });
+
+  app.get('/api/campaigns/:id', async (request) => {
+    const { id } = parse(IdParams, request.params);
+    return campaigns.get(currentUser(request), id);
+  });
+
+  app.get('/api/campaigns/:id/recipients', async (request) => {
+    const { id } = parse(IdParams, request.params);
+    const { pageNumber } = parse(CampaignRecipientListQuery, request.query);
+    return campaigns.recipients(currentUser(request), id, pageNumber);
+  });
+
+  app.get('/api/campaigns/:id/recipients.csv', async (request, reply) => {
+    const { id } = parse(IdParams, request.params);
+    const csv = await campaigns.recipientsCsv(currentUser(request), id);
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="campaign-${id}.csv"`)
+      .send(csv);
+  });
+
+  for (const action of ['pause', 'resume', 'cancel'] as const) {
+    app.post(`/api/campaigns/:id/${action}`, async (request) => {
+      const { id } = parse(IdParams, request.params);
+      return campaigns[action](currentUser(request), id);
+    });
+  }
+}

@@ -1,0 +1,352 @@
+import { randomBytes } from 'node:crypto';
+import {
+  CAMPAIGN_PAGE_SIZE,
+  MAX_CAMPAIGN_NUMBERS,
+  parseNumberLines,
+  type CampaignCreatedResponse,
+  type CampaignData,
+  type CampaignDto,
+  type CampaignListResponse,
+  type CampaignRecipientDto,
+  type CampaignRecipientListResponse,
+  type CampaignStatus,
+  type NumberProblem,
+} from '@wadesk/contracts';
+import type { ChannelDriver, OutboundMedia, SentMessage } from '../../channels/channel-driver.js';
+import type { SessionManager } from '../../channels/session-manager.js';
+import type { Database } from '../../db/client.js';
+import type { DomainEvents } from '../../events/domain-events.js';
+import { AppError } from '../../http/app-error.js';
+import type { JobLog } from '../../jobs/job-queue.js';
+import type { AuthUser } from '../auth/auth-user.js';
+import type { Clock } from '../tickets/tickets.service.js';
+import { WhatsappRepository } from '../whatsapp/whatsapp.repository.js';
+import { checkBulkMediaPath, CampaignMediaError, type CampaignMedia } from './campaign-media.js';
+import { CampaignsRepository, type CampaignRecord, type RecipientOutcome } from './campaigns.repository.js';
+
+/** Queues the next step of a campaign's chain (the `campaign.step` job, campaigns.jobs.ts). */
+export type StepScheduler = (step: { campaignId: number; chain: string }, at: Date) => Promise<void>;
+
+export interface CampaignsOptions {
+  clock?: Clock;
+  /** A number in [0, 1) (tests may fix the pauses). */
+  random?: () => number;
+  /** The bulk media folder of mediaPath campaigns (setting bulkMediaFolder, DATA_DIR/bulk-media by default). */
+  bulkMediaFolder: () => Promise<string>;
+  log: JobLog;
+}
+
+/** Longest a network call of one send may take before its outcome counts as unknown. */
+const SEND_TIMEOUT_MS = 60_000;
+/** A queued or running campaign whose next step is this late lost its job: the watchdog gives it a new chain. */
+export const STEP_GRACE_MS = 2 * 60_000;
+/** While the connection is down, a running campaign looks again this often (it stays running). */
+const CONNECTION_RETRY_MS = 15_000;
+
+const NOT_FOUND = 'Campaign not found.';
+
+const REASON_TEXT: Record<NumberProblem, string> = {
+  NOT_A_NUMBER: 'Not a phone number',
+  TOO_SHORT: 'Too short for a phone number',
+  TOO_LONG: 'Too long for a phone number',
+  BRAZIL_LENGTH: 'A Brazilian number needs the area code and 8 or 9 digits',
+  DUPLICATE: 'Repeats an earlier line',
+};
+
+class SendTimeout extends Error {}
+
+function newChain(): string {
+  return randomBytes(12).toString('base64url');
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => reject(new SendTimeout(`no answer from the network within ${ms / 1000} s`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function csvCell(value: string | null): string {
+  const text = value ?? '';
+  // A leading =, +, - or @ would be a formula in a spreadsheet.
+  const safe = /^[=+\-@]/.test(text) ? `'${text}` : text;
+  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+/**
+ * Bulk sends (issue 12). A campaign's recipients are sent one at a time by a chain of `campaign.step` jobs: each
+ * step claims the next recipient (marked `sending` before the network call, `sent` with the network id after),
+ * then queues the following step after the random pauses. Exactly-once rules: docs/decisions/0014.
+ */
+export class CampaignsService {
+  private readonly clock: Clock;
+  private readonly random: () => number;
+  private scheduleStep: StepScheduler = async () => {
+    throw new Error('campaign steps are not wired to the job queue');
+  };
+  private ticker: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly db: Database,
+    private readonly events: DomainEvents,
+    private readonly sessions: SessionManager,
+    private readonly media: CampaignMedia,
+    private readonly options: CampaignsOptions,
+  ) {
+    this.clock = options.clock ?? (() => new Date());
+    this.random = options.random ?? Math.random;
+  }
+
+  private repo(): CampaignsRepository {
+    return new CampaignsRepository(this.db);
+  }
+
+  /** Wires the steps to the job queue (campaigns.jobs.ts). */
+  useScheduler(schedule: StepScheduler): void {
+    this.scheduleStep = schedule;
+  }
+
+  async create(user: AuthUser, data: CampaignData): Promise<CampaignCreatedResponse> {
+    const whatsappId = await this.connectionOf(data.whatsappId);
+    const { numbers, invalid } = parseNumberLines(data.numbers);
+    if (numbers.length + invalid.length > MAX_CAMPAIGN_NUMBERS) {
+      throw validation('numbers', `At most ${MAX_CAMPAIGN_NUMBERS} lines`);
+    }
+    if (numbers.length === 0) throw validation('numbers', 'No line holds a valid number');
+    if (data.kind === 'mediaPath') await checkBulkMediaPath(data.path ?? '', await this.options.bulkMediaFolder());
+    const chain = newChain();
+    const recipients = [
+      ...numbers.map((n) => ({ line: n.line, number: n.number, status: 'pending' as const, error: null })),
+      ...invalid.map((i) => ({ line: i.line, number: i.text, status: 'invalid' as const, error: REASON_TEXT[i.reason] })),
+    ].sort((a, b) => a.line - b.line);
+    const id = await this.repo().insert(
+      {
+        kind: data.kind,
+        whatsappId,
+        userId: user.id,
+        message: data.kind === 'text' ? (data.message ?? null) : null,
+        url: data.kind === 'mediaUrl' || data.kind === 'audio' ? (data.url ?? null) : null,
+        title: data.kind === 'mediaUrl' || data.kind === 'mediaPath' ? (data.title ?? null) : null,
+        path: data.kind === 'mediaPath' ? (data.path ?? null) : null,
+        minInterval: data.minInterval,
+        maxInterval: data.maxInterval,
+        chain,
+      },
+      recipients,
+    );
+    const first = this.after(this.pauseMs(data));
+    await this.repo().setNextSend(id, chain, first);
+    await this.scheduleStep({ campaignId: id, chain }, first);
+    await this.announce(id);
+    return { id, total: numbers.length, invalid: invalid.map((i) => ({ line: i.line, reason: i.reason })) };
+  }
+
+  /** An admin sees every campaign; an attendant the ones they started. */
+  async list(user: AuthUser, pageNumber: number): Promise<CampaignListResponse> {
+    return this.repo().list(user.profile === 'admin' ? null : user.id, pageNumber, CAMPAIGN_PAGE_SIZE);
+  }
+
+  async get(user: AuthUser, id: number): Promise<CampaignDto> {
+    const campaign = await this.repo().findDto(id);
+    if (!campaign || (user.profile !== 'admin' && campaign.userId !== user.id)) throw new AppError('ERR_NO_CAMPAIGN_FOUND', NOT_FOUND);
+    return campaign;
+  }
+
+  async recipients(user: AuthUser, id: number, pageNumber: number): Promise<CampaignRecipientListResponse> {
+    await this.get(user, id);
+    return this.repo().recipients(id, pageNumber, CAMPAIGN_PAGE_SIZE);
+  }
+
+  /** Every recipient with its outcome, as CSV (line, number, status, error, sentAt). */
+  async recipientsCsv(user: AuthUser, id: number): Promise<string> {
+    await this.get(user, id);
+    const rows = await this.repo().allRecipients(id);
+    const lines = rows.map((r: CampaignRecipientDto) =>
+      [String(r.line), r.number, r.status, r.error, r.sentAt].map(csvCell).join(','),
+    );
+    return ['line,number,status,error,sentAt', ...lines].join('\r\n') + '\r\n';
+  }
+
+  /** Holds a queued or running campaign: its pending step finds its chain changed and sends nothing. */
+  async pause(user: AuthUser, id: number): Promise<CampaignDto> {
+    await this.get(user, id);
+    const moved = await this.repo().transition(id, ['queued', 'running'], 'paused', { chain: newChain(), now: this.clock() });
+    if (!moved) throw stateError('paused');
+    return this.announce(id);
+  }
+
+  /** Goes on with a paused campaign from its next pending recipient, after a pause. */
+  async resume(user: AuthUser, id: number): Promise<CampaignDto> {
+    const campaign = await this.get(user, id);
+    const chain = newChain();
+    const at = this.after(this.pauseMs(campaign));
+    const moved = await this.repo().transition(id, ['paused'], 'running', { chain, now: this.clock(), lastError: null, nextSendAt: at });
+    if (!moved) throw stateError('resumed');
+    await this.scheduleStep({ campaignId: id, chain }, at);
+    return this.announce(id);
+  }
+
+  /** Stops a campaign for good; recipients not reached stay `pending` in its results. */
+  async cancel(user: AuthUser, id: number): Promise<CampaignDto> {
+    await this.get(user, id);
+    const moved = await this.repo().transition(id, ['queued', 'running', 'paused'], 'cancelled', { chain: newChain(), now: this.clock() });
+    if (!moved) throw stateError('cancelled');
+    this.media.forget(id);
+    return this.announce(id);
+  }
+
+  /** One step of a campaign's chain: sends its next recipient, then queues the following step. */
+  async step(campaignId: number, chain: string): Promise<void> {
+    const campaign = await this.repo().findRecord(campaignId);
+    if (!campaign || campaign.chain !== chain || !isActive(campaign.status)) return;
+
+    let driver: ChannelDriver;
+    try {
+      driver = this.sessions.driver(campaign.whatsappId);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      // A connection that is down now may be back in a moment: the campaign waits, still running.
+      await this.waitForConnection(campaign);
+      return;
+    }
+
+    let media: OutboundMedia | null;
+    try {
+      media = await this.media.of(campaign);
+    } catch (err) {
+      if (!(err instanceof CampaignMediaError)) throw err;
+      await this.repo().transition(campaignId, ['queued', 'running'], 'paused', { chain: newChain(), now: this.clock(), lastError: err.message });
+      await this.announce(campaignId);
+      return;
+    }
+
+    const claim = await this.repo().claimNext(campaignId, chain, this.clock());
+    if (claim.outcome === 'stale') return;
+    if (claim.outcome === 'done') {
+      this.media.forget(campaignId);
+      await this.announce(campaignId);
+      return;
+    }
+    await this.announce(campaignId);
+    const outcome = await this.send(driver, campaign, claim.recipient.number, media);
+    await this.repo().finishRecipient(campaignId, claim.recipient.line, outcome, this.clock());
+    if (outcome.status === 'failed') this.options.log.info({ campaignId, line: claim.recipient.line, error: outcome.error }, 'campaign recipient failed');
+
+    // A pause after this send and one before the next (§9).
+    const at = this.after(this.pauseMs(campaign) + this.pauseMs(campaign));
+    if (await this.repo().setNextSend(campaignId, chain, at)) await this.scheduleStep({ campaignId, chain }, at);
+    await this.announce(campaignId);
+  }
+
+  /**
+   * Gives every queued or running campaign whose step is overdue (its job was lost with a process) a new chain,
+   * so exactly one chain goes on; the recipient it was sending, if any, becomes `unknown` at the next step.
+   */
+  async recoverOverdue(): Promise<number> {
+    const overdue = await this.repo().overdue(this.clock(), STEP_GRACE_MS);
+    for (const { id, status } of overdue) {
+      const chain = newChain();
+      const at = this.clock();
+      if (await this.repo().transition(id, [status], status, { chain, now: at, nextSendAt: at })) {
+        this.options.log.warn({ campaignId: id }, 'campaign step overdue: resumed with a new chain');
+        await this.scheduleStep({ campaignId: id, chain }, at);
+      }
+    }
+    return overdue.length;
+  }
+
+  /** Sends the progress of every active campaign once a second (besides each change). */
+  startProgress(intervalMs = 1000): void {
+    if (this.ticker) return;
+    this.ticker = setInterval(() => {
+      this.announceActive().catch((err: unknown) => this.options.log.warn({ err }, 'campaign progress failed'));
+    }, intervalMs);
+    this.ticker.unref();
+  }
+
+  stopProgress(): void {
+    if (this.ticker) clearInterval(this.ticker);
+    this.ticker = null;
+  }
+
+  private async announceActive(): Promise<void> {
+    const ids = await this.repo().activeIds();
+    for (const campaign of await this.repo().findDtos(ids)) this.events.emit('campaign.updated', { campaign });
+  }
+
+  private async send(driver: ChannelDriver, campaign: CampaignRecord, number: string, media: OutboundMedia | null): Promise<RecipientOutcome> {
+    let check: { exists: boolean; number?: string };
+    try {
+      check = await withTimeout(driver.checkNumber(number), SEND_TIMEOUT_MS);
+    } catch (err) {
+      return { status: 'failed', error: `Could not check the number: ${(err as Error).message}` };
+    }
+    if (!check.exists) return { status: 'failed', error: 'This number is not on WhatsApp' };
+    const to = check.number ?? number;
+    let sent: SentMessage;
+    try {
+      const sending = media ? driver.sendMedia(to, media) : driver.sendText(to, campaign.message ?? '');
+      sent = await withTimeout(sending, SEND_TIMEOUT_MS);
+    } catch (err) {
+      // Handed to the network without an answer: it may have arrived, so it is not sent again.
+      if (err instanceof SendTimeout) return { status: 'unknown', error: `The send got no answer: ${err.message}` };
+      return { status: 'failed', error: (err as Error).message || 'The send failed' };
+    }
+    return { status: 'sent', channelMessageId: sent.id, sentAt: sent.timestamp };
+  }
+
+  private async waitForConnection(campaign: CampaignRecord): Promise<void> {
+    const at = new Date(this.clock().getTime() + CONNECTION_RETRY_MS);
+    const name = (await new WhatsappRepository(this.db).findDto(campaign.whatsappId))?.name ?? String(campaign.whatsappId);
+    if (!(await this.repo().setNextSend(campaign.id, campaign.chain, at, `Waiting for the connection ${name} to be connected`))) return;
+    await this.scheduleStep({ campaignId: campaign.id, chain: campaign.chain }, at);
+    await this.announce(campaign.id);
+  }
+
+  private async connectionOf(whatsappId: number | undefined): Promise<number> {
+    const repo = new WhatsappRepository(this.db);
+    if (whatsappId === undefined) {
+      const id = await repo.findDefaultId();
+      if (id === null) throw new AppError('ERR_NO_DEF_WAPP_FOUND', 'There is no default connection: choose one.');
+      return id;
+    }
+    if (!(await repo.findDto(whatsappId))) throw new AppError('ERR_NO_WAPP_FOUND', 'Connection not found.');
+    return whatsappId;
+  }
+
+  /** A random pause between the campaign's min and max interval, in ms. */
+  private pauseMs(campaign: { minInterval: number; maxInterval: number }): number {
+    const seconds = campaign.minInterval + this.random() * (campaign.maxInterval - campaign.minInterval);
+    return Math.round(seconds * 1000);
+  }
+
+  private after(ms: number): Date {
+    return new Date(this.clock().getTime() + ms);
+  }
+
+  private async announce(id: number): Promise<CampaignDto> {
+    const campaign = await this.repo().findDto(id);
+    if (!campaign) throw new AppError('ERR_NO_CAMPAIGN_FOUND', NOT_FOUND);
+    this.events.emit('campaign.updated', { campaign });
+    return campaign;
+  }
+}
+
+function isActive(status: CampaignStatus): boolean {
+  return status === 'queued' || status === 'running';
+}
+
+function validation(field: string, message: string): AppError {
+  return new AppError('ERR_VALIDATION', `${field}: ${message}`, { issues: [{ path: field, message }] });
+}
+
+function stateError(what: string): AppError {
+  return new AppError('ERR_CAMPAIGN_STATE', `This campaign cannot be ${what} now.`);
+}
