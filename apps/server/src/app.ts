@@ -52,6 +52,9 @@ import { registerCampaignJobs } from './modules/campaigns/campaigns.jobs.js';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes.js';
 import { CampaignsService } from './modules/campaigns/campaigns.service.js';
 import { registerTicketJobs } from './modules/tickets/tickets.jobs.js';
+import { registerApiTokenGuard } from './modules/send-api/api-token-guard.js';
+import { sendApiRoutes } from './modules/send-api/send-api.routes.js';
+import { docsRoutes } from './http/openapi.js';
 
 export interface AppServices {
   events: DomainEvents;
@@ -172,6 +175,9 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   await registerCampaignJobs(jobs, campaigns);
   campaignsRoutes(http, campaigns);
   jobsRoutes(http, jobs);
+  registerApiTokenGuard(http, db, settings);
+  sendApiRoutes(http, { campaigns, whatsapps, tickets, contacts });
+  docsRoutes(http);
   await mkdir(path.join(config.dataDir, 'bulk-media'), { recursive: true });
 
   await serveWebApp(http, config.webDist);

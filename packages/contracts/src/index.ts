@@ -11,6 +11,7 @@ export * from './schemas/contacts.js';
 export * from './schemas/quick-answers.js';
 export * from './schemas/tickets.js';
 export * from './schemas/campaigns.js';
+export * from './schemas/send-api.js';
 export * from './whatsapp-number.js';
 export * from './permissions.js';
 export * from './search-excerpt.js';

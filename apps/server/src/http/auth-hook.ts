@@ -1,18 +1,27 @@
 import { isAdmin } from '@wadesk/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodType } from 'zod';
 import type { AuthService } from '../modules/auth/auth.service.js';
 import type { AuthUser } from '../modules/auth/auth-user.js';
 import { AppError } from './app-error.js';
 
-export type RouteAccess = 'public' | 'user' | 'admin';
+/**
+ * `apiToken`: the send API (§7 auxiliary calls) — the setting userApiToken (body `token` or bearer) or a signed-in
+ * admin; checked by send-api/api-token-guard.ts once the body is parsed.
+ */
+export type RouteAccess = 'public' | 'user' | 'admin' | 'apiToken';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call the route; every /api route is 'user' unless it says otherwise. */
     access?: RouteAccess;
+    /** What /api/docs says of the route (OpenAPI, from the contracts' zod schemas). */
+    docs?: RouteDocs;
   }
   interface FastifyRequest {
     authUser: AuthUser | null;
+    /** The send API's proof was accepted (an admin's access token, or the API token). */
+    apiAuthorized: boolean;
   }
   interface FastifyInstance {
     /** Every route with its resolved access, in registration order (the authorization test reads it). */
@@ -20,10 +29,19 @@ declare module 'fastify' {
   }
 }
 
+export interface RouteDocs {
+  summary: string;
+  body?: ZodType;
+  query?: ZodType;
+  /** The status of a success, when not 200. */
+  status?: number;
+}
+
 export interface RouteEntry {
   method: string;
   url: string;
   access: RouteAccess;
+  docs?: RouteDocs;
 }
 
 /** Routes of the web app itself (index.html and static files): public by nature. */
@@ -52,19 +70,30 @@ export function currentUser(request: FastifyRequest): AuthUser {
  */
 export function registerAuthHook(app: FastifyInstance, auth: AuthService): void {
   app.decorateRequest('authUser', null);
+  app.decorateRequest('apiAuthorized', false);
   const table: RouteEntry[] = [];
   app.decorate('routeTable', table);
   app.addHook('onRoute', (route) => {
     const declared = route.config?.access;
     const access: RouteAccess = declared ?? (WEB_APP_ROUTES.has(route.url) ? 'public' : 'user');
     route.config = { ...route.config, access };
-    for (const method of [route.method].flat()) table.push({ method, url: route.url, access });
+    for (const method of [route.method].flat()) table.push({ method, url: route.url, access, docs: route.config?.docs });
   });
   app.addHook('onRequest', async (request) => {
     if (request.is404) return;
     const access: RouteAccess = request.routeOptions.config?.access ?? 'user';
     if (access === 'public') return;
     const token = bearerToken(request);
+    if (access === 'apiToken') {
+      // A signed-in admin may call the send API; anything else is checked against the API token later.
+      if (!token || token.split('.').length !== 3) return;
+      const result = await auth.authenticate(token);
+      if ('error' in result) return;
+      if (!isAdmin(result.user)) throw new AppError('ERR_NO_PERMISSION', 'The send API takes the API token or an admin.');
+      request.authUser = result.user;
+      request.apiAuthorized = true;
+      return;
+    }
     if (!token) throw new AppError('ERR_SESSION_EXPIRED', 'Session expired. Please login.');
     const result = await auth.authenticate(token);
     if ('error' in result) {

@@ -4,7 +4,8 @@ import type { RouteAccess } from './auth-hook.js';
  * The expected authorization of every route, checked by route-access.test.ts against the server's own route
  * table. A new route fails that test until it has a line here: decide who may call it, then add it.
  *
- * - `access`: who passes the route's guard (`public`: anyone; `user`: any signed-in user; `admin`: admins).
+ * - `access`: who passes the route's guard (`public`: anyone; `user`: any signed-in user; `admin`: admins;
+ *   `apiToken`: the API token or an admin — anonymous callers get 401 ERR_INVALID_API_TOKEN, users 403).
  * - `scope: 'ticket'`: the route acts on one ticket (its id in the path); a user who may not see that ticket
  *   (outside its queue) gets 403/404 and the route changes nothing.
  * - `user: 'forbidden'`: a plain user passes the guard but the service refuses with 403 ERR_NO_PERMISSION for
@@ -97,7 +98,19 @@ export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
   'POST /api/campaigns/:id/pause': { access: 'user' },
   'POST /api/campaigns/:id/resume': { access: 'user' },
   'POST /api/campaigns/:id/cancel': { access: 'user' },
-  'GET /api/jobs/:id': { access: 'admin' },
+  'GET /api/jobs/:id': { access: 'apiToken' },
+
+  // The send API (§7 auxiliary calls): the API token (userApiToken) or an admin's access token.
+  'POST /api/zdg': { access: 'apiToken' },
+  'POST /api/sendMedia': { access: 'apiToken' },
+  'POST /api/sendMediaZDG': { access: 'apiToken' },
+  'POST /api/sendMediaZDGRec': { access: 'apiToken' },
+  'GET /api/whatsappzdg': { access: 'apiToken' },
+  'GET /api/whatsappzdg/active': { access: 'apiToken' },
+  'POST /api/zdgGetWppId': { access: 'apiToken' },
+  'GET /api/contactsZDG': { access: 'apiToken' },
+  'POST /api/delContacts': { access: 'apiToken' },
+  'GET /api/docs': { access: 'public' },
 
   // The simulator (SIMULATOR=on): it plays the contacts' phones, so only admins drive it.
   'POST /api/simulator/:whatsappId/scan': { access: 'admin' },

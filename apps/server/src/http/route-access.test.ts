@@ -90,7 +90,10 @@ describe('route table', () => {
       for (const [spelling, spell] of SPELLINGS) {
         const res = await send(route, spell(pathOf(route, expected, 'fixture')), 'anonymous');
         // A public route checks its own proof (credentials, refresh cookie, URL signature): no 5xx is all we ask.
-        const ok = expected.access === 'public' ? res.status < 500 : res.status === 401 && res.body?.error === 'ERR_SESSION_EXPIRED';
+        const ok =
+          expected.access === 'public'
+            ? res.status < 500
+            : res.status === 401 && res.body?.error === (expected.access === 'apiToken' ? 'ERR_INVALID_API_TOKEN' : 'ERR_SESSION_EXPIRED');
         if (!ok) wrong.push(`${key(route)} via ${spelling}: ${res.status} ${JSON.stringify(res.body)}`);
       }
     }
@@ -109,7 +112,9 @@ describe('route table', () => {
           const ok =
             res.status < 500 &&
             res.status !== 401 &&
-            (expected.access === 'admin' || expected.user === 'forbidden' ? refused : !refused && res.body?.error !== 'ERR_SESSION_EXPIRED');
+            (expected.access === 'admin' || expected.access === 'apiToken' || expected.user === 'forbidden'
+              ? refused
+              : !refused && res.body?.error !== 'ERR_SESSION_EXPIRED');
           if (!ok) wrong.push(`${identity} ${key(route)} via ${spelling}: ${res.status} ${JSON.stringify(res.body)}`);
         }
       }

@@ -25,7 +25,8 @@ export interface JobDefinition<S extends z.ZodType> {
   name: string;
   /** The payload's schema (in contracts): a job is sent and run only with a payload that parses. */
   payload: S;
-  handler: (data: z.output<S>, job: JobInfo) => Promise<void>;
+  /** What it answers is kept as the job's output. */
+  handler: (data: z.output<S>, job: JobInfo) => Promise<unknown>;
   /** Retries of a job that throws, with exponential backoff from `retryDelaySeconds`. */
   retryLimit?: number;
   retryDelaySeconds?: number;
@@ -122,7 +123,7 @@ export class JobQueue {
         if (!job) return;
         const data = definition.payload.parse(job.data);
         try {
-          await definition.handler(data, { id: job.id });
+          return await definition.handler(data, { id: job.id });
         } catch (err) {
           this.log.warn({ err, job: job.id, name: definition.name }, 'job failed; pg-boss retries it with backoff');
           throw err;

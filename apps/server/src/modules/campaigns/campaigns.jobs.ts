@@ -29,7 +29,5 @@ export async function registerCampaignJobs(jobs: JobQueue, campaigns: CampaignsS
   await jobs.register(step);
   await jobs.register(watchdog);
   await jobs.schedule(watchdog, '* * * * *', {});
-  campaigns.useScheduler(async (data, at) => {
-    await jobs.send(step, data, { startAfter: at });
-  });
+  campaigns.useScheduler((data, at) => jobs.send(step, data, { startAfter: at }));
 }

@@ -9,12 +9,12 @@ const IdParams = z.object({ id: idField });
 
 /** Bulk sends: any signed-in user starts one; each sees their own, admins every one (CampaignsService). */
 export function campaignsRoutes(app: FastifyInstance, campaigns: CampaignsService): void {
-  app.post('/api/campaigns', async (request, reply) => {
+  app.post('/api/campaigns', { config: { docs: { summary: 'Starts a bulk send', body: CampaignInput, status: 201 } } }, async (request, reply) => {
     const created = await campaigns.create(currentUser(request), parse(CampaignInput, request.body));
     return reply.status(201).send(created);
   });
 
-  app.get('/api/campaigns', async (request) => {
+  app.get('/api/campaigns', { config: { docs: { summary: 'Bulk sends, newest first, 20 a page', query: CampaignListQuery } } }, async (request) => {
     const { pageNumber } = parse(CampaignListQuery, request.query);
     return campaigns.list(currentUser(request), pageNumber);
   });
@@ -24,7 +24,7 @@ export function campaignsRoutes(app: FastifyInstance, campaigns: CampaignsServic
     return campaigns.get(currentUser(request), id);
   });
 
-  app.get('/api/campaigns/:id/recipients', async (request) => {
+  app.get('/api/campaigns/:id/recipients', { config: { docs: { summary: "A bulk send's recipients with their outcome", query: CampaignRecipientListQuery } } }, async (request) => {
     const { id } = parse(IdParams, request.params);
     const { pageNumber } = parse(CampaignRecipientListQuery, request.query);
     return campaigns.recipients(currentUser(request), id, pageNumber);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   CAMPAIGN_PAGE_SIZE,
   MAX_CAMPAIGN_NUMBERS,
+  normalizeWhatsappNumber,
   parseNumberLines,
   type CampaignCreatedResponse,
   type CampaignData,
@@ -24,8 +25,24 @@ import { WhatsappRepository } from '../whatsapp/whatsapp.repository.js';
 import { checkBulkMediaPath, CampaignMediaError, type CampaignMedia } from './campaign-media.js';
 import { CampaignsRepository, type CampaignRecord, type RecipientOutcome } from './campaigns.repository.js';
 
-/** Queues the next step of a campaign's chain (the `campaign.step` job, campaigns.jobs.ts). */
-export type StepScheduler = (step: { campaignId: number; chain: string }, at: Date) => Promise<void>;
+/** Queues the next step of a campaign's chain (the `campaign.step` job, campaigns.jobs.ts); answers the job's id. */
+export type StepScheduler = (step: { campaignId: number; chain: string }, at: Date) => Promise<string>;
+
+/** What one step did: the job's output (`GET /api/jobs/:id`). */
+export type StepResult =
+  | { outcome: 'stale' | 'done' | 'waiting' | 'paused'; error?: string }
+  | { outcome: 'sent' | 'failed' | 'unknown'; line: number; number: string; error?: string };
+
+/** One message to one number or group, from the send API: a campaign of one recipient, sent at once. */
+export interface SingleSend {
+  whatsappId?: number;
+  /** Digits, `digits@c.us` or a group `id@g.us`. */
+  to: string;
+  kind: CampaignData['kind'];
+  message?: string;
+  url?: string;
+  title?: string;
+}
 
 export interface CampaignsOptions {
   clock?: Clock;
@@ -121,16 +138,38 @@ export class CampaignsService {
     }
     if (numbers.length === 0) throw validation('numbers', 'No line holds a valid number');
     if (data.kind === 'mediaPath') await checkBulkMediaPath(data.path ?? '', await this.options.bulkMediaFolder());
-    const chain = newChain();
     const recipients = [
       ...numbers.map((n) => ({ line: n.line, number: n.number, status: 'pending' as const, error: null })),
       ...invalid.map((i) => ({ line: i.line, number: i.text, status: 'invalid' as const, error: REASON_TEXT[i.reason] })),
     ].sort((a, b) => a.line - b.line);
+    const { id } = await this.store(user.id, whatsappId, data, recipients);
+    return { id, total: numbers.length, invalid: invalid.map((i) => ({ line: i.line, reason: i.reason })) };
+  }
+
+  /**
+   * The send API's calls (/zdg, /sendMedia…): one recipient, no pause, through the same steps as a campaign (so
+   * it is durable and sent once). ERR_WAPP_INVALID_CONTACT when `to` is neither a number nor a group id.
+   */
+  async sendOne(input: SingleSend): Promise<{ campaignId: number; jobId: string }> {
+    const whatsappId = await this.connectionOf(input.whatsappId);
+    const to = recipientOf(input.to);
+    const data: CampaignData = { ...input, whatsappId, numbers: to, minInterval: 0, maxInterval: 0 };
+    const { id, jobId } = await this.store(null, whatsappId, data, [{ line: 1, number: to, status: 'pending', error: null }]);
+    return { campaignId: id, jobId };
+  }
+
+  private async store(
+    userId: number | null,
+    whatsappId: number,
+    data: CampaignData,
+    recipients: { line: number; number: string; status: 'pending' | 'invalid'; error: string | null }[],
+  ): Promise<{ id: number; jobId: string }> {
+    const chain = newChain();
     const id = await this.repo().insert(
       {
         kind: data.kind,
         whatsappId,
-        userId: user.id,
+        userId,
         message: data.kind === 'text' ? (data.message ?? null) : null,
         url: data.kind === 'mediaUrl' || data.kind === 'audio' ? (data.url ?? null) : null,
         title: data.kind === 'mediaUrl' || data.kind === 'mediaPath' ? (data.title ?? null) : null,
@@ -143,9 +182,9 @@ export class CampaignsService {
     );
     const first = this.after(this.pauseMs(data));
     await this.repo().setNextSend(id, chain, first);
-    await this.scheduleStep({ campaignId: id, chain }, first);
+    const jobId = await this.scheduleStep({ campaignId: id, chain }, first);
     await this.announce(id);
-    return { id, total: numbers.length, invalid: invalid.map((i) => ({ line: i.line, reason: i.reason })) };
+    return { id, jobId };
   }
 
   /** An admin sees every campaign; an attendant the ones they started. */
@@ -203,9 +242,9 @@ export class CampaignsService {
   }
 
   /** One step of a campaign's chain: sends its next recipient, then queues the following step. */
-  async step(campaignId: number, chain: string): Promise<void> {
+  async step(campaignId: number, chain: string): Promise<StepResult> {
     const campaign = await this.repo().findRecord(campaignId);
-    if (!campaign || campaign.chain !== chain || !isActive(campaign.status)) return;
+    if (!campaign || campaign.chain !== chain || !isActive(campaign.status)) return { outcome: 'stale' };
 
     let driver: ChannelDriver;
     try {
@@ -214,7 +253,7 @@ export class CampaignsService {
       if (!(err instanceof AppError)) throw err;
       // A connection that is down now may be back in a moment: the campaign waits, still running.
       await this.waitForConnection(campaign);
-      return;
+      return { outcome: 'waiting', error: err.message };
     }
 
     let media: OutboundMedia | null;
@@ -224,15 +263,15 @@ export class CampaignsService {
       if (!(err instanceof CampaignMediaError)) throw err;
       await this.repo().transition(campaignId, ['queued', 'running'], 'paused', { chain: newChain(), now: this.clock(), lastError: err.message });
       await this.announce(campaignId);
-      return;
+      return { outcome: 'paused', error: err.message };
     }
 
     const claim = await this.repo().claimNext(campaignId, chain, this.clock());
-    if (claim.outcome === 'stale') return;
+    if (claim.outcome === 'stale') return { outcome: 'stale' };
     if (claim.outcome === 'done') {
       this.media.forget(campaignId);
       await this.announce(campaignId);
-      return;
+      return { outcome: 'done' };
     }
     await this.announce(campaignId);
     const outcome = await this.send(driver, campaign, claim.recipient.number, media);
@@ -243,6 +282,8 @@ export class CampaignsService {
     const at = this.after(this.pauseMs(campaign) + this.pauseMs(campaign));
     if (await this.repo().setNextSend(campaignId, chain, at)) await this.scheduleStep({ campaignId, chain }, at);
     await this.announce(campaignId);
+    const { line, number } = claim.recipient;
+    return outcome.status === 'sent' ? { outcome: 'sent', line, number } : { outcome: outcome.status, line, number, error: outcome.error };
   }
 
   /**
@@ -282,9 +323,9 @@ export class CampaignsService {
   }
 
   private async send(driver: ChannelDriver, campaign: CampaignRecord, number: string, media: OutboundMedia | null): Promise<RecipientOutcome> {
-    let check: { exists: boolean; number?: string };
+    let check: { exists: boolean; number?: string } = { exists: true };
     try {
-      check = await withTimeout(driver.checkNumber(number), SEND_TIMEOUT_MS);
+      if (!number.endsWith('@g.us')) check = await withTimeout(driver.checkNumber(number), SEND_TIMEOUT_MS);
     } catch (err) {
       return { status: 'failed', error: `Could not check the number: ${(err as Error).message}` };
     }
@@ -337,6 +378,15 @@ export class CampaignsService {
     this.events.emit('campaign.updated', { campaign });
     return campaign;
   }
+}
+
+/** The send API's `number`: digits, `digits@c.us` (normalized like a campaign's line) or a group `id@g.us`. */
+function recipientOf(text: string): string {
+  const value = text.trim();
+  if (/^[\d-]{5,40}@g\.us$/.test(value)) return value;
+  const result = normalizeWhatsappNumber(value);
+  if (!result.ok) throw new AppError('ERR_WAPP_INVALID_CONTACT', `number: ${REASON_TEXT[result.reason]}`);
+  return result.number;
 }
 
 function isActive(status: CampaignStatus): boolean {

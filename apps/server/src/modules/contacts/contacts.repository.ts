@@ -172,6 +172,12 @@ export class ContactsRepository {
   }
 
   /** Deletes the contact; its tickets and messages go with it (FK cascade). Gives false when absent. */
+  /** Deletes every contact (their tickets and messages go with them); answers the ids. */
+  async deleteAll(): Promise<number[]> {
+    const rows = await this.db.delete(contacts).returning({ id: contacts.id });
+    return rows.map((r) => r.id);
+  }
+
   async delete(id: number): Promise<boolean> {
     const rows = await this.db.delete(contacts).where(eq(contacts.id, id)).returning({ id: contacts.id });
     return rows.length > 0;

@@ -144,6 +144,16 @@ export class ContactsService {
     this.events.emit('contact.deleted', { contactId: id });
   }
 
+  /**
+   * Deletes every contact, with their tickets and messages (the send API's /delContacts, admin token or API
+   * token). Open lists are told contact by contact up to 1,000; past that, clients see it on their next load.
+   */
+  async deleteAll(): Promise<number> {
+    const ids = await this.repo().deleteAll();
+    if (ids.length <= 1000) for (const contactId of ids) this.events.emit('contact.deleted', { contactId });
+    return ids.length;
+  }
+
   /** Creates a contact for each device contact whose number is new; existing numbers are left as they are. */
   async importFromDevice(): Promise<ContactImportResponse> {
     const deviceContacts = await this.deviceContacts.listContacts();
