@@ -88,7 +88,7 @@ function campaignOf(userId: number): CampaignDto {
   return {
     id: 1, kind: 'text', status: 'running', whatsappId: connection.id, whatsappName: connection.name, userId, userName: null,
     message: 'Promoção', url: null, title: null, path: null, minInterval: 0, maxInterval: 1, total: 2, sent: 1, failed: 0,
-    unknown: 0, invalid: 0, nextSendAt: now, lastError: null, createdAt: now, startedAt: now, finishedAt: null,
+    unknown: 0, invalid: 0, nextSendAt: now, lastError: null, createdAt: now, updatedAt: now, startedAt: now, finishedAt: null,
   };
 }
 

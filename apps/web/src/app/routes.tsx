@@ -20,6 +20,11 @@ const QuickAnswersPage = lazyPage(() => import('../features/quick-answers/quick-
 const UsersPage = lazyPage(() => import('../features/users/users-page').then((m) => m.UsersPage));
 const QueuesPage = lazyPage(() => import('../features/queues/queues-page').then((m) => m.QueuesPage));
 const SettingsPage = lazyPage(() => import('../features/settings/settings-page').then((m) => m.SettingsPage));
+const campaignsModule = () => import('../features/campaigns/campaigns-page');
+const BulkTextPage = lazyPage(() => campaignsModule().then((m) => m.BulkTextPage));
+const BulkMediaUrlPage = lazyPage(() => campaignsModule().then((m) => m.BulkMediaUrlPage));
+const BulkMediaPathPage = lazyPage(() => campaignsModule().then((m) => m.BulkMediaPathPage));
+const BulkAudioPage = lazyPage(() => campaignsModule().then((m) => m.BulkAudioPage));
 const SimulatorPage = lazyPage(() => import('../features/simulator/simulator-page').then((m) => m.SimulatorPage));
 
 /** The page of each first path segment (routes match case-insensitively). */
@@ -32,6 +37,10 @@ const PAGE_OF_PATH: Record<string, LazyPage> = {
   users: UsersPage,
   queues: QueuesPage,
   settings: SettingsPage,
+  zdg: BulkTextPage,
+  zdgmedia: BulkMediaUrlPage,
+  zdgmedia2: BulkMediaPathPage,
+  zdgmedia3: BulkAudioPage,
   simulator: SimulatorPage,
 };
 
@@ -113,6 +122,10 @@ export function AppRoutes() {
           <Route path="/connections" element={<PrivatePage><ConnectionsPage /></PrivatePage>} />
           <Route path="/contacts" element={<PrivatePage><ContactsPage /></PrivatePage>} />
           <Route path="/quickAnswers" element={<PrivatePage><QuickAnswersPage /></PrivatePage>} />
+          <Route path="/ZDG" element={<PrivatePage><BulkTextPage /></PrivatePage>} />
+          <Route path="/ZDGMedia" element={<PrivatePage><BulkMediaUrlPage /></PrivatePage>} />
+          <Route path="/ZDGMedia2" element={<PrivatePage><BulkMediaPathPage /></PrivatePage>} />
+          <Route path="/ZDGMedia3" element={<PrivatePage><BulkAudioPage /></PrivatePage>} />
           {/*
             The tool pages of §2 (/ZDG, /ZDGMedia, ... /VoiceCall) are declared here as each lands, together with
             `ready: true` in features/layout/nav-items.tsx; until then their paths fall to the catch-all below.

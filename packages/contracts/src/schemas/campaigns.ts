@@ -127,6 +127,8 @@ export interface CampaignDto {
   /** Why the campaign paused or stopped by itself (e.g. the connection went down). */
   lastError: string | null;
   createdAt: string;
+  /** Last change: of two copies of a campaign, the later one is current (socket events may cross). */
+  updatedAt: string;
   startedAt: string | null;
   finishedAt: string | null;
 }

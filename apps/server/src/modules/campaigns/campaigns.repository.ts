@@ -83,6 +83,7 @@ function toCampaignDto(row: { campaign: typeof campaigns.$inferSelect; whatsappN
     nextSendAt: c.status === 'running' || c.status === 'queued' ? (c.nextSendAt?.toISOString() ?? null) : null,
     lastError: c.lastError,
     createdAt: c.createdAt.toISOString(),
+    updatedAt: c.updatedAt.toISOString(),
     startedAt: c.startedAt?.toISOString() ?? null,
     finishedAt: c.finishedAt?.toISOString() ?? null,
   };
@@ -267,7 +268,7 @@ export class CampaignsRepository {
   async setNextSend(campaignId: number, chain: string, at: Date, waitingFor: string | null = null): Promise<boolean> {
     const rows = await this.db
       .update(campaigns)
-      .set({ nextSendAt: at, lastError: waitingFor })
+      .set({ nextSendAt: at, lastError: waitingFor, updatedAt: new Date() })
       .where(and(eq(campaigns.id, campaignId), eq(campaigns.chain, chain), inArray(campaigns.status, ['queued', 'running'])))
       .returning({ id: campaigns.id });
     return rows.length > 0;

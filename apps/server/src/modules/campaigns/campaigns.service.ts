@@ -109,6 +109,8 @@ export class CampaignsService {
     throw new Error('campaign steps are not wired to the job queue');
   };
   private ticker: NodeJS.Timeout | null = null;
+  /** When this process last announced each campaign: the once-a-second progress skips those just announced. */
+  private readonly announcedAt = new Map<number, number>();
 
   constructor(
     private readonly db: Database,
@@ -318,8 +320,11 @@ export class CampaignsService {
   }
 
   private async announceActive(): Promise<void> {
-    const ids = await this.repo().activeIds();
-    for (const campaign of await this.repo().findDtos(ids)) this.events.emit('campaign.updated', { campaign });
+    const recent = Date.now() - 900;
+    const ids = (await this.repo().activeIds()).filter((id) => (this.announcedAt.get(id) ?? 0) < recent);
+    for (const campaign of await this.repo().findDtos(ids)) {
+      if (campaign.status === 'queued' || campaign.status === 'running') this.events.emit('campaign.updated', { campaign });
+    }
   }
 
   private async send(driver: ChannelDriver, campaign: CampaignRecord, number: string, media: OutboundMedia | null): Promise<RecipientOutcome> {
@@ -375,6 +380,8 @@ export class CampaignsService {
   private async announce(id: number): Promise<CampaignDto> {
     const campaign = await this.repo().findDto(id);
     if (!campaign) throw new AppError('ERR_NO_CAMPAIGN_FOUND', NOT_FOUND);
+    if (campaign.status === 'queued' || campaign.status === 'running') this.announcedAt.set(id, Date.now());
+    else this.announcedAt.delete(id);
     this.events.emit('campaign.updated', { campaign });
     return campaign;
   }

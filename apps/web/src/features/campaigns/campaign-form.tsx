@@ -1,0 +1,149 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import SendIcon from '@mui/icons-material/Send';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import {
+  CAMPAIGN_BLOCK_ADVICE,
+  CAMPAIGN_FIELDS,
+  CampaignInput,
+  MAX_CAMPAIGN_INTERVAL,
+  parseNumberLines,
+  type CampaignCreatedResponse,
+  type CampaignKind,
+} from '@wadesk/contracts';
+import { useEffect, useMemo } from 'react';
+import { useForm, useWatch, type Resolver } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { FormSelect } from '../../components/form-select';
+import { FormTextField } from '../../components/form-text-field';
+import { toastError, toastSuccess } from '../../services/toast-error';
+import { useWhatsapps } from '../connections/connections-api';
+import { startCampaign } from './campaigns-api';
+
+interface CampaignFormValues {
+  kind: CampaignKind;
+  whatsappId: number | null;
+  numbers: string;
+  message: string;
+  url: string;
+  title: string;
+  path: string;
+  minInterval: string;
+  maxInterval: string;
+}
+
+const resolver = zodResolver(CampaignInput) as unknown as Resolver<CampaignFormValues>;
+
+/** How many invalid lines the form lists under the numbers (the rest are counted). */
+const SHOWN_INVALID = 5;
+
+export interface CampaignFormProps {
+  kind: CampaignKind;
+  onStarted: (created: CampaignCreatedResponse) => void;
+  /** Shown under the path field of /ZDGMedia2. */
+  pathHelp?: string;
+}
+
+/** The fields of one bulk-send tool (§2, §5: all required), with a live count of valid and invalid lines. */
+export function CampaignForm({ kind, onStarted, pathHelp }: CampaignFormProps) {
+  const { t } = useTranslation();
+  const { data: connections = [] } = useWhatsapps();
+  const form = useForm<CampaignFormValues>({
+    resolver,
+    defaultValues: { kind, whatsappId: null, numbers: '', message: '', url: '', title: '', path: '', minInterval: '5', maxInterval: '15' },
+  });
+  const defaultId = connections.find((c) => c.isDefault)?.id ?? connections[0]?.id ?? null;
+  useEffect(() => {
+    if (form.getValues('whatsappId') === null && defaultId !== null) form.setValue('whatsappId', defaultId);
+  }, [defaultId, form]);
+
+  const numbersText = useWatch({ control: form.control, name: 'numbers' });
+  const lines = useMemo(() => parseNumberLines(numbersText ?? ''), [numbersText]);
+  const fields = CAMPAIGN_FIELDS[kind];
+
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      const created = await startCampaign({
+        kind,
+        whatsappId: values.whatsappId ?? undefined,
+        numbers: values.numbers,
+        minInterval: values.minInterval,
+        maxInterval: values.maxInterval,
+        ...Object.fromEntries(fields.map((f) => [f, values[f]])),
+      });
+      toastSuccess(t('campaigns.started', { count: created.total }));
+      onStarted(created);
+    } catch (err) {
+      toastError(err);
+    }
+  });
+
+  return (
+    <Stack component="form" spacing={2} onSubmit={(e) => void submit(e)} noValidate data-testid="campaign-form">
+      <FormSelect
+        form={form}
+        name="whatsappId"
+        label={t('campaigns.fields.connection')}
+        options={connections.map((c) => ({ value: c.id, label: `${c.name} (${c.status})` }))}
+      />
+      <FormTextField
+        form={form}
+        name="numbers"
+        label={t('campaigns.fields.numbers')}
+        multiline
+        minRows={5}
+        maxRows={12}
+        placeholder={'5511987654321\n5521987654321'}
+        helperText={t('campaigns.fields.numbersHelp')}
+        slotProps={{ htmlInput: { 'data-testid': 'campaign-numbers' } }}
+      />
+      <Typography variant="body2" data-testid="campaign-line-count" color={lines.invalid.length ? 'warning.main' : 'text.secondary'}>
+        {t('campaigns.lineCount', { valid: lines.numbers.length, invalid: lines.invalid.length })}
+      </Typography>
+      {lines.invalid.length > 0 && (
+        <Alert severity="warning" data-testid="campaign-invalid-lines">
+          {lines.invalid.slice(0, SHOWN_INVALID).map((l) => (
+            <div key={l.line}>{t('campaigns.invalidLine', { line: l.line, text: l.text, reason: t(`campaigns.reasons.${l.reason}`) })}</div>
+          ))}
+          {lines.invalid.length > SHOWN_INVALID && <div>{t('campaigns.moreInvalid', { count: lines.invalid.length - SHOWN_INVALID })}</div>}
+        </Alert>
+      )}
+      {fields.includes('message') && (
+        <FormTextField form={form} name="message" label={t('campaigns.fields.message')} multiline minRows={3} maxRows={10} />
+      )}
+      {fields.includes('url') && (
+        <FormTextField
+          form={form}
+          name="url"
+          label={t(kind === 'audio' ? 'campaigns.fields.audioUrl' : 'campaigns.fields.url')}
+          placeholder={kind === 'audio' ? 'https://…/audio.ogg' : 'https://…'}
+          type="url"
+        />
+      )}
+      {fields.includes('path') && <FormTextField form={form} name="path" label={t('campaigns.fields.path')} placeholder="/…/file.pdf" helperText={pathHelp} />}
+      {fields.includes('title') && <FormTextField form={form} name="title" label={t('campaigns.fields.title')} />}
+      <Stack direction="row" spacing={2}>
+        <FormTextField
+          form={form}
+          name="minInterval"
+          label={t('campaigns.fields.minInterval')}
+          type="number"
+          slotProps={{ htmlInput: { min: 0, max: MAX_CAMPAIGN_INTERVAL } }}
+        />
+        <FormTextField
+          form={form}
+          name="maxInterval"
+          label={t('campaigns.fields.maxInterval')}
+          type="number"
+          slotProps={{ htmlInput: { min: 0, max: MAX_CAMPAIGN_INTERVAL } }}
+        />
+      </Stack>
+      <Alert severity="info">{t('campaigns.blockAdvice', { count: CAMPAIGN_BLOCK_ADVICE })}</Alert>
+      <Button type="submit" variant="contained" startIcon={<SendIcon />} disabled={form.formState.isSubmitting} data-testid="campaign-send">
+        {t('campaigns.send')}
+      </Button>
+    </Stack>
+  );
+}
