@@ -92,6 +92,7 @@ export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
   // Bulk sends (issue 12): any signed-in user starts one; someone else's campaign answers 404 to a non-admin.
   'POST /api/campaigns': { access: 'user' },
   'GET /api/campaigns': { access: 'user' },
+  'GET /api/campaigns/media-folder': { access: 'user' },
   'GET /api/campaigns/:id': { access: 'user' },
   'GET /api/campaigns/:id/recipients': { access: 'user' },
   'GET /api/campaigns/:id/recipients.csv': { access: 'user' },

@@ -127,3 +127,19 @@ api.interceptors.response.use(
     throw error;
   },
 );
+
+/** Downloads a file of the API (with the bearer token, which a plain link cannot send) and saves it as `filename`. */
+export async function downloadFile(url: string, filename: string): Promise<void> {
+  const { data } = await api.get<Blob>(url, { responseType: 'blob' });
+  const objectUrl = URL.createObjectURL(data);
+  try {
+    const link = document.createElement('a');
+    link.href = objectUrl;
+    link.download = filename;
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+  } finally {
+    setTimeout(() => URL.revokeObjectURL(objectUrl), 1000);
+  }
+}

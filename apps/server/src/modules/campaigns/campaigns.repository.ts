@@ -59,36 +59,6 @@ const dtoColumns = {
   userName: users.name,
 };
 
-function toCampaignDto(row: { campaign: typeof campaigns.$inferSelect; whatsappName: string | null; userName: string | null }): CampaignDto {
-  const c = row.campaign;
-  return {
-    id: c.id,
-    kind: c.kind as CampaignKind,
-    status: c.status as CampaignStatus,
-    whatsappId: c.whatsappId,
-    whatsappName: row.whatsappName,
-    userId: c.userId,
-    userName: row.userName,
-    message: c.message,
-    url: c.url,
-    title: c.title,
-    path: c.path,
-    minInterval: c.minInterval,
-    maxInterval: c.maxInterval,
-    total: c.total,
-    sent: c.sent,
-    failed: c.failed,
-    unknown: c.unknown,
-    invalid: c.invalid,
-    nextSendAt: c.status === 'running' || c.status === 'queued' ? (c.nextSendAt?.toISOString() ?? null) : null,
-    lastError: c.lastError,
-    createdAt: c.createdAt.toISOString(),
-    updatedAt: c.updatedAt.toISOString(),
-    startedAt: c.startedAt?.toISOString() ?? null,
-    finishedAt: c.finishedAt?.toISOString() ?? null,
-  };
-}
-
 function toRecord(c: typeof campaigns.$inferSelect): CampaignRecord {
   return {
     id: c.id,
@@ -103,6 +73,27 @@ function toRecord(c: typeof campaigns.$inferSelect): CampaignRecord {
     minInterval: c.minInterval,
     maxInterval: c.maxInterval,
     chain: c.chain,
+  };
+}
+
+function toCampaignDto(row: { campaign: typeof campaigns.$inferSelect; whatsappName: string | null; userName: string | null }): CampaignDto {
+  const c = row.campaign;
+  const { chain: _chain, ...fields } = toRecord(c);
+  return {
+    ...fields,
+    whatsappName: row.whatsappName,
+    userName: row.userName,
+    total: c.total,
+    sent: c.sent,
+    failed: c.failed,
+    unknown: c.unknown,
+    invalid: c.invalid,
+    nextSendAt: c.status === 'running' || c.status === 'queued' ? (c.nextSendAt?.toISOString() ?? null) : null,
+    lastError: c.lastError,
+    createdAt: c.createdAt.toISOString(),
+    updatedAt: c.updatedAt.toISOString(),
+    startedAt: c.startedAt?.toISOString() ?? null,
+    finishedAt: c.finishedAt?.toISOString() ?? null,
   };
 }
 

@@ -19,6 +19,9 @@ export function campaignsRoutes(app: FastifyInstance, campaigns: CampaignsServic
     return campaigns.list(currentUser(request), pageNumber);
   });
 
+  /** Where /ZDGMedia2's files must be (the setting bulkMediaFolder, or DATA_DIR/bulk-media). */
+  app.get('/api/campaigns/media-folder', async () => ({ folder: await campaigns.mediaFolder() }));
+
   app.get('/api/campaigns/:id', async (request) => {
     const { id } = parse(IdParams, request.params);
     return campaigns.get(currentUser(request), id);

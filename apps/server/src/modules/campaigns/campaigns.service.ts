@@ -189,6 +189,10 @@ export class CampaignsService {
     return { id, jobId };
   }
 
+  async mediaFolder(): Promise<string> {
+    return this.options.bulkMediaFolder();
+  }
+
   /** An admin sees every campaign; an attendant the ones they started. */
   async list(user: AuthUser, pageNumber: number): Promise<CampaignListResponse> {
     return this.repo().list(user.profile === 'admin' ? null : user.id, pageNumber, CAMPAIGN_PAGE_SIZE);

@@ -222,6 +222,11 @@ describe('bulk sends (issue 12)', () => {
       await rm(outside, { recursive: true, force: true });
     });
 
+    it('tells where the files must be', async () => {
+      const res = await t.call('GET', '/api/campaigns/media-folder', { token: t.user });
+      expect(res.body).toEqual({ folder });
+    });
+
     it('sends a file inside the bulk media folder, named by its absolute path', async () => {
       const [to] = numbers(1);
       const created = await start({ kind: 'mediaPath', numbers: to, path: path.join(folder, 'promos', 'tabela.pdf'), title: 'Tabela de preços' });

@@ -8,7 +8,7 @@ import type {
 } from '@wadesk/contracts';
 import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { useRef } from 'react';
-import { api } from '../../services/api';
+import { api, downloadFile } from '../../services/api';
 import { useSocketEvent } from '../../services/socket';
 
 export const CAMPAIGNS_KEY = ['campaigns'] as const;
@@ -31,6 +31,16 @@ export function useCampaign(id: number | null) {
   });
 }
 
+/** The folder whose files /ZDGMedia2 may send (asked only on that page). */
+export function useMediaFolder(enabled: boolean): string | undefined {
+  const query = useQuery({
+    queryKey: [...CAMPAIGNS_KEY, 'media-folder'],
+    enabled,
+    queryFn: async () => (await api.get<{ folder: string }>('/campaigns/media-folder')).data.folder,
+  });
+  return query.data;
+}
+
 export function useRecipients(id: number | null) {
   return useInfiniteQuery({
     queryKey: [...CAMPAIGNS_KEY, 'recipients', id],
@@ -50,20 +60,9 @@ export async function campaignAction(id: number, action: 'pause' | 'resume' | 'c
   return (await api.post<CampaignDto>(`/campaigns/${id}/${action}`)).data;
 }
 
-/** Downloads a campaign's recipients with their outcome (CSV) through the API, with the bearer token. */
+/** Downloads a campaign's recipients with their outcome (CSV). */
 export async function downloadRecipientsCsv(id: number): Promise<void> {
-  const { data } = await api.get<Blob>(`/campaigns/${id}/recipients.csv`, { responseType: 'blob' });
-  const url = URL.createObjectURL(data);
-  try {
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = `campaign-${id}.csv`;
-    document.body.appendChild(link);
-    link.click();
-    link.remove();
-  } finally {
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
-  }
+  await downloadFile(`/campaigns/${id}/recipients.csv`, `campaign-${id}.csv`);
 }
 
 /** Whether `incoming` is not older than `current` (two copies of one campaign may arrive out of order). */

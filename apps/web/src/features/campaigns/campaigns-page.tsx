@@ -14,10 +14,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../components/empty-state';
 import { Page } from '../../components/page';
-import { useSettings } from '../settings/settings-api';
 import { CampaignForm } from './campaign-form';
 import { CAMPAIGN_COLORS, CampaignPanel } from './campaign-panel';
-import { activeCampaignOf, useCampaign, useCampaigns, useCampaignsLiveUpdates } from './campaigns-api';
+import { activeCampaignOf, useCampaign, useCampaigns, useCampaignsLiveUpdates, useMediaFolder } from './campaigns-api';
 
 const TITLE_KEYS: Record<CampaignKind, string> = {
   text: 'pages.bulkText',
@@ -37,7 +36,7 @@ export function CampaignsPage({ kind }: { kind: CampaignKind }) {
   // Coming back to the page shows the send still under way, or else the last one with its results.
   const shownId = chosen ?? activeCampaignOf(kind, all)?.id ?? past[0]?.id ?? null;
   const shown = useCampaign(shownId);
-  const folder = useSettings().data?.find((s) => s.key === 'bulkMediaFolder')?.value ?? '';
+  const folder = useMediaFolder(kind === 'mediaPath');
 
   return (
     <Page title={t(TITLE_KEYS[kind])}>
@@ -47,7 +46,7 @@ export function CampaignsPage({ kind }: { kind: CampaignKind }) {
             <CampaignForm
               kind={kind}
               onStarted={(created) => setChosen(created.id)}
-              pathHelp={kind === 'mediaPath' ? t('campaigns.pathHelp', { folder: folder || t('campaigns.defaultFolder') }) : undefined}
+              pathHelp={kind === 'mediaPath' ? t('campaigns.pathHelp', { folder: folder ?? '…' }) : undefined}
             />
           </Paper>
         </Grid>

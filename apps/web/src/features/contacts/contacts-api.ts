@@ -9,7 +9,7 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { applyToSearchedPages, insertSorted, type ItemChange } from '../../hooks/list-cache';
 import { itemActions, restResource, useResourceItem, useSearchedPages } from '../../hooks/rest-resource';
-import { api } from '../../services/api';
+import { api, downloadFile } from '../../services/api';
 import { useSocketEvent } from '../../services/socket';
 
 export const CONTACTS_KEY = ['contacts'] as const;
@@ -45,18 +45,7 @@ export async function startTicket(contactId: number): Promise<TicketDto> {
 
 /** Downloads every contact as CSV through the API (bearer token), then saves the file. */
 export async function downloadContactsCsv(): Promise<void> {
-  const { data } = await api.get<Blob>('/contacts/export.csv', { responseType: 'blob' });
-  const url = URL.createObjectURL(data);
-  try {
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = `contacts-${new Date().toISOString().slice(0, 10)}.csv`;
-    document.body.appendChild(link);
-    link.click();
-    link.remove();
-  } finally {
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
-  }
+  await downloadFile('/contacts/export.csv', `contacts-${new Date().toISOString().slice(0, 10)}.csv`);
 }
 
 /**
