@@ -59,6 +59,8 @@ const SEND_TIMEOUT_MS = 60_000;
 export const STEP_GRACE_MS = 2 * 60_000;
 /** While the connection is down, a running campaign looks again this often (it stays running). */
 const CONNECTION_RETRY_MS = 15_000;
+/** A step taken by a process that does not run the campaign's connection is queued again this soon. */
+const OTHER_PROCESS_RETRY_MS = 250;
 
 const NOT_FOUND = 'Campaign not found.';
 
@@ -353,6 +355,13 @@ export class CampaignsService {
   }
 
   private async waitForConnection(campaign: CampaignRecord): Promise<void> {
+    // Another process runs the connection: the step goes back to the queue at once, for its owner to take
+    // (issue 17 routes it there directly). Down here: wait, and say why.
+    if (this.sessions.status(campaign.whatsappId) === null) {
+      const soon = new Date(this.clock().getTime() + OTHER_PROCESS_RETRY_MS);
+      if (await this.repo().setNextSend(campaign.id, campaign.chain, soon)) await this.scheduleStep({ campaignId: campaign.id, chain: campaign.chain }, soon);
+      return;
+    }
     const at = new Date(this.clock().getTime() + CONNECTION_RETRY_MS);
     const name = (await new WhatsappRepository(this.db).findDto(campaign.whatsappId))?.name ?? String(campaign.whatsappId);
     if (!(await this.repo().setNextSend(campaign.id, campaign.chain, at, `Waiting for the connection ${name} to be connected`))) return;
