@@ -109,6 +109,7 @@ export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
   'GET /api/whatsappzdg': { access: 'apiToken' },
   'GET /api/whatsappzdg/active': { access: 'apiToken' },
   'POST /api/zdgGetWppId': { access: 'apiToken' },
+  'POST /api/zdgProtocolo': { access: 'apiToken' },
   'GET /api/contactsZDG': { access: 'apiToken' },
   'POST /api/delContacts': { access: 'apiToken' },
   'GET /api/docs': { access: 'public' },

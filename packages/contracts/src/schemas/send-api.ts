@@ -50,6 +50,14 @@ export const SendVoiceInput = z.object({
 /** `POST /api/zdgGetWppId`: which connection a ticket uses. */
 export const GetWppIdInput = z.object({ ticketid: idField, token: apiToken });
 
+/** `POST /api/zdgProtocolo`: a protocol number for a ticket, from the protocol service (§7). */
+export const ProtocolInput = z.object({
+  usuario: textField(200).trim().optional(),
+  protocolo: z.string({ error: 'Required' }).trim().regex(/^[\w-]{1,40}$/, 'Must be 1 to 40 letters, digits or dashes'),
+  ticket: idField,
+  token: apiToken,
+});
+
 /** `POST /api/delContacts`: deletes every contact (and so their tickets and messages). */
 export const DeleteAllContactsInput = z.object({ token: apiToken });
 

@@ -1,6 +1,7 @@
 import {
   DeleteAllContactsInput,
   GetWppIdInput,
+  ProtocolInput,
   SendMediaInput,
   SendTextInput,
   SendVoiceInput,
@@ -74,6 +75,12 @@ export function sendApiRoutes(app: FastifyInstance, services: SendApiServices): 
     const [ticket] = await tickets.loadMany([ticketid]);
     if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND', 'Ticket not found.');
     return { dbWpp: [{ whatsappId: ticket.whatsappId }] };
+  });
+
+  app.post('/api/zdgProtocolo', api('Records a protocol number on a ticket', { body: ProtocolInput }), async (request) => {
+    const input = parse(ProtocolInput, request.body);
+    const ticket = await tickets.registerProtocol(input.ticket, input.protocolo);
+    return { ticket: ticket.id, protocolo: ticket.protocol };
   });
 
   app.get('/api/contactsZDG', api('Every contact as CSV'), async (_request, reply) => {

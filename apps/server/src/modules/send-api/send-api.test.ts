@@ -113,6 +113,12 @@ describe('send API (§7 auxiliary calls)', () => {
     const ticket = await inbound(t, connection.id, { from: nextNumber(), body: 'Oi' });
     const wpp = await t.call('POST', '/api/zdgGetWppId', { body: { ticketid: ticket.id, token: apiToken } });
     expect(wpp.body).toEqual({ dbWpp: [{ whatsappId: connection.id }] });
+    const protocol = await t.call('POST', '/api/zdgProtocolo', { body: { usuario: 'Ana', protocolo: '17640000001234', ticket: ticket.id, token: apiToken } });
+    expect(protocol.body).toEqual({ ticket: ticket.id, protocolo: '17640000001234' });
+    expect((await t.call('GET', `/api/tickets/${ticket.id}`, { token: t.admin })).body.protocol).toBe('17640000001234');
+    const missing = await t.call('POST', '/api/zdgProtocolo', { body: { protocolo: '1', ticket: 999999, token: apiToken } });
+    expect(missing.status).toBe(404);
+    expect((await t.call('POST', '/api/zdgProtocolo', { body: { protocolo: 'a b', ticket: ticket.id, token: apiToken } })).status).toBe(400);
   });
 
   it('exports the contacts as CSV, and deletes every contact with the API token', async () => {

@@ -186,6 +186,18 @@ export class TicketsService {
     return ticket;
   }
 
+  /**
+   * The send API's /zdgProtocolo: a protocol number given from outside is recorded on the ticket (the Protocolo
+   * e-mails of §4 come with the e-mail issue). ERR_NO_TICKET_FOUND when there is no such ticket.
+   */
+  async registerProtocol(id: number, protocol: string): Promise<TicketDto> {
+    if ((await this.loadMany([id])).length === 0) throw new AppError('ERR_NO_TICKET_FOUND', 'Ticket not found.');
+    await this.repo().update(id, { protocol });
+    const [ticket] = await this.loadMany([id]);
+    this.events.emit('ticket.updated', { ticket: ticket! });
+    return ticket!;
+  }
+
   /** Resolves with a protocol number (from the current time in seconds) sent to the contact. */
   async resolveWithProtocol(user: AuthUser, id: number): Promise<{ protocol: string; ticket: TicketDto }> {
     const current = await this.get(user, id);
