@@ -24,19 +24,9 @@ export interface RecipientWrite {
 }
 
 /** What the step job needs of a campaign. */
-export interface CampaignRecord {
+export interface CampaignRecord extends CampaignWrite {
   id: number;
-  kind: CampaignKind;
   status: CampaignStatus;
-  whatsappId: number;
-  userId: number | null;
-  message: string | null;
-  url: string | null;
-  title: string | null;
-  path: string | null;
-  minInterval: number;
-  maxInterval: number;
-  chain: string;
 }
 
 export interface ClaimedRecipient {
