@@ -67,7 +67,7 @@ interface Facts {
 
 const ATTENDANT = 'attendant1@bench.local';
 
-async function readFacts(handle: DatabaseHandle): Promise<Facts> {
+export async function readFacts(handle: DatabaseHandle): Promise<Facts> {
   const { db } = handle;
   const [big] = rowsOf<{ id: number; n: number }>(
     await db.execute(sql`select ticket_id as id, count(*)::int as n from messages group by ticket_id order by 2 desc limit 1`),

@@ -4,6 +4,7 @@
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/wadesk_bench npx tsx bench/ingest.ts [--rates 250,500,1000] [--seconds 10]
  *   npx tsx bench/ingest.ts --pglite data/bench-pglite
+ *   options: --cpu-prof DIR (profiles the server)
  *
  * Works on a copy of the seeded database (PostgreSQL: `create database … template`, dropped after; PGlite: a copied
  * data folder), so the desk it writes into has its real size and the seeded one stays as it was. Runs the built
@@ -55,6 +56,8 @@ export interface IngestBenchOptions {
   /** Distinct senders (default 5,000). */
   contacts?: number;
   serverEntry?: string;
+  /** Extra node flags of the server process (e.g. --cpu-prof to profile it). */
+  serverNodeArgs?: string[];
 }
 
 const TAG = 'ingest-bench';
@@ -102,7 +105,7 @@ export async function runIngestBench(options: IngestBenchOptions): Promise<Inges
   const seconds = options.seconds ?? 10;
   const contacts = options.contacts ?? 5000;
   const { copy, remove } = await copyDatabase(options.database);
-  const server = await startServer({ database: copy, entry: options.serverEntry, simulator: true });
+  const server = await startServer({ database: copy, entry: options.serverEntry, simulator: true, nodeArgs: options.serverNodeArgs });
   const steps: IngestStep[] = [];
   try {
     const token = await signIn(server.baseUrl, 'admin@bench.local', SEED_PASSWORD);
@@ -226,6 +229,7 @@ async function main(): Promise<void> {
       seconds: { type: 'string', default: '10' },
       contacts: { type: 'string', default: '5000' },
       pglite: { type: 'string' },
+      'cpu-prof': { type: 'string' },
       entry: { type: 'string' },
     },
   });
@@ -238,6 +242,7 @@ async function main(): Promise<void> {
     seconds: Number(values.seconds),
     contacts: Number(values.contacts),
     serverEntry: values.entry,
+    serverNodeArgs: values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : undefined,
   });
   console.log(ingestBenchMarkdown(result));
 }

@@ -1,5 +1,6 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { prepared } from '../../db/prepared.js';
 import { contacts } from '../../db/schema.js';
 
 export interface InboundContact {
@@ -41,8 +42,18 @@ export class ContactsInboundRepository {
     return { ...(await this.findOrCreateByNumber(number, name, isGroup)), created: false };
   }
 
+  /** The contact with this number when it needs no change for this name (the usual case: a known contact), else undefined. */
+  async findKnown(number: string, name: string | undefined): Promise<Omit<InboundContact, 'created'> | undefined> {
+    const existing = await this.find(number);
+    const given = name?.trim().slice(0, 200) || number;
+    return existing && (existing.name !== existing.number || given === number) ? existing : undefined;
+  }
+
   private async find(number: string): Promise<Omit<InboundContact, 'created'> | undefined> {
-    const [row] = await this.db.select(columns).from(contacts).where(eq(contacts.number, number)).limit(1);
+    const byNumber = prepared(this.db, 'contacts.inboundByNumber', (name) =>
+      this.db.select(columns).from(contacts).where(eq(contacts.number, sql.placeholder('number'))).limit(1).prepare(name),
+    );
+    const [row] = await byNumber.execute({ number });
     return row;
   }
 

@@ -1,12 +1,12 @@
 import { lastMessageOf, type MediaType, type TicketDto, type WhatsappDto } from '@wadesk/contracts';
 import type { AckUpdate, InboundMessage, InboundOutcome } from '../../channels/channel-driver.js';
 import type { SessionManager } from '../../channels/session-manager.js';
-import type { Database, Transaction } from '../../db/client.js';
+import type { Database, Executor, Transaction } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { DomainEvents } from '../../events/domain-events.js';
 import type { MediaStorage } from '../../storage/media-storage.js';
 import { ContactsInboundRepository } from '../contacts/contacts-inbound.repository.js';
-import { MessagesRepository } from '../messages/messages.repository.js';
+import { MessagesRepository, type MessageWrite } from '../messages/messages.repository.js';
 import type { MessagesService } from '../messages/messages.service.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import { TicketEventsRepository } from '../tickets/ticket-events.repository.js';
@@ -30,6 +30,9 @@ const MEDIA_TYPE_OF_KIND: Record<InboundMessage['kind'], MediaType | null> = {
   vcard: 'vcard',
   document: 'other',
 };
+
+/** Thrown inside the inbound transaction to roll it back when a concurrent delivery stored the message first. */
+class DuplicateDelivery extends Error {}
 
 /** A message's body and media as they are stored. */
 interface PreparedMessage {
@@ -67,31 +70,37 @@ export class InboundService {
     // A resend of a stored message stores nothing and touches no contact or ticket.
     if (await new MessagesRepository(this.db).findIdByChannelId(whatsappId, msg.id)) return 'duplicate';
 
-    // Slow work (media download) first, then one transaction: contact, ticket, message and the ticket's preview
-    // are committed together (one WAL flush a message, not four), and nothing is half stored.
+    // Slow work (media download) first, then the writes, committed together (one WAL flush a message) so that
+    // nothing is half stored. The usual case, a known contact writing in an active ticket, is one statement;
+    // otherwise one transaction finds or creates the contact and the ticket first.
     const prepared = await this.prepareMessage(whatsappId, msg);
     const preview = lastMessageOf({ body: msg.body, mediaType: prepared.mediaType, filename: msg.media?.filename, duration: msg.media?.seconds });
-    const saved = await this.db.transaction(async (tx) => {
-      const contact = await new ContactsInboundRepository(tx).findOrCreateByNumber(
-        msg.chatId,
-        msg.isGroup || !msg.fromMe ? msg.chatName : undefined,
-        msg.isGroup,
-      );
-      // A connection with one queue puts new tickets straight into it, so nobody outside sees them first.
-      const onlyQueue = !msg.isGroup && connection.queues.length === 1 ? connection.queues[0]!.id : null;
-      const ticketId = await this.findOrCreateTicket(tx, contact.id, whatsappId, msg.isGroup, onlyQueue);
-      const stored = await this.insertMessage(tx, whatsappId, ticketId, contact.id, msg, prepared);
-      if (!stored) return null; // the same network id, stored meanwhile by a concurrent delivery
-      await new TicketsRepository(tx).touchWithMessage(ticketId, preview, !msg.fromMe);
-      return { contact, ticketId, stored };
-    });
+    const chatName = msg.isGroup || !msg.fromMe ? msg.chatName : undefined;
+    const known = await new ContactsInboundRepository(this.db).findKnown(msg.chatId, chatName);
+    const activeTicketId = known ? await new TicketsRepository(this.db).findActive(known.id, whatsappId) : null;
+    const saved = known && activeTicketId
+      ? await this.insertMessage(this.db, whatsappId, activeTicketId, known.id, msg, prepared, preview).then((stored) =>
+          stored ? { contact: { ...known, created: false }, ticketId: activeTicketId, stored } : null,
+        )
+      : await this.db.transaction(async (tx) => {
+          const contact = await new ContactsInboundRepository(tx).findOrCreateByNumber(msg.chatId, chatName, msg.isGroup);
+          // A connection with one queue puts new tickets straight into it, so nobody outside sees them first.
+          const onlyQueue = !msg.isGroup && connection.queues.length === 1 ? connection.queues[0]!.id : null;
+          const ticketId = await this.findOrCreateTicket(tx, contact.id, whatsappId, msg.isGroup, onlyQueue);
+          const stored = await this.insertMessage(tx, whatsappId, ticketId, contact.id, msg, prepared, preview);
+          // The same network id, stored meanwhile by a concurrent delivery: undo the ticket this call made or reopened.
+          if (!stored) throw new DuplicateDelivery();
+          return { contact, ticketId, stored };
+        }).catch((err: unknown) => {
+          if (err instanceof DuplicateDelivery) return null;
+          throw err;
+        });
     if (!saved) return 'duplicate';
     const { contact, ticketId, stored } = saved;
     if (contact.created) this.fetchProfilePicture(whatsappId, contact.id, msg.chatId);
 
-    const tickets = new TicketsRepository(this.db);
-    const ticket = (await tickets.findDto(ticketId))!;
-    const message = (await new MessagesRepository(this.db).findDto(stored))!;
+    const [ticket, message] = await Promise.all([new TicketsRepository(this.db).findDto(ticketId), new MessagesRepository(this.db).findDto(stored)]);
+    if (!ticket || !message) return 'stored'; // deleted meanwhile: nothing to announce
     this.events.emit('message.created', { message, ticket });
     this.events.emit('ticket.updated', { ticket });
 
@@ -169,17 +178,19 @@ export class InboundService {
     return { body, mediaUrl, mediaType: MEDIA_TYPE_OF_KIND[msg.kind] };
   }
 
+  /** Stores the message in its ticket and records it there (preview, unread): null when already stored. */
   private async insertMessage(
-    tx: Transaction,
+    db: Executor,
     whatsappId: number,
     ticketId: number,
     contactId: number,
     msg: InboundMessage,
     { body, mediaUrl, mediaType }: PreparedMessage,
+    preview: string,
   ): Promise<number | null> {
-    const repo = new MessagesRepository(tx);
+    const repo = new MessagesRepository(db);
     const quotedMsgId = msg.quotedId ? await repo.findIdByChannelId(whatsappId, msg.quotedId) : null;
-    return repo.insertOnce({
+    const write: MessageWrite = {
       channelMessageId: msg.id,
       whatsappId,
       ticketId,
@@ -195,7 +206,8 @@ export class InboundService {
       senderKind: msg.fromMe ? 'user' : 'contact',
       mediaDuration: mediaType === 'audio' ? (msg.media?.seconds ?? null) : null,
       createdAt: msg.timestamp,
-    });
+    };
+    return repo.insertIntoTicket(write, preview, !msg.fromMe);
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { TicketEventDto, TicketEventKind } from '@wadesk/contracts';
-import { and, asc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { prepared } from '../../db/prepared.js';
 import { ticketEvents, users } from '../../db/schema.js';
 
 export interface TicketEventWrite {
@@ -35,15 +36,20 @@ export class TicketEventsRepository {
 
   /** A ticket's events with `from <= createdAt < until` (either bound may be open), oldest first. */
   async listBetween(ticketId: number, from: Date | null, until: Date | null): Promise<TicketEventDto[]> {
-    const conditions: SQL[] = [eq(ticketEvents.ticketId, ticketId)];
-    if (from) conditions.push(gte(ticketEvents.createdAt, from));
-    if (until) conditions.push(lt(ticketEvents.createdAt, until));
-    const rows = await this.db
-      .select({ event: ticketEvents, actorName: users.name })
-      .from(ticketEvents)
-      .leftJoin(users, eq(users.id, ticketEvents.actorUserId))
-      .where(and(...conditions))
-      .orderBy(asc(ticketEvents.createdAt), asc(ticketEvents.id));
+    // Read with every messages page: a prepared statement for each of the four shapes.
+    const between = prepared(this.db, `ticketEvents.between:${from ? 'from' : ''},${until ? 'until' : ''}`, (name) => {
+      const conditions: SQL[] = [eq(ticketEvents.ticketId, sql.placeholder('ticketId'))];
+      if (from) conditions.push(gte(ticketEvents.createdAt, sql.placeholder('from')));
+      if (until) conditions.push(lt(ticketEvents.createdAt, sql.placeholder('until')));
+      return this.db
+        .select({ event: ticketEvents, actorName: users.name })
+        .from(ticketEvents)
+        .leftJoin(users, eq(users.id, ticketEvents.actorUserId))
+        .where(and(...conditions))
+        .orderBy(asc(ticketEvents.createdAt), asc(ticketEvents.id))
+        .prepare(name);
+    });
+    const rows = await between.execute({ ticketId, from, until });
     return rows.map(({ event, actorName }) => {
       const data = (event.data ?? {}) as TicketEventData;
       const dto: TicketEventDto = {

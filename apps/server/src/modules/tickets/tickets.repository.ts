@@ -2,6 +2,7 @@ import { foldForSearch, searchExcerpt, type ContactDto, type QueueDto, type Tick
 import { and, count, desc, eq, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Executor } from '../../db/client.js';
 import { containsPattern, foldedContains } from '../../db/like-pattern.js';
+import { prepared } from '../../db/prepared.js';
 import { contacts, queues, tickets, users, whatsapps } from '../../db/schema.js';
 import { toQueueDto } from '../queues/queues.mapper.js';
 
@@ -123,15 +124,27 @@ export class TicketsRepository {
       .leftJoin(whatsapps, eq(whatsapps.id, tickets.whatsappId));
   }
 
+  /** Read by most requests about one ticket (its messages page, a send, an update): a prepared statement. */
   async findDto(id: number): Promise<TicketDto | null> {
-    const [row] = await this.selectDtos().where(eq(tickets.id, id)).limit(1);
+    const byId = prepared(this.db, 'tickets.dtoById', (name) => this.selectDtos().where(eq(tickets.id, sql.placeholder('id'))).limit(1).prepare(name));
+    const [row] = await byId.execute({ id });
     return row ? toTicketDto(row) : null;
   }
 
+  /** The tickets of these ids, in the order given: a prepared statement (every list page ends with it). */
   async findDtos(ids: number[]): Promise<TicketDto[]> {
     if (ids.length === 0) return [];
-    const rows = await this.selectDtos().where(inArray(tickets.id, ids));
-    return rows.map(toTicketDto);
+    const byIds = prepared(this.db, 'tickets.dtosByIds', (name) =>
+      this.selectDtos()
+        .where(sql`${tickets.id} = any(${sql.placeholder('ids')}::int[])`)
+        .prepare(name),
+    );
+    const rows = await byIds.execute({ ids: `{${ids.join(',')}}` });
+    const byId = new Map(rows.map((row) => [row.ticket.id, row]));
+    return ids.flatMap((id) => {
+      const row = byId.get(id);
+      return row ? [toTicketDto(row)] : [];
+    });
   }
 
   async findDtosOfContact(contactId: number): Promise<TicketDto[]> {
@@ -144,58 +157,75 @@ export class TicketsRepository {
     return rows.map(toTicketDto);
   }
 
-  private where(filter: TicketListFilter): SQL | undefined {
-    const conditions: (SQL | undefined)[] = [];
-    if (filter.status) conditions.push(eq(tickets.status, filter.status));
-    if (filter.isGroup !== undefined) conditions.push(eq(tickets.isGroup, filter.isGroup));
-    if (filter.withUnreadMessages) conditions.push(sql`${tickets.unreadMessages} > 0`);
+  /**
+   * A listing's conditions. With `placeholders`, their values are named placeholders (given in `values`) and
+   * `shape` names which conditions are there, so that a prepared statement serves every call of that shape.
+   */
+  private conditions(filter: TicketListFilter, placeholders = false): { where: SQL | undefined; shape: string; values: Record<string, unknown> } {
+    const conditions: SQL[] = [];
+    const names: string[] = [];
+    const values: Record<string, unknown> = {};
+    const value = (name: string, v: unknown) => {
+      values[name] = v;
+      return placeholders ? sql.placeholder(name) : v;
+    };
+    const add = (name: string, condition: SQL | undefined) => {
+      names.push(name);
+      if (condition) conditions.push(condition);
+    };
+    // A list of ids as one array parameter: the same statement for any number of them, none included.
+    const anyOf = (name: string, ids: number[]) => sql`${tickets.queueId} = any(${value(name, `{${ids.join(',')}}`)}::int[])`;
+    if (filter.status) add('status', eq(tickets.status, value('status', filter.status) as TicketStatus));
+    if (filter.isGroup !== undefined) add('isGroup', eq(tickets.isGroup, value('isGroup', filter.isGroup) as boolean));
+    if (filter.withUnreadMessages) add('unread', sql`${tickets.unreadMessages} > 0`);
     if (filter.date) {
-      conditions.push(sql`${tickets.createdAt} >= ${filter.date}::date`);
-      conditions.push(sql`${tickets.createdAt} < ${filter.date}::date + 1`);
+      const day = value('date', filter.date);
+      add('date', and(sql`${tickets.createdAt} >= ${day}::date`, sql`${tickets.createdAt} < ${day}::date + 1`));
     }
-    if (filter.queueIds) {
-      conditions.push(
-        filter.queueIds.length > 0 ? or(inArray(tickets.queueId, filter.queueIds), isNull(tickets.queueId)) : isNull(tickets.queueId),
-      );
-    }
+    if (filter.queueIds) add('queueIds', or(anyOf('queueIds', filter.queueIds), isNull(tickets.queueId)));
     if (filter.visibleTo) {
       const { userId, queueIds } = filter.visibleTo;
-      conditions.push(
-        or(
-          eq(tickets.userId, userId),
-          isNull(tickets.queueId),
-          queueIds.length > 0 ? inArray(tickets.queueId, queueIds) : undefined,
-        ),
-      );
+      add('visibleTo', or(eq(tickets.userId, value('visibleToUser', userId) as number), isNull(tickets.queueId), anyOf('visibleToQueues', queueIds)));
     }
     if (filter.mineOrPendingOf !== undefined) {
-      conditions.push(or(eq(tickets.userId, filter.mineOrPendingOf), eq(tickets.status, 'pending')));
+      add('mineOrPending', or(eq(tickets.userId, value('mineOrPendingOf', filter.mineOrPendingOf) as number), eq(tickets.status, 'pending')));
     }
-    return and(...conditions);
+    return { where: and(...conditions), shape: names.join(','), values };
+  }
+
+  private where(filter: TicketListFilter): SQL | undefined {
+    return this.conditions(filter).where;
   }
 
   /**
    * One page of a listing, its count and whether more follow. The page's ids come from the (status, is_group,
    * updated_at, id) index alone, deep pages too; only those rows are then joined to their contact, queue, user
-   * and connection.
+   * and connection. Two prepared statements, each simple enough for PostgreSQL to keep one generic plan: the
+   * page and its joins in one statement took longer to plan (1–2 ms, for every request) than to run.
    */
   async list(filter: TicketListFilter, page: number, pageSize: number): Promise<TicketPage> {
     if (filter.search) return this.search(filter, page, pageSize);
-    const where = this.where(filter);
-    const [total] = await this.db.select({ n: count() }).from(tickets).where(where);
-    const pageIds = this.db
-      .select({ pageId: sql<number>`${tickets.id}`.as('page_id') })
-      .from(tickets)
-      .where(where)
-      .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-      .limit(pageSize)
-      .offset((page - 1) * pageSize)
-      .as('page_ids');
-    const rows = await this.selectDtos()
-      .innerJoin(pageIds, eq(pageIds.pageId, tickets.id))
-      .orderBy(desc(tickets.updatedAt), desc(tickets.id));
-    const n = total?.n ?? 0;
-    return { tickets: rows.map(toTicketDto), count: n, hasMore: n > page * pageSize };
+    const { where, shape, values } = this.conditions(filter, true);
+    // The count rides along with the page's ids (an uncorrelated subquery: its `tickets` is its own, run once);
+    // a page past the end has no row to carry it and counts alone.
+    const pageIds = prepared(this.db, `tickets.pageIds:${shape}`, (name) =>
+      this.db
+        .select({ id: tickets.id, total: sql<number>`(select count(*)::int from ${tickets} where ${where})` })
+        .from(tickets)
+        .where(where)
+        .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+        .limit(sql.placeholder('limit'))
+        .offset(sql.placeholder('offset'))
+        .prepare(name),
+    );
+    const rows = await pageIds.execute({ ...values, limit: pageSize, offset: (page - 1) * pageSize });
+    let n = rows[0]?.total;
+    if (n === undefined) {
+      const counted = prepared(this.db, `tickets.count:${shape}`, (name) => this.db.select({ n: count() }).from(tickets).where(where).prepare(name));
+      const [total] = await counted.execute(values);
+      n = total?.n ?? 0;
+    }
+    return { tickets: await this.findDtos(rows.map((r) => r.id)), count: n, hasMore: n > page * pageSize };
   }
 
   /**
@@ -232,8 +262,6 @@ export class TicketsRepository {
       await this.db.execute(sql`select count(*)::int as n from (select 1 from ${tickets} where ${where} limit ${few ? null : SEARCH_COUNT_CAP}) m`),
     );
     const found = await this.findDtos(rows.slice(0, pageSize).map((r) => r.id));
-    const order = new Map(rows.map((r, i) => [r.id, i]));
-    found.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
     await this.attachSearchMatches(found, search);
     return { tickets: found, count: total?.n ?? 0, hasMore: rows.length > pageSize };
   }
@@ -268,11 +296,15 @@ export class TicketsRepository {
 
   /** The open or pending ticket of a contact on a connection. */
   async findActive(contactId: number, whatsappId: number): Promise<number | null> {
-    const [row] = await this.db
-      .select({ id: tickets.id })
-      .from(tickets)
-      .where(and(eq(tickets.contactId, contactId), eq(tickets.whatsappId, whatsappId), inArray(tickets.status, ['open', 'pending'])))
-      .limit(1);
+    const active = prepared(this.db, 'tickets.active', (name) =>
+      this.db
+        .select({ id: tickets.id })
+        .from(tickets)
+        .where(and(eq(tickets.contactId, sql.placeholder('contactId')), eq(tickets.whatsappId, sql.placeholder('whatsappId')), inArray(tickets.status, ['open', 'pending'])))
+        .limit(1)
+        .prepare(name),
+    );
+    const [row] = await active.execute({ contactId, whatsappId });
     return row?.id ?? null;
   }
 

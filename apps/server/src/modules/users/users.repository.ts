@@ -2,6 +2,7 @@ import type { ColleagueDto, Profile, UserDto } from '@wadesk/contracts';
 import { and, asc, count, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { containsPattern, foldedContains } from '../../db/like-pattern.js';
+import { prepared } from '../../db/prepared.js';
 import { queues, tickets, userQueues, users, whatsapps } from '../../db/schema.js';
 import { toQueueDto } from '../queues/queues.mapper.js';
 
@@ -43,8 +44,12 @@ export class UsersRepository {
     return row ? { ...row, profile: row.profile as Profile } : null;
   }
 
+  /** Read on every authenticated request and socket event: a prepared statement. */
   async findRecordById(id: number): Promise<UserRecord | null> {
-    const [row] = await this.db.select().from(users).where(eq(users.id, id)).limit(1);
+    const byId = prepared(this.db, 'users.byId', (name) =>
+      this.db.select().from(users).where(eq(users.id, sql.placeholder('id'))).limit(1).prepare(name),
+    );
+    const [row] = await byId.execute({ id });
     return row ? { ...row, profile: row.profile as Profile } : null;
   }
 
@@ -82,8 +87,12 @@ export class UsersRepository {
     }
   }
 
+  /** Read on every listing by an attendant: a prepared statement. */
   async queueIdsOf(userId: number): Promise<number[]> {
-    const rows = await this.db.select({ queueId: userQueues.queueId }).from(userQueues).where(eq(userQueues.userId, userId));
+    const ofUser = prepared(this.db, 'users.queueIds', (name) =>
+      this.db.select({ queueId: userQueues.queueId }).from(userQueues).where(eq(userQueues.userId, sql.placeholder('userId'))).prepare(name),
+    );
+    const rows = await ofUser.execute({ userId });
     return rows.map((r) => r.queueId);
   }
 

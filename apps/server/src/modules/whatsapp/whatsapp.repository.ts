@@ -1,6 +1,7 @@
 import type { Channel, SessionStatus, WhatsappDto, WhatsappSessionDto } from '@wadesk/contracts';
-import { and, asc, count, eq, inArray, ne } from 'drizzle-orm';
+import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { prepared } from '../../db/prepared.js';
 import { queues, whatsappQueues, whatsapps } from '../../db/schema.js';
 import { toQueueDto } from '../queues/queues.mapper.js';
 
@@ -34,8 +35,10 @@ export class WhatsappRepository {
     return this.toDtos(rows);
   }
 
+  /** Read for every inbound message: prepared statements. */
   async findDto(id: number): Promise<WhatsappDto | null> {
-    const rows = await this.db.select().from(whatsapps).where(eq(whatsapps.id, id));
+    const byId = prepared(this.db, 'whatsapps.byId', (name) => this.db.select().from(whatsapps).where(eq(whatsapps.id, sql.placeholder('id'))).prepare(name));
+    const rows = await byId.execute({ id });
     const [dto] = await this.toDtos(rows);
     return dto ?? null;
   }
@@ -145,17 +148,16 @@ export class WhatsappRepository {
 
   private async toDtos(rows: (typeof whatsapps.$inferSelect)[]): Promise<WhatsappDto[]> {
     if (rows.length === 0) return [];
-    const queueRows = await this.db
-      .select({ whatsappId: whatsappQueues.whatsappId, queue: queues })
-      .from(whatsappQueues)
-      .innerJoin(queues, eq(queues.id, whatsappQueues.queueId))
-      .where(
-        inArray(
-          whatsappQueues.whatsappId,
-          rows.map((r) => r.id),
-        ),
-      )
-      .orderBy(asc(queues.name));
+    const queuesOf = prepared(this.db, 'whatsapps.queuesOf', (name) =>
+      this.db
+        .select({ whatsappId: whatsappQueues.whatsappId, queue: queues })
+        .from(whatsappQueues)
+        .innerJoin(queues, eq(queues.id, whatsappQueues.queueId))
+        .where(sql`${whatsappQueues.whatsappId} = any(${sql.placeholder('ids')}::int[])`)
+        .orderBy(asc(queues.name))
+        .prepare(name),
+    );
+    const queueRows = await queuesOf.execute({ ids: `{${rows.map((r) => r.id).join(',')}}` });
     return rows.map((w) => ({
       id: w.id,
       name: w.name,

@@ -1,0 +1,67 @@
+/**
+ * bench/cpu-per-request: the server's own CPU time per request (user + system, from /proc), for a fixed number of
+ * requests of each scenario. Unlike requests/s, it barely moves when other work shares the machine, so it tells
+ * whether a change made a request cheaper for the server.
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/wadesk_bench npx tsx bench/cpu-per-request.ts [--only open,messages-first] [--requests 3000]
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { readFacts, scenarios } from './api.js';
+import { openDatabase } from '../apps/server/src/db/client.js';
+import { postgresUrl, signIn, startServer } from './lib/server-process.js';
+import { SEED_PASSWORD } from './seed/data-set.js';
+
+/** CPU time of a process so far (ms): utime + stime of /proc/PID/stat, in clock ticks of 10 ms. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** CPU time (ms) of the PostgreSQL backends connected to `database` (their title names it): the server's pool. */
+function postgresCpuMs(database: string): number {
+  let total = 0;
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const title = readFileSync(`/proc/${name}/cmdline`, 'utf8');
+      if (title.startsWith('postgres: ') && title.includes(` ${database} `)) total += cpuMs(Number(name));
+    } catch {
+      // the process ended
+    }
+  }
+  return total;
+}
+
+const { values } = parseArgs({ options: { only: { type: 'string' }, requests: { type: 'string', default: '3000' }, connections: { type: 'string', default: '16' }, 'cpu-prof': { type: 'string' } } });
+const url = process.env.DATABASE_URL ?? postgresUrl('wadesk_bench');
+const database = new URL(url).pathname.slice(1);
+const handle = await openDatabase({ databaseUrl: url, poolSize: 1 });
+const facts = await readFacts(handle);
+await handle.close();
+const only = values.only?.split(',');
+const list = scenarios(facts).filter((s) => !only || only.includes(s.key));
+const server = await startServer({ database: { kind: 'postgres', url }, nodeArgs: values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [] });
+try {
+  const tokens = {
+    admin: await signIn(server.baseUrl, 'admin@bench.local', SEED_PASSWORD),
+    attendant: await signIn(server.baseUrl, 'attendant1@bench.local', SEED_PASSWORD),
+  };
+  const amount = Number(values.requests);
+  for (const scenario of list) {
+    const run = (n: number) =>
+      autocannon({ url: `${server.baseUrl}${scenario.path}`, connections: Number(values.connections), amount: n, headers: { authorization: `Bearer ${tokens[scenario.as]}` } });
+    await run(Math.min(500, amount)); // warm-up
+    const before = { server: cpuMs(server.pid), postgres: postgresCpuMs(database), client: process.cpuUsage() };
+    const result = await run(amount);
+    const perRequest = (ms: number) => `${((ms / amount) * 1000).toFixed(0).padStart(5)} µs`;
+    const client = process.cpuUsage(before.client);
+    console.log(
+      `${scenario.key.padEnd(16)} server ${perRequest(cpuMs(server.pid) - before.server)}  postgres ${perRequest(postgresCpuMs(database) - before.postgres)}  autocannon ${perRequest((client.user + client.system) / 1000)}` +
+        `  | ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, errors ${result.errors + result.non2xx}`,
+    );
+  }
+} finally {
+  await server.stop();
+}
