@@ -2,7 +2,7 @@
  * Seeds the large benchmark data set (issue 11) into a fresh database, migrated by the app's own migrations.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:seed -- [--scale 1] [--database wadesk_bench] [--drop]
- *   npm run bench:seed -- --scale 0.1 --pglite data/bench-pglite          # the embedded database (a tenth)
+ *   npm run bench:seed -- --scale 0.1 --pglite data/bench-pglite/pgdata   # the embedded database (a tenth; the server's DATA_DIR is data/bench-pglite)
  *
  * PostgreSQL: (re)creates the database named by --database (default wadesk_bench) on DATABASE_URL's server and
  * leaves it there for the benchmarks (--drop removes it at the end). PGlite: a new data directory (must not exist).

@@ -101,7 +101,7 @@ export interface BuildAppOptions {
 export async function buildApp(config: AppConfig, options: BuildAppOptions = {}): Promise<App> {
   const database =
     options.database ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: embeddedDataDir(config.dataDir) }));
+    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: embeddedDataDir(config.dataDir), sharedBuffers: config.pgliteSharedBuffers }));
   const ownsDatabase = !options.database;
   await migrateDatabase(database);
 

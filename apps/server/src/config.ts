@@ -9,6 +9,8 @@ export interface AppConfig {
   dataDir: string;
   /** PostgreSQL URL; undefined means embedded PGlite under dataDir. */
   databaseUrl?: string;
+  /** The embedded database's shared_buffers (PGLITE_SHARED_BUFFERS, a size such as 32MB); undefined for the default. */
+  pgliteSharedBuffers?: string;
   jwtSecret: string;
   refreshSecret: string;
   simulator: boolean;
@@ -83,6 +85,13 @@ export function parseTrustProxy(value: string | undefined): TrustProxy {
   return addresses.length > 0 ? addresses : false;
 }
 
+/** A size as PostgreSQL writes it (`128kB`, `32MB`, `1GB`); refused at start when it is anything else. */
+function parsePostgresSize(name: string, value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  if (!/^\d{1,6}(kB|MB|GB)$/.test(value)) throw new Error(`${name} must be a size such as 32MB (kB, MB or GB), not "${value}"`);
+  return value;
+}
+
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
@@ -98,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     host: env.HOST ?? '0.0.0.0',
     dataDir,
     databaseUrl,
+    pgliteSharedBuffers: parsePostgresSize('PGLITE_SHARED_BUFFERS', env.PGLITE_SHARED_BUFFERS),
     ...secrets,
     simulator: simulatorEnv ? simulatorEnv === 'on' || simulatorEnv === 'true' : !databaseUrl,
     adminEmail: env.ADMIN_EMAIL || undefined,
