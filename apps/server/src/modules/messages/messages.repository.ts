@@ -128,7 +128,7 @@ export class MessagesRepository {
         .prepare(name),
     );
     const rows = await paged.execute({ ticketId, limit: pageSize, offset: (page - 1) * pageSize });
-    let total = rows[0]?.total;
+    let total = rows[0]?.total ?? (page === 1 ? 0 : undefined);
     if (total === undefined) {
       const counted = prepared(this.db, 'messages.countOfTicket', (name) =>
         this.db.select({ n: count() }).from(messages).where(eq(messages.ticketId, sql.placeholder('ticketId'))).prepare(name),

@@ -207,7 +207,7 @@ export class TicketsRepository {
     if (filter.search) return this.search(filter, page, pageSize);
     const { where, shape, values } = this.conditions(filter, true);
     // The count rides along with the page's ids (an uncorrelated subquery: its `tickets` is its own, run once);
-    // a page past the end has no row to carry it and counts alone.
+    // an empty first page counts none, a page past the end has no row to carry it and counts alone.
     const pageIds = prepared(this.db, `tickets.pageIds:${shape}`, (name) =>
       this.db
         .select({ id: tickets.id, total: sql<number>`(select count(*)::int from ${tickets} where ${where})` })
@@ -219,7 +219,7 @@ export class TicketsRepository {
         .prepare(name),
     );
     const rows = await pageIds.execute({ ...values, limit: pageSize, offset: (page - 1) * pageSize });
-    let n = rows[0]?.total;
+    let n = rows[0]?.total ?? (page === 1 ? 0 : undefined);
     if (n === undefined) {
       const counted = prepared(this.db, `tickets.count:${shape}`, (name) => this.db.select({ n: count() }).from(tickets).where(where).prepare(name));
       const [total] = await counted.execute(values);
