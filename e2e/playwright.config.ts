@@ -73,6 +73,9 @@ export default defineConfig({
       ADMIN_PASSWORD: ADMIN.password,
       LOG_LEVEL: 'warn',
       SIGNUP_LIMIT_PER_HOUR: '1000',
+      // Group actions start after a random 1–2 s here (5–15 s in production): still a delay, not a long wait.
+      GROUP_ACTION_DELAY_MS: '1000-2000',
+      GROUP_ACTION_PAUSE_MS: '0-300',
       TZ: process.env.E2E_TZ ?? middayTimeZone(),
       ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
     },

@@ -51,6 +51,9 @@ import { CampaignMedia } from './modules/campaigns/campaign-media.js';
 import { registerCampaignJobs } from './modules/campaigns/campaigns.jobs.js';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes.js';
 import { CampaignsService } from './modules/campaigns/campaigns.service.js';
+import { registerGroupJobs } from './modules/groups/groups.jobs.js';
+import { groupsRoutes } from './modules/groups/groups.routes.js';
+import { GroupsService } from './modules/groups/groups.service.js';
 import { registerTicketJobs } from './modules/tickets/tickets.jobs.js';
 import { registerApiTokenGuard } from './modules/send-api/api-token-guard.js';
 import { sendApiRoutes } from './modules/send-api/send-api.routes.js';
@@ -72,6 +75,7 @@ export interface AppServices {
   inbound: InboundService;
   media: MediaStorage;
   campaigns: CampaignsService;
+  groups: GroupsService;
   /** Durable jobs (pg-boss). */
   jobs: JobQueue;
 }
@@ -174,9 +178,17 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   );
   await registerCampaignJobs(jobs, campaigns);
   campaignsRoutes(http, campaigns);
+  const groups = new GroupsService(db, events, sessions, {
+    clock: options.clock,
+    startDelayMs: config.groupActionDelayMs,
+    groupPauseMs: config.groupActionPauseMs,
+    log: http.log.child({ module: 'groups' }),
+  });
+  await registerGroupJobs(jobs, groups);
+  groupsRoutes(http, groups);
   jobsRoutes(http, jobs);
   registerApiTokenGuard(http, db, settings);
-  sendApiRoutes(http, { campaigns, whatsapps, tickets, contacts });
+  sendApiRoutes(http, { campaigns, groups, whatsapps, tickets, contacts });
   docsRoutes(http);
   await mkdir(path.join(config.dataDir, 'bulk-media'), { recursive: true });
 
@@ -196,7 +208,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     http,
     io,
     database,
-    services: { events, auth, users, settings, queues, contacts, quickAnswers, sessions, whatsapps, tickets, messages, inbound, media, campaigns, jobs },
+    services: { events, auth, users, settings, queues, contacts, quickAnswers, sessions, whatsapps, tickets, messages, inbound, media, campaigns, groups, jobs },
     config,
     async close() {
       campaigns.stopProgress();

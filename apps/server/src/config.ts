@@ -37,6 +37,10 @@ export interface AppConfig {
    * development); off by default, so the server cannot be used to probe its own network.
    */
   mediaFetchAllowPrivate: boolean;
+  /** The random delay before a group action starts, in ms (§9: 5–15 s); GROUP_ACTION_DELAY_MS=min-max. */
+  groupActionDelayMs: { min: number; max: number };
+  /** The random pause between two groups of a group action, in ms (private messages use the tab's interval); GROUP_ACTION_PAUSE_MS=min-max. */
+  groupActionPauseMs: { min: number; max: number };
 }
 
 interface Secrets {
@@ -92,6 +96,14 @@ function parsePostgresSize(name: string, value: string | undefined): string | un
   return value;
 }
 
+/** `min-max` (whole numbers, min ≤ max), or `fallback` when unset. */
+export function parseRange(value: string | undefined, fallback: { min: number; max: number }, name: string): { min: number; max: number } {
+  if (!value?.trim()) return fallback;
+  const match = /^\s*(\d+)\s*-\s*(\d+)\s*$/.exec(value);
+  if (!match || Number(match[1]) > Number(match[2])) throw new Error(`${name} must be "min-max" in milliseconds, e.g. 5000-15000.`);
+  return { min: Number(match[1]), max: Number(match[2]) };
+}
+
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
@@ -122,6 +134,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     autoCloseCron: env.AUTO_CLOSE_CRON ?? '*/5 * * * *',
     // MEDIA_FETCH_PRIVATE=allow (issue 12's name) and MEDIA_FETCH_ALLOW_PRIVATE=true (the first one) mean the same.
     mediaFetchAllowPrivate: env.MEDIA_FETCH_ALLOW_PRIVATE === 'true' || env.MEDIA_FETCH_PRIVATE === 'allow',
+    groupActionDelayMs: parseRange(env.GROUP_ACTION_DELAY_MS, { min: 5000, max: 15000 }, 'GROUP_ACTION_DELAY_MS'),
+    groupActionPauseMs: parseRange(env.GROUP_ACTION_PAUSE_MS, { min: 2000, max: 5000 }, 'GROUP_ACTION_PAUSE_MS'),
     ...overrides,
   };
 }

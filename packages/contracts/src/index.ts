@@ -12,6 +12,7 @@ export * from './schemas/quick-answers.js';
 export * from './schemas/tickets.js';
 export * from './schemas/campaigns.js';
 export * from './schemas/send-api.js';
+export * from './schemas/groups.js';
 export * from './whatsapp-number.js';
 export * from './permissions.js';
 export * from './search-excerpt.js';

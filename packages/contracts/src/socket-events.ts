@@ -1,4 +1,5 @@
 import type { CampaignDto } from './schemas/campaigns.js';
+import type { GroupActionDto } from './schemas/groups.js';
 import type { ContactDto } from './schemas/contacts.js';
 import type { QueueDto } from './schemas/queues.js';
 import type { QuickAnswerDto } from './schemas/quick-answers.js';
@@ -27,6 +28,8 @@ export interface ServerToClientEvents {
   queue: (e: { action: 'create' | 'update'; queue: QueueDto } | { action: 'delete'; queueId: number }) => void;
   /** A bulk send's progress: to its creator and to admins, at least once a second while it runs. */
   campaign: (e: { action: 'update'; campaign: CampaignDto }) => void;
+  /** A group action's progress (issue 13): to admins only. */
+  groupAction: (e: { action: 'update'; groupAction: GroupActionDto }) => void;
 }
 
 export type JoinAck = (result: { ok: boolean; error?: string }) => void;

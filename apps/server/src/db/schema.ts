@@ -361,3 +361,62 @@ export const campaignRecipients = pgTable(
     index('campaign_recipients_pending_idx').on(t.campaignId, t.line).where(sql`${t.status} in ('pending', 'sending')`),
   ],
 );
+
+/**
+ * A group action (issue 13): acts on every group of a connection (or creates one), one group or participant at a
+ * time, by a chain of `group.step` jobs (the same exactly-once rules as bulk sends, decision 0014).
+ */
+export const groupActions = pgTable(
+  'group_actions',
+  {
+    id: serial('id').primaryKey(),
+    kind: varchar('kind', { length: 20 }).notNull(),
+    status: varchar('status', { length: 20 }).notNull().default('queued'),
+    whatsappId: integer('whatsapp_id')
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    subject: text('subject'),
+    description: text('description'),
+    title: text('title'),
+    /** create: the participants' normalized numbers, one a line. */
+    participants: text('participants'),
+    message: text('message'),
+    minInterval: integer('min_interval').notNull().default(0),
+    maxInterval: integer('max_interval').notNull().default(0),
+    /** Whether the first step listed the groups (or participants) into items. */
+    planned: boolean('planned').notNull().default(false),
+    total: integer('total').notNull().default(0),
+    done: integer('done').notNull().default(0),
+    failed: integer('failed').notNull().default(0),
+    unknown: integer('unknown').notNull().default(0),
+    skipped: integer('skipped').notNull().default(0),
+    /** The step chain allowed to act; cancel and recovery draw a new one (as campaigns.chain). */
+    chain: varchar('chain', { length: 64 }).notNull(),
+    nextRunAt: timestamp('next_run_at', { withTimezone: true, mode: 'date' }),
+    lastError: text('last_error'),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+    ...timestamps,
+  },
+  (t) => [index('group_actions_active_idx').on(t.status).where(sql`${t.status} in ('queued', 'running')`)],
+);
+
+export const groupActionItems = pgTable(
+  'group_action_items',
+  {
+    groupActionId: integer('group_action_id')
+      .notNull()
+      .references(() => groupActions.id, { onDelete: 'cascade' }),
+    /** 1-based: also the order. */
+    line: integer('line').notNull(),
+    /** The group id, the participant's number, or (create) the new group's title. */
+    target: varchar('target', { length: 200 }).notNull(),
+    label: text('label'),
+    status: varchar('status', { length: 20 }).notNull(),
+    error: text('error'),
+    result: varchar('result', { length: 200 }),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [primaryKey({ columns: [t.groupActionId, t.line] })],
+);

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type {
   CampaignDto,
+  GroupActionDto,
   ContactDto,
   MessageDto,
   QueueDto,
@@ -34,6 +35,7 @@ export interface DomainEventMap {
   'message.created': { message: MessageDto; ticket: TicketDto };
   'message.updated': { message: MessageDto; ticket: TicketDto };
   'campaign.updated': { campaign: CampaignDto };
+  'groupAction.updated': { groupAction: GroupActionDto };
 }
 
 export type DomainEventName = keyof DomainEventMap;

@@ -101,6 +101,14 @@ export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
   'POST /api/campaigns/:id/cancel': { access: 'user' },
   'GET /api/jobs/:id': { access: 'apiToken' },
 
+  // Group management (issue 13): admins only.
+  'GET /api/groups': { access: 'admin' },
+  'POST /api/groups/actions': { access: 'admin' },
+  'GET /api/groups/actions': { access: 'admin' },
+  'GET /api/groups/actions/:id': { access: 'admin' },
+  'GET /api/groups/actions/:id/items': { access: 'admin' },
+  'POST /api/groups/actions/:id/cancel': { access: 'admin' },
+
   // The send API (§7 auxiliary calls): the API token (userApiToken) or an admin's access token.
   'POST /api/zdg': { access: 'apiToken' },
   'POST /api/sendMedia': { access: 'apiToken' },
@@ -112,6 +120,12 @@ export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
   'POST /api/zdgProtocolo': { access: 'apiToken' },
   'GET /api/contactsZDG': { access: 'apiToken' },
   'POST /api/delContacts': { access: 'apiToken' },
+  'POST /api/zdgGroups': { access: 'apiToken' },
+  'POST /api/zdgGroupsDescription': { access: 'apiToken' },
+  'POST /api/zdgGroupsCreate': { access: 'apiToken' },
+  'POST /api/zdgGroupsMessage': { access: 'apiToken' },
+  'POST /api/zdgOpenGroup': { access: 'apiToken' },
+  'POST /api/zdgCloseGroup': { access: 'apiToken' },
   'GET /api/docs': { access: 'public' },
 
   // The simulator (SIMULATOR=on): it plays the contacts' phones, so only admins drive it.
@@ -120,6 +134,8 @@ export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
   'GET /api/simulator/:whatsappId/outbox': { access: 'admin' },
   'POST /api/simulator/:whatsappId/ack': { access: 'admin' },
   'GET /api/simulator/:whatsappId/contacts': { access: 'admin' },
+  'POST /api/simulator/:whatsappId/groups': { access: 'admin' },
+  'GET /api/simulator/:whatsappId/groups': { access: 'admin' },
   // Files the simulated phone received: the signature in the URL is the credential (an <img> sends no token).
   'GET /api/simulator/:whatsappId/files/:name': { access: 'public' },
 };

@@ -43,6 +43,7 @@ export const SERVER_EVENT_ACCESS: Record<ServerEventName, Record<string, Receive
     "a campaign of the queue member's": { anonymous: false, queueMember: true, outsider: false, admin: true },
     "another user's campaign": adminsOnly,
   },
+  groupAction: { 'a group action': adminsOnly },
 };
 
 type Verdict = 'allowed' | 'refused';

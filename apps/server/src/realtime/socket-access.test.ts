@@ -82,6 +82,16 @@ const SITUATIONS: Record<ServerEventName, Record<string, () => void>> = {
     "a campaign of the queue member's": () => emit('campaign.updated', { campaign: campaignOf(actors.queueMember.user!.id) }),
     "another user's campaign": () => emit('campaign.updated', { campaign: campaignOf(anotherUser.id) }),
   },
+  groupAction: {
+    'a group action': () =>
+      emit('groupAction.updated', {
+        groupAction: {
+          id: 1, kind: 'message', status: 'running', whatsappId: connection.id, whatsappName: connection.name, userId: null, userName: null,
+          subject: null, description: null, title: null, message: 'Aviso', minInterval: 0, maxInterval: 0, total: 3, done: 1, failed: 0,
+          unknown: 0, skipped: 0, nextRunAt: now, lastError: null, createdAt: now, updatedAt: now, startedAt: now, finishedAt: null,
+        },
+      }),
+  },
 };
 
 function campaignOf(userId: number): CampaignDto {

@@ -210,6 +210,10 @@ export function registerRealtimeListener(io: RealtimeServer, events: DomainEvent
     const to = campaign.userId === null ? [rooms.admins] : [rooms.admins, rooms.user(campaign.userId)];
     io.to(to).emit('campaign', { action: 'update', campaign });
   });
+  // A group action's progress: admins only, as the actions themselves (issue 13).
+  events.on('groupAction.updated', ({ groupAction }) => {
+    io.to(rooms.admins).emit('groupAction', { action: 'update', groupAction });
+  });
   events.on('whatsapp.session', ({ session }) => {
     io.to(rooms.admins).emit('whatsappSession', { action: 'update', session });
     io.to(rooms.nonAdmins).emit('whatsappSession', { action: 'update', session: { ...session, qrcode: '' } });

@@ -25,6 +25,7 @@ const BulkTextPage = lazyPage(() => campaignsModule().then((m) => m.BulkTextPage
 const BulkMediaUrlPage = lazyPage(() => campaignsModule().then((m) => m.BulkMediaUrlPage));
 const BulkMediaPathPage = lazyPage(() => campaignsModule().then((m) => m.BulkMediaPathPage));
 const BulkAudioPage = lazyPage(() => campaignsModule().then((m) => m.BulkAudioPage));
+const GroupsPage = lazyPage(() => import('../features/groups/groups-page').then((m) => m.GroupsPage));
 const SimulatorPage = lazyPage(() => import('../features/simulator/simulator-page').then((m) => m.SimulatorPage));
 
 /** The page of each first path segment (routes match case-insensitively). */
@@ -41,6 +42,7 @@ const PAGE_OF_PATH: Record<string, LazyPage> = {
   zdgmedia: BulkMediaUrlPage,
   zdgmedia2: BulkMediaPathPage,
   zdgmedia3: BulkAudioPage,
+  zdggroups: GroupsPage,
   simulator: SimulatorPage,
 };
 
@@ -135,6 +137,8 @@ export function AppRoutes() {
             {/* Routes match case-insensitively, so /Queues and /Settings land here too. */}
             <Route path="/queues" element={<PrivatePage><QueuesPage /></PrivatePage>} />
             <Route path="/settings" element={<PrivatePage><SettingsPage /></PrivatePage>} />
+            {/* Group actions change every group of a connection: admins only (the server refuses the others too). */}
+            <Route path="/ZDGGroups" element={<PrivatePage><GroupsPage /></PrivatePage>} />
             <Route element={<SimulatorRoute />}>
               <Route path="/simulator" element={<PrivatePage><SimulatorPage /></PrivatePage>} />
             </Route>

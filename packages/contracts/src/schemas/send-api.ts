@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { idField, textField } from '../validation.js';
-import { isOggUrl } from './campaigns.js';
+import { idField, integerField, textField } from '../validation.js';
+import { isOggUrl, MAX_CAMPAIGN_INTERVAL } from './campaigns.js';
 
 /**
  * The send API (§7 auxiliary calls, under /api): the same names and payloads as the tools this product replaces.
@@ -60,6 +60,50 @@ export const ProtocolInput = z.object({
 
 /** `POST /api/delContacts`: deletes every contact (and so their tickets and messages). */
 export const DeleteAllContactsInput = z.object({ token: apiToken });
+
+const groupText = (max: number) => textField(max).trim().optional();
+
+/** `POST /api/zdgGroups`: every group's title becomes `subject`. */
+export const GroupsSubjectInput = z.object({ subject: groupText(100), token: apiToken, ticketwhatsappId: connection });
+
+/** `POST /api/zdgGroupsDescription`: every group's description becomes `description`. */
+export const GroupsDescriptionInput = z.object({ description: groupText(2048), token: apiToken, ticketwhatsappId: connection });
+
+/**
+ * `POST /api/zdgGroupsCreate`: a group titled `title` with the numbers of `contact` (one number, several separated
+ * by lines, commas or semicolons, or a list), as lines.
+ */
+export const GroupsCreateInput = z.object({
+  title: groupText(100),
+  contact: z
+    .union([textField(1024 * 40), z.array(textField(60)).max(1024)])
+    .optional()
+    .transform((value) => (Array.isArray(value) ? value : (value ?? '').split(/[,;\r\n]+/)).map((n) => n.trim()).filter(Boolean).join('\n')),
+  token: apiToken,
+  ticketwhatsappId: connection,
+});
+
+/**
+ * `POST /api/zdgGroupsMessage`: `newMessageGroup` in every group, or `newMessAgeGroupNasa` privately to every
+ * participant (a random `minInterval`–`maxInterval` seconds apart, 5–15 when not given); exactly one of the two.
+ */
+export const GroupsMessageInput = z.object({
+  newMessageGroup: groupText(30000),
+  newMessAgeGroupNasa: groupText(30000),
+  minInterval: integerField(0, MAX_CAMPAIGN_INTERVAL).optional(),
+  maxInterval: integerField(0, MAX_CAMPAIGN_INTERVAL).optional(),
+  token: apiToken,
+  ticketwhatsappId: connection,
+});
+
+/** `POST /api/zdgOpenGroup`, `/api/zdgCloseGroup`: every group open (everyone sends) or closed (admins only). */
+export const GroupsOpenCloseInput = z.object({ token: apiToken, ticketwhatsappId: connection });
+
+/** A group action was accepted: it runs as a chain of jobs; `jobId` is its first step (`GET /api/jobs/:id`). */
+export interface GroupActionAcceptedResponse {
+  jobId: string;
+  groupActionId: number;
+}
 
 /** A send was accepted: it runs as a job (`GET /api/jobs/:id` shows its outcome). */
 export interface SendAcceptedResponse {

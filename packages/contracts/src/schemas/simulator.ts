@@ -55,3 +55,26 @@ export interface SimulatorOutboxItemDto {
   isDeleted: boolean;
   createdAt: string;
 }
+
+/** `POST /api/simulator/:whatsappId/groups`: a group the simulated phone is in (and admin of). */
+export const SimulatorGroupInput = z.object({
+  subject: textField(100).trim().min(1, 'Required'),
+  participants: z
+    .array(z.string().transform((s) => s.replace(/\D/g, '')).pipe(z.string().min(5, 'Too Short!').max(30, 'Too Long!')))
+    .max(1024)
+    .default([]),
+  description: textField(2048).trim().optional(),
+});
+export type SimulatorGroupInput = z.input<typeof SimulatorGroupInput>;
+
+/** A group of the simulated phone (`GET /api/simulator/:whatsappId/groups`). */
+export interface SimulatorGroupDto {
+  /** An `@g.us` id. */
+  id: string;
+  subject: string;
+  description: string | null;
+  /** Member numbers, the phone's own included. */
+  participants: string[];
+  /** Only admins may send. */
+  announce: boolean;
+}

@@ -38,6 +38,7 @@ export class SimulatorDevice {
   readonly history: InboundMessage[] = [];
   readonly groups = new Map<string, GroupInfo>();
   link: SimulatorLink | null = null;
+  private groupCounter = 0;
 
   constructor(
     readonly whatsappId: number,
@@ -86,6 +87,37 @@ export class SimulatorDevice {
       }
     }
     return this.files.url(this.whatsappId, name);
+  }
+
+  /**
+   * A group the phone is in, as its creator (admin): an `@g.us` id, the phone's own number first, then the
+   * participants (digits, each once).
+   */
+  createGroup(subject: string, participants: string[], description?: string): GroupInfo {
+    this.groupCounter += 1;
+    const id = `120363${Date.now()}${String(this.groupCounter).padStart(3, '0')}@g.us`;
+    const members = [...new Set(participants.map((p) => p.replace(/@.*$/, '').replace(/\D/g, '')).filter((n) => n && n !== this.number))];
+    const group: GroupInfo = {
+      id,
+      subject,
+      ...(description ? { description } : {}),
+      announce: false,
+      participants: [{ number: this.number, isAdmin: true }, ...members.map((number) => ({ number, isAdmin: false }))],
+    };
+    this.groups.set(id, group);
+    return group;
+  }
+
+  /** A group the phone may change (title, description, who sends): it must be one of its admins, as on WhatsApp. */
+  groupToChange(groupId: string): GroupInfo {
+    const group = this.groups.get(groupId);
+    if (!group) throw new AppError('ERR_VALIDATION', 'Unknown group.');
+    if (!this.isAdminOf(group)) throw new Error('not-authorized: the phone is not an admin of this group');
+    return group;
+  }
+
+  isAdminOf(group: GroupInfo): boolean {
+    return group.participants.some((p) => p.number === this.number && p.isAdmin);
   }
 
   send(entry: OutboxEntry): void {

@@ -26,7 +26,6 @@ export function chatIdOf(to: string): string {
 export class SimulatorDriver implements ChannelDriver, SimulatorLink {
   connected = false;
   pendingQr: string | null = null;
-  private groupCounter = 0;
 
   constructor(
     private readonly context: DriverContext,
@@ -118,19 +117,7 @@ export class SimulatorDriver implements ChannelDriver, SimulatorLink {
 
   async createGroup(subject: string, participants: string[]): Promise<GroupInfo> {
     this.requireConnected();
-    this.groupCounter += 1;
-    const id = `120363${Date.now()}${this.groupCounter}@g.us`;
-    const group: GroupInfo = {
-      id,
-      subject,
-      announce: false,
-      participants: [
-        { number: this.device.number, isAdmin: true },
-        ...participants.map((p) => ({ number: chatIdOf(p), isAdmin: false })),
-      ],
-    };
-    this.device.groups.set(id, group);
-    return structuredClone(group);
+    return structuredClone(this.device.createGroup(subject, participants));
   }
 
   async listGroups(): Promise<GroupInfo[]> {
@@ -155,11 +142,10 @@ export class SimulatorDriver implements ChannelDriver, SimulatorLink {
     return limit > 0 ? this.device.history.slice(-limit) : [];
   }
 
+  /** A group the device may change (it must be an admin of it). */
   private group(groupId: string): GroupInfo {
     this.requireConnected();
-    const group = this.device.groups.get(groupId);
-    if (!group) throw new AppError('ERR_VALIDATION', 'Unknown group.');
-    return group;
+    return this.device.groupToChange(groupId);
   }
 
   private requireConnected(): void {
@@ -172,6 +158,9 @@ export class SimulatorDriver implements ChannelDriver, SimulatorLink {
     const chatId = chatIdOf(to);
     if (!chatId) throw new AppError('ERR_SENDING_WAPP_MSG', 'No recipient.');
     if (!chatId.endsWith('@g.us') && chatId.endsWith('0000')) throw new AppError('ERR_WAPP_INVALID_CONTACT');
+    // A closed group (announce) takes messages from its admins only.
+    const group = this.device.groups.get(chatId);
+    if (group?.announce && !this.device.isAdminOf(group)) throw new AppError('ERR_SENDING_WAPP_MSG', 'Only admins may send messages to this group.');
     return chatId;
   }
 

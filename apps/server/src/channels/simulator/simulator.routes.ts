@@ -1,9 +1,17 @@
-import { SimulatorAckInput, SimulatorInboundInput, SimulatorOutboxQuery, idField, type SimulatorOutboxItemDto } from '@wadesk/contracts';
+import {
+  SimulatorAckInput,
+  SimulatorGroupInput,
+  SimulatorInboundInput,
+  SimulatorOutboxQuery,
+  idField,
+  type SimulatorGroupDto,
+  type SimulatorOutboxItemDto,
+} from '@wadesk/contracts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../http/app-error.js';
 import { parse } from '../../http/validate.js';
-import type { Ack } from '../channel-driver.js';
+import type { Ack, GroupInfo } from '../channel-driver.js';
 import type { SessionManager } from '../session-manager.js';
 import type { OutboxEntry } from './simulator-device.js';
 import { toInboundMessage } from './simulator-inbound.js';
@@ -16,6 +24,10 @@ const admin = { config: { access: 'admin' as const } };
 
 function toOutboxDto(e: OutboxEntry): SimulatorOutboxItemDto {
   return { ...e, createdAt: e.createdAt.toISOString() };
+}
+
+function toGroupDto(g: GroupInfo): SimulatorGroupDto {
+  return { id: g.id, subject: g.subject, description: g.description ?? null, participants: g.participants.map((p) => p.number), announce: g.announce };
 }
 
 /** The simulator's HTTP surface (admins only; registered only when SIMULATOR is on). */
@@ -72,6 +84,22 @@ export function simulatorRoutes(app: FastifyInstance, network: SimulatorNetwork,
     const entry = device.setAck(id, ack as Ack);
     if (!entry) throw new AppError('ERR_NOT_FOUND', 'No sent message with this id.');
     return toOutboxDto(entry);
+  });
+
+  /** Makes a group on the simulated phone (its creator and admin), as if made on the phone itself. */
+  app.post('/api/simulator/:whatsappId/groups', admin, async (request, reply) => {
+    const { whatsappId } = parse(Params, request.params);
+    const input = parse(SimulatorGroupInput, request.body);
+    const device = await network.requireDevice(whatsappId);
+    const group = device.createGroup(input.subject, input.participants, input.description);
+    return reply.status(201).send({ id: group.id });
+  });
+
+  /** The groups of the simulated phone, as they are now (group actions change them). */
+  app.get('/api/simulator/:whatsappId/groups', admin, async (request): Promise<SimulatorGroupDto[]> => {
+    const { whatsappId } = parse(Params, request.params);
+    const device = await network.requireDevice(whatsappId);
+    return [...device.groups.values()].map(toGroupDto);
   });
 
   /** The chats and groups the simulated phone knows (for the /simulator page). */

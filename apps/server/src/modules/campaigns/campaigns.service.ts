@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   CAMPAIGN_PAGE_SIZE,
   MAX_CAMPAIGN_NUMBERS,
@@ -19,6 +18,8 @@ import type { Database } from '../../db/client.js';
 import type { DomainEvents } from '../../events/domain-events.js';
 import { AppError } from '../../http/app-error.js';
 import type { JobLog } from '../../jobs/job-queue.js';
+import { NETWORK_TIMEOUT_MS, NetworkTimeout, newChain, withTimeout } from '../../jobs/paced-steps.js';
+import { connectionOf } from '../whatsapp/connection-of.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { Clock } from '../tickets/tickets.service.js';
 import { WhatsappRepository } from '../whatsapp/whatsapp.repository.js';
@@ -53,8 +54,6 @@ export interface CampaignsOptions {
   log: JobLog;
 }
 
-/** Longest a network call of one send may take before its outcome counts as unknown. */
-const SEND_TIMEOUT_MS = 60_000;
 /** A queued or running campaign whose next step is this late lost its job: the watchdog gives it a new chain. */
 export const STEP_GRACE_MS = 2 * 60_000;
 /** While the connection is down, a running campaign looks again this often (it stays running). */
@@ -71,26 +70,6 @@ const REASON_TEXT: Record<NumberProblem, string> = {
   BRAZIL_LENGTH: 'A Brazilian number needs the area code and 8 or 9 digits',
   DUPLICATE: 'Repeats an earlier line',
 };
-
-class SendTimeout extends Error {}
-
-function newChain(): string {
-  return randomBytes(12).toString('base64url');
-}
-
-async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      promise,
-      new Promise<never>((_resolve, reject) => {
-        timer = setTimeout(() => reject(new SendTimeout(`no answer from the network within ${ms / 1000} s`)), ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 function csvCell(value: string | null): string {
   const text = value ?? '';
@@ -135,7 +114,7 @@ export class CampaignsService {
   }
 
   async create(user: AuthUser, data: CampaignData): Promise<CampaignCreatedResponse> {
-    const whatsappId = await this.connectionOf(data.whatsappId);
+    const whatsappId = await connectionOf(this.db, data.whatsappId);
     const { numbers, invalid } = parseNumberLines(data.numbers);
     if (numbers.length + invalid.length > MAX_CAMPAIGN_NUMBERS) {
       throw validation('numbers', `At most ${MAX_CAMPAIGN_NUMBERS} lines`);
@@ -155,7 +134,7 @@ export class CampaignsService {
    * it is durable and sent once). ERR_WAPP_INVALID_CONTACT when `to` is neither a number nor a group id.
    */
   async sendOne(input: SingleSend): Promise<{ campaignId: number; jobId: string }> {
-    const whatsappId = await this.connectionOf(input.whatsappId);
+    const whatsappId = await connectionOf(this.db, input.whatsappId);
     const to = recipientOf(input.to);
     const data: CampaignData = { ...input, whatsappId, numbers: to, minInterval: 0, maxInterval: 0 };
     const { id, jobId } = await this.store(null, whatsappId, data, [{ line: 1, number: to, status: 'pending', error: null }]);
@@ -336,7 +315,7 @@ export class CampaignsService {
   private async send(driver: ChannelDriver, campaign: CampaignRecord, number: string, media: OutboundMedia | null): Promise<RecipientOutcome> {
     let check: { exists: boolean; number?: string } = { exists: true };
     try {
-      if (!number.endsWith('@g.us')) check = await withTimeout(driver.checkNumber(number), SEND_TIMEOUT_MS);
+      if (!number.endsWith('@g.us')) check = await withTimeout(driver.checkNumber(number), NETWORK_TIMEOUT_MS);
     } catch (err) {
       return { status: 'failed', error: `Could not check the number: ${(err as Error).message}` };
     }
@@ -345,10 +324,10 @@ export class CampaignsService {
     let sent: SentMessage;
     try {
       const sending = media ? driver.sendMedia(to, media) : driver.sendText(to, campaign.message ?? '');
-      sent = await withTimeout(sending, SEND_TIMEOUT_MS);
+      sent = await withTimeout(sending, NETWORK_TIMEOUT_MS);
     } catch (err) {
       // Handed to the network without an answer: it may have arrived, so it is not sent again.
-      if (err instanceof SendTimeout) return { status: 'unknown', error: `The send got no answer: ${err.message}` };
+      if (err instanceof NetworkTimeout) return { status: 'unknown', error: `The send got no answer: ${err.message}` };
       return { status: 'failed', error: (err as Error).message || 'The send failed' };
     }
     return { status: 'sent', channelMessageId: sent.id, sentAt: sent.timestamp };
@@ -367,17 +346,6 @@ export class CampaignsService {
     if (!(await this.repo().setNextSend(campaign.id, campaign.chain, at, `Waiting for the connection ${name} to be connected`))) return;
     await this.scheduleStep({ campaignId: campaign.id, chain: campaign.chain }, at);
     await this.announce(campaign.id);
-  }
-
-  private async connectionOf(whatsappId: number | undefined): Promise<number> {
-    const repo = new WhatsappRepository(this.db);
-    if (whatsappId === undefined) {
-      const id = await repo.findDefaultId();
-      if (id === null) throw new AppError('ERR_NO_DEF_WAPP_FOUND', 'There is no default connection: choose one.');
-      return id;
-    }
-    if (!(await repo.findDto(whatsappId))) throw new AppError('ERR_NO_WAPP_FOUND', 'Connection not found.');
-    return whatsappId;
   }
 
   /** A random pause between the campaign's min and max interval, in ms. */

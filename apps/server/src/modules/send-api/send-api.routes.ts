@@ -1,11 +1,18 @@
 import {
+  DEFAULT_GROUP_MESSAGE_INTERVAL,
   DeleteAllContactsInput,
   GetWppIdInput,
+  GroupsCreateInput,
+  GroupsDescriptionInput,
+  GroupsMessageInput,
+  GroupsOpenCloseInput,
+  GroupsSubjectInput,
   ProtocolInput,
   SendMediaInput,
   SendTextInput,
   SendVoiceInput,
   type ApiConnectionsResponse,
+  type GroupActionAcceptedResponse,
   type SendAcceptedResponse,
 } from '@wadesk/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -13,12 +20,14 @@ import type { RouteDocs } from '../../http/auth-hook.js';
 import { AppError } from '../../http/app-error.js';
 import { parse } from '../../http/validate.js';
 import type { CampaignsService, SingleSend } from '../campaigns/campaigns.service.js';
+import { groupFieldsError, type GroupActionRequest, type GroupsService } from '../groups/groups.service.js';
 import type { ContactsService } from '../contacts/contacts.service.js';
 import type { TicketsService } from '../tickets/tickets.service.js';
 import type { WhatsappService } from '../whatsapp/whatsapp.service.js';
 
 export interface SendApiServices {
   campaigns: CampaignsService;
+  groups: GroupsService;
   whatsapps: WhatsappService;
   tickets: TicketsService;
   contacts: ContactsService;
@@ -31,7 +40,7 @@ const api = (summary: string, docs: Omit<RouteDocs, 'summary'> = {}) => ({ confi
  * that sends them (one recipient, durable, sent once: a campaign of one, decision 0014).
  */
 export function sendApiRoutes(app: FastifyInstance, services: SendApiServices): void {
-  const { campaigns, whatsapps, tickets, contacts } = services;
+  const { campaigns, groups, whatsapps, tickets, contacts } = services;
 
   const accepted = async (reply: FastifyReply, send: SingleSend) => {
     const result: SendAcceptedResponse = await campaigns.sendOne(send);
@@ -54,6 +63,64 @@ export function sendApiRoutes(app: FastifyInstance, services: SendApiServices): 
     const input = parse(SendVoiceInput, request.body);
     return accepted(reply, { whatsappId: input.ticketwhatsappId, to: input.number, kind: 'audio', url: input.url });
   });
+
+  // Group actions (issue 13): the same jobs as /ZDGGroups, after the same random 5–15 s delay and field rule.
+  const groupAction = async (reply: FastifyReply, request: GroupActionRequest) => {
+    const { groupAction: started, jobId } = await groups.start(null, request);
+    const result: GroupActionAcceptedResponse = { jobId, groupActionId: started.id };
+    return reply.status(202).send(result);
+  };
+
+  app.post('/api/zdgGroups', api("Sets every group's title (202: queued as a job)", { body: GroupsSubjectInput, status: 202 }), async (request, reply) => {
+    const input = parse(GroupsSubjectInput, request.body);
+    return groupAction(reply, { action: 'update', whatsappId: input.ticketwhatsappId, subject: input.subject });
+  });
+
+  app.post(
+    '/api/zdgGroupsDescription',
+    api("Sets every group's description (202: queued as a job)", { body: GroupsDescriptionInput, status: 202 }),
+    async (request, reply) => {
+      const input = parse(GroupsDescriptionInput, request.body);
+      return groupAction(reply, { action: 'update', whatsappId: input.ticketwhatsappId, description: input.description });
+    },
+  );
+
+  app.post('/api/zdgGroupsCreate', api('Creates a group with a title and participants (202: queued as a job)', { body: GroupsCreateInput, status: 202 }), async (request, reply) => {
+    const input = parse(GroupsCreateInput, request.body);
+    return groupAction(reply, { action: 'create', whatsappId: input.ticketwhatsappId, title: input.title, participants: input.contact || undefined });
+  });
+
+  app.post(
+    '/api/zdgGroupsMessage',
+    api('A message in every group (newMessageGroup) or to every participant (newMessAgeGroupNasa) (202: queued as a job)', {
+      body: GroupsMessageInput,
+      status: 202,
+    }),
+    async (request, reply) => {
+      const input = parse(GroupsMessageInput, request.body);
+      const whatsappId = input.ticketwhatsappId;
+      // Exactly one of the two messages (the field rule, §5).
+      if (Boolean(input.newMessageGroup) === Boolean(input.newMessAgeGroupNasa)) throw groupFieldsError(['message']);
+      if (input.newMessageGroup) {
+        // Intervals fit only private messages: given here, the field rule refuses them.
+        const { minInterval, maxInterval } = input;
+        return groupAction(reply, { action: 'message', whatsappId, message: input.newMessageGroup, minInterval, maxInterval });
+      }
+      const min = input.minInterval ?? Math.min(DEFAULT_GROUP_MESSAGE_INTERVAL.min, input.maxInterval ?? Infinity);
+      const max = input.maxInterval ?? Math.max(DEFAULT_GROUP_MESSAGE_INTERVAL.max, min);
+      return groupAction(reply, { action: 'privateMessage', whatsappId, message: input.newMessAgeGroupNasa, minInterval: min, maxInterval: max });
+    },
+  );
+
+  for (const [path, action, summary] of [
+    ['/api/zdgOpenGroup', 'open', 'Opens every group: everyone may send (202: queued as a job)'],
+    ['/api/zdgCloseGroup', 'close', 'Closes every group: only admins may send (202: queued as a job)'],
+  ] as const) {
+    app.post(path, api(summary, { body: GroupsOpenCloseInput, status: 202 }), async (request, reply) => {
+      const input = parse(GroupsOpenCloseInput, request.body);
+      return groupAction(reply, { action, whatsappId: input.ticketwhatsappId, confirmation: action === 'open' ? 'ABRIR' : 'FECHAR' });
+    });
+  }
 
   app.get('/api/whatsappzdg', api('Every connection with its status, and the ids of the connected ones'), async (): Promise<ApiConnectionsResponse> => {
     const list = await whatsapps.list();

@@ -53,6 +53,12 @@ export class WhatsappRepository {
     return row?.id ?? null;
   }
 
+  /** The device's own number (digits), known once it connected; null before. */
+  async ownNumber(id: number): Promise<string | null> {
+    const [row] = await this.db.select({ number: whatsapps.number }).from(whatsapps).where(eq(whatsapps.id, id)).limit(1);
+    return row?.number ? row.number.replace(/\D/g, '') || null : null;
+  }
+
   async queueIdsOf(id: number): Promise<number[]> {
     const rows = await this.db
       .select({ queueId: whatsappQueues.queueId })

@@ -20,7 +20,7 @@ import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { toastError } from '../../services/toast-error';
 import { campaignAction, downloadRecipientsCsv, useApplyCampaign, useRecipients } from './campaigns-api';
-import { JobProgress } from './job-progress';
+import { JobProgress } from '../../components/job-progress';
 
 export const RECIPIENT_COLORS: Record<RecipientStatus, ChipProps['color']> = {
   pending: 'default',

@@ -55,7 +55,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { path: '/ZDGMedia', titleKey: 'pages.bulkMediaUrl', icon: <ImageIcon />, section: 'tools', ready: true },
   { path: '/ZDGMedia2', titleKey: 'pages.bulkMediaPath', icon: <FolderIcon />, section: 'tools', ready: true },
   { path: '/ZDGMedia3', titleKey: 'pages.bulkAudio', icon: <AudiotrackIcon />, section: 'tools', ready: true },
-  { path: '/ZDGGroups', titleKey: 'pages.groups', icon: <GroupsIcon />, section: 'tools', ready: false },
+  { path: '/ZDGGroups', titleKey: 'pages.groups', icon: <GroupsIcon />, section: 'tools', ready: true, audience: 'admin' },
   { path: '/ZDGChatbot', titleKey: 'pages.chatbot', icon: <SmartToyIcon />, section: 'tools', ready: false },
   { path: '/ZDGAgendamento', titleKey: 'pages.scheduled', icon: <AlarmIcon />, section: 'tools', ready: false },
   { path: '/ZDGHistorico', titleKey: 'pages.historyImport', icon: <HistoryIcon />, section: 'tools', ready: false },

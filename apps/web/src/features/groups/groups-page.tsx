@@ -1,0 +1,125 @@
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import FormControl from '@mui/material/FormControl';
+import Grid from '@mui/material/Grid';
+import InputLabel from '@mui/material/InputLabel';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Select from '@mui/material/Select';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { EmptyState } from '../../components/empty-state';
+import { Page } from '../../components/page';
+import { useWhatsapps } from '../connections/connections-api';
+import { GroupActionForm } from './group-action-form';
+import { GROUP_ACTION_COLORS, GroupActionPanel } from './group-action-panel';
+import { useGroupAction, useGroupActions, useGroupActionsLiveUpdates, useGroups } from './groups-api';
+
+/** /ZDGGroups (§2, issue 13): the six group actions on every group of a connection, run as paced jobs. Admins only. */
+export function GroupsPage() {
+  const { t } = useTranslation();
+  const labelId = useId();
+  useGroupActionsLiveUpdates();
+  const { data: connections = [] } = useWhatsapps();
+  const [chosenConnection, setChosenConnection] = useState<number | null>(null);
+  const whatsappId = chosenConnection ?? connections.find((c) => c.isDefault)?.id ?? connections[0]?.id ?? null;
+  const groups = useGroups(whatsappId);
+  const actions = useGroupActions();
+  const all = actions.data?.pages.flatMap((p) => p.groupActions) ?? [];
+  const [chosen, setChosen] = useState<number | null>(null);
+  const shownId = chosen ?? all.find((a) => a.status === 'queued' || a.status === 'running')?.id ?? all[0]?.id ?? null;
+  const shown = useGroupAction(shownId);
+
+  return (
+    <Page title={t('pages.groups')}>
+      <Grid container spacing={2}>
+        <Grid size={{ xs: 12, md: 5 }}>
+          <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2 } }}>
+            <Stack spacing={2}>
+              <FormControl fullWidth>
+                <InputLabel id={labelId}>{t('campaigns.fields.connection')}</InputLabel>
+                <Select
+                  labelId={labelId}
+                  label={t('campaigns.fields.connection')}
+                  value={whatsappId === null ? '' : String(whatsappId)}
+                  onChange={(e) => setChosenConnection(Number(e.target.value))}
+                  data-testid="groups-connection"
+                >
+                  {connections.map((c) => (
+                    <MenuItem key={c.id} value={String(c.id)}>
+                      {c.name} ({c.status})
+                    </MenuItem>
+                  ))}
+                </Select>
+              </FormControl>
+              <Typography variant="body2" color="text.secondary" data-testid="groups-count">
+                {groups.isLoading
+                  ? t('common.loading')
+                  : groups.isError
+                    ? t('groups.groupsUnavailable')
+                    : t('groups.groupCount', { count: groups.data?.length ?? 0 })}
+              </Typography>
+              <GroupActionForm whatsappId={whatsappId} onStarted={(started) => setChosen(started.groupAction.id)} />
+            </Stack>
+          </Paper>
+        </Grid>
+        <Grid size={{ xs: 12, md: 7 }}>
+          <Stack spacing={2}>
+            {shown.data ? (
+              <GroupActionPanel action={shown.data} />
+            ) : (
+              <EmptyState title={t('groups.noneRunning')} text={t('groups.noneRunningText')} testId="group-action-none" />
+            )}
+            <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2 } }}>
+              <Typography variant="subtitle1" sx={{ fontWeight: 600, mb: 1 }}>
+                {t('groups.history')}
+              </Typography>
+              {all.length === 0 ? (
+                <Typography variant="body2" color="text.secondary">
+                  {actions.isLoading ? t('common.loading') : t('groups.empty')}
+                </Typography>
+              ) : (
+                <Table size="small" aria-label={t('groups.history')} data-testid="group-action-history">
+                  <TableHead>
+                    <TableRow>
+                      <TableCell>#</TableCell>
+                      <TableCell>{t('groups.actionLabel')}</TableCell>
+                      <TableCell>{t('campaigns.statusLabel')}</TableCell>
+                      <TableCell align="right">{t('groups.doneLabel')}</TableCell>
+                    </TableRow>
+                  </TableHead>
+                  <TableBody>
+                    {all.map((a) => (
+                      <TableRow key={a.id} hover selected={a.id === shownId} onClick={() => setChosen(a.id)} sx={{ cursor: 'pointer' }}>
+                        <TableCell>{a.id}</TableCell>
+                        <TableCell>{t(`groups.tabs.${a.kind}`)}</TableCell>
+                        <TableCell>
+                          <Chip size="small" label={t(`groups.status.${a.status}`)} color={GROUP_ACTION_COLORS[a.status]} />
+                        </TableCell>
+                        <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
+                          {a.done} / {a.total}
+                        </TableCell>
+                      </TableRow>
+                    ))}
+                  </TableBody>
+                </Table>
+              )}
+              {actions.hasNextPage && (
+                <Button onClick={() => void actions.fetchNextPage()} disabled={actions.isFetchingNextPage}>
+                  {t('common.loadMore')}
+                </Button>
+              )}
+            </Paper>
+          </Stack>
+        </Grid>
+      </Grid>
+    </Page>
+  );
+}
