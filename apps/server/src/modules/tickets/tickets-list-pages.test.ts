@@ -49,6 +49,7 @@ describe('ticket listings: pages, counts and shapes', () => {
       expect((await list({ pageNumber: 2, status: 'pending', showAll: 'true', isGroup: 'false' })).tickets).toHaveLength(5);
       expect((await list({ pageNumber: 1, status: 'pending', showAll: 'true', isGroup: 'true' })).count).toBe(0);
       expect((await list({ pageNumber: 1, showAll: 'true', queueIds: '[]' })).count).toBe(45);
+      expect((await list({ pageNumber: 2, showAll: 'true' })).tickets).toHaveLength(5); // no condition at all
       expect((await list({ pageNumber: 1, status: 'pending', showAll: 'true', withUnreadMessages: 'true' })).count).toBe(45);
     }
   });

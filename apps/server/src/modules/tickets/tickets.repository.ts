@@ -210,7 +210,7 @@ export class TicketsRepository {
     // an empty first page counts none, a page past the end has no row to carry it and counts alone.
     const pageIds = prepared(this.db, `tickets.pageIds:${shape}`, (name) =>
       this.db
-        .select({ id: tickets.id, total: sql<number>`(select count(*)::int from ${tickets} where ${where})` })
+        .select({ id: tickets.id, total: sql<number>`(select count(*)::int from ${tickets} where ${where ?? sql`true`})` })
         .from(tickets)
         .where(where)
         .orderBy(desc(tickets.updatedAt), desc(tickets.id))
