@@ -3,11 +3,11 @@ import { ThemeProvider } from '@mui/material/styles';
 import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState, useSyncExternalStore, type ComponentType } from 'react';
 import { BrowserRouter } from 'react-router-dom';
-import { ToastContainer } from 'react-toastify';
+import type { ToastContainerProps } from 'react-toastify';
 import { useAuth } from '../features/auth/auth-context';
 import { AuthProvider } from '../features/auth/auth-provider';
 import { connection, retryDelay, shouldRetry } from '../services/connection-state';
-import { toastError } from '../services/toast-error';
+import { loadToastify, onToastifyRequested, toastError } from '../services/toast-error';
 import { useConnectionRecovery } from '../services/use-connection-recovery';
 import { whenIdle } from './lazy-page';
 import { AppRoutes } from './routes';
@@ -53,12 +53,38 @@ function ConnectionLayer() {
   );
 }
 
+// react-toastify is not needed to show the first screen: its container mounts once the browser is idle, or as soon
+// as a toast asks for it (see loadToastify); toasts shown meanwhile wait in react-toastify's queue. Should its code
+// not load, there are no toasts rather than no app.
+type ToastContainerModule = { default: ComponentType<ToastContainerProps> };
+const ToastContainer = lazy(
+  (): Promise<ToastContainerModule> =>
+    loadToastify().then(
+      (m) => ({ default: m.ToastContainer }),
+      () => ({ default: () => null }),
+    ),
+);
+
 /**
  * At the bottom-left, where they hide nothing: not the app bar, not the ticket header's actions, not the
  * send button (bottom-right). On phones react-toastify spans the width at the bottom.
  */
 function Toasts() {
-  return <ToastContainer position="bottom-left" autoClose={3000} newestOnTop closeOnClick />;
+  const [wanted, setWanted] = useState(false);
+  useEffect(() => {
+    const stopIdle = whenIdle(() => setWanted(true));
+    const stopRequested = onToastifyRequested(() => setWanted(true));
+    return () => {
+      stopIdle();
+      stopRequested();
+    };
+  }, []);
+  if (!wanted) return null;
+  return (
+    <Suspense fallback={null}>
+      <ToastContainer position="bottom-left" autoClose={3000} newestOnTop closeOnClick />
+    </Suspense>
+  );
 }
 
 export function App() {

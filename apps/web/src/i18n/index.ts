@@ -1,7 +1,9 @@
 import i18n, { type BackendModule } from 'i18next';
-import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
+import { createLanguageDetector } from './language-detector';
 import { bundledTranslations, loadTranslation } from './resources';
+
+export { LANGUAGE_STORAGE_KEY } from './language-detector';
 
 export const LANGUAGES = [
   { code: 'en', label: 'English' },
@@ -10,8 +12,6 @@ export const LANGUAGES = [
 ] as const;
 
 export type LanguageCode = (typeof LANGUAGES)[number]['code'];
-
-export const LANGUAGE_STORAGE_KEY = 'i18nextLng';
 
 /** Loads the languages not in the first load (see resources.ts) when they are detected or chosen. */
 const lazyTranslations: BackendModule = {
@@ -28,7 +28,8 @@ const lazyTranslations: BackendModule = {
 /** Settles once the detected language's texts are loaded: render after it (main.tsx). */
 export const languageReady: Promise<unknown> = i18n
   .use(lazyTranslations)
-  .use(LanguageDetector)
+  // The stored choice, else the browser's languages (language-detector.ts).
+  .use(createLanguageDetector())
   .use(initReactI18next)
   .init({
     resources: { en: { translation: bundledTranslations.en } },
@@ -39,11 +40,6 @@ export const languageReady: Promise<unknown> = i18n
     nonExplicitSupportedLngs: true,
     load: 'languageOnly',
     interpolation: { escapeValue: false },
-    detection: {
-      order: ['localStorage', 'navigator'],
-      lookupLocalStorage: LANGUAGE_STORAGE_KEY,
-      caches: ['localStorage'],
-    },
   });
 
 /** The BCP 47 tag of a language for the page's `lang` attribute (Portuguese here is Brazil's). */

@@ -75,9 +75,10 @@ describe('toastError and connection losses (issue 10)', () => {
     expect(connection.isReconnecting()).toBe(true);
   });
 
-  it('still toasts the errors the server answers', () => {
+  it('still toasts the errors the server answers', async () => {
     toastError(httpError(409, { error: 'ERR_DUPLICATED_CONTACT', message: 'dup' }));
-    expect(toast.error).toHaveBeenCalledTimes(1);
+    await vi.waitFor(() => expect(toast.error).toHaveBeenCalledTimes(1));
+    expect(toast.error).toHaveBeenCalledWith(expect.any(String), { toastId: 'ERR_DUPLICATED_CONTACT', autoClose: 3000 });
     expect(connection.isReconnecting()).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import { AxiosError } from 'axios';
 import { isErrorCode, type ErrorBody } from '@wadesk/contracts';
-import { toast } from 'react-toastify';
+import type * as ToastifyModule from 'react-toastify';
 import i18n from '../i18n';
 import { connection } from './connection-state';
 
@@ -29,6 +29,44 @@ export function errorMessage(err: unknown): { text: string; code?: string } {
   return { text: i18n.t('errors.generic') };
 }
 
+type Toastify = typeof ToastifyModule;
+
+let toastify: Promise<Toastify> | undefined;
+const requested = new Set<() => void>();
+
+/**
+ * react-toastify, loaded on first need rather than with the first screen (issue 11: the login page is usable
+ * before it arrives). Toasts shown before its container is mounted wait in its queue (see app.tsx's Toasts).
+ */
+export function loadToastify(): Promise<Toastify> {
+  if (!toastify) {
+    const loading = import('react-toastify');
+    toastify = loading;
+    // A failed load (network down) may be tried again by the next toast.
+    loading.catch(() => {
+      if (toastify === loading) toastify = undefined;
+    });
+    for (const listener of [...requested]) listener();
+  }
+  return toastify;
+}
+
+/** Calls `listener` when a toast first asks for react-toastify (the container then mounts at once). */
+export function onToastifyRequested(listener: () => void): () => void {
+  if (toastify) listener();
+  requested.add(listener);
+  return () => {
+    requested.delete(listener);
+  };
+}
+
+function show(kind: 'error' | 'success', text: string, options: { toastId?: string; autoClose: number }): void {
+  loadToastify().then(
+    ({ toast }) => toast[kind](text, options),
+    () => undefined,
+  );
+}
+
 /**
  * Shows a failed call as a toast, except when the server or its database cannot be reached: the
  * reconnecting bar says so instead (see connection-state.ts), and one toast per failed call would flood.
@@ -36,9 +74,9 @@ export function errorMessage(err: unknown): { text: string; code?: string } {
 export function toastError(err: unknown): void {
   if (connection.reportRequestFailure(err)) return;
   const { text, code } = errorMessage(err);
-  toast.error(text, { toastId: code ?? text, autoClose: 3000 });
+  show('error', text, { toastId: code ?? text, autoClose: 3000 });
 }
 
 export function toastSuccess(text: string): void {
-  toast.success(text, { autoClose: 3000 });
+  show('success', text, { autoClose: 3000 });
 }

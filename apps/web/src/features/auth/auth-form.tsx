@@ -5,7 +5,7 @@ import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router-dom';
-import { toastError } from '../../services/toast-error';
+import { loadToastify, toastError } from '../../services/toast-error';
 import { AuthLayout } from './auth-layout';
 
 export interface AuthFormProps<V extends FieldValues> {
@@ -22,6 +22,9 @@ export interface AuthFormProps<V extends FieldValues> {
 /** The login and sign-up pages' form: its fields, a large submit button and a link to the other page. */
 export function AuthForm<V extends FieldValues>({ title, form, onSubmit, submitLabel, link, children }: AuthFormProps<V>) {
   const submit = form.handleSubmit(async (values) => {
+    // A toast follows (success or failure): its code loads alongside the request, not after it, when the
+    // browser was not idle before (see app.tsx's Toasts).
+    void loadToastify().catch(() => undefined);
     try {
       await onSubmit(values);
     } catch (err) {

@@ -1,11 +1,10 @@
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { FormTextField } from '../../components/form-text-field';
 import { useAuth } from './auth-context';
 import { AuthForm } from './auth-form';
 import { lazyResolver, preloadAuthResolvers } from './lazy-resolver';
-import { PasswordField } from './password-field';
+import { SignInField } from './sign-in-field';
 
 export function LoginPage() {
   const { t } = useTranslation();
@@ -21,8 +20,8 @@ export function LoginPage() {
       submitLabel={t('auth.login.submit')}
       link={{ to: '/signup', label: t('auth.login.toSignup') }}
     >
-      <FormTextField form={form} name="email" label={t('auth.email')} type="email" autoComplete="email" autoFocus />
-      <FormTextField form={form} name="password" as={PasswordField} label={t('auth.password')} autoComplete="current-password" />
+      <SignInField form={form} name="email" label={t('auth.email')} type="email" autoComplete="email" autoFocus />
+      <SignInField form={form} name="password" type="password" label={t('auth.password')} autoComplete="current-password" />
     </AuthForm>
   );
 }

@@ -2,12 +2,11 @@ import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { FormTextField } from '../../components/form-text-field';
 import { api } from '../../services/api';
 import { toastSuccess } from '../../services/toast-error';
 import { AuthForm } from './auth-form';
 import { lazyResolver, preloadAuthResolvers } from './lazy-resolver';
-import { PasswordField } from './password-field';
+import { SignInField } from './sign-in-field';
 
 export function SignupPage() {
   const { t } = useTranslation();
@@ -27,9 +26,9 @@ export function SignupPage() {
       submitLabel={t('auth.signup.submit')}
       link={{ to: '/login', label: t('auth.signup.toLogin') }}
     >
-      <FormTextField form={form} name="name" label={t('auth.name')} autoComplete="name" autoFocus />
-      <FormTextField form={form} name="email" label={t('auth.email')} type="email" autoComplete="email" />
-      <FormTextField form={form} name="password" as={PasswordField} label={t('auth.password')} autoComplete="new-password" />
+      <SignInField form={form} name="name" label={t('auth.name')} autoComplete="name" autoFocus />
+      <SignInField form={form} name="email" label={t('auth.email')} type="email" autoComplete="email" />
+      <SignInField form={form} name="password" type="password" label={t('auth.password')} autoComplete="new-password" />
     </AuthForm>
   );
 }

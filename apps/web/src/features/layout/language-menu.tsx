@@ -1,16 +1,19 @@
 import IconButton from '@mui/material/IconButton';
-import ListItemText from '@mui/material/ListItemText';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
 import TranslateIcon from '@mui/icons-material/Translate';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { currentLanguage, LANGUAGES } from '../../i18n';
+
+// MUI's Menu (with Popover, Modal and the focus trap) is not needed until the menu opens: it loads on the first
+// hover, focus or click of the button, so the login page's first load does without it (issue 11).
+const loadMenuList = () => import('./language-menu-list');
+const LanguageMenuList = lazy(loadMenuList);
+const preloadMenuList = () => void loadMenuList().catch(() => undefined);
 
 export function LanguageMenu() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const active = currentLanguage();
+  // Mounted from the first opening on, so that closing plays the menu's transition.
+  const [opened, setOpened] = useState(false);
   return (
     <>
       {/* A native tooltip: MUI's (and its positioning engine) would weigh on the login page's first load. */}
@@ -19,25 +22,20 @@ export function LanguageMenu() {
         title={t('layout.language')}
         aria-label={t('aria.language')}
         aria-haspopup="menu"
-        onClick={(e) => setAnchor(e.currentTarget)}
+        onPointerEnter={preloadMenuList}
+        onFocus={preloadMenuList}
+        onClick={(e) => {
+          setAnchor(e.currentTarget);
+          setOpened(true);
+        }}
       >
         <TranslateIcon />
       </IconButton>
-      <Menu anchorEl={anchor} open={!!anchor} onClose={() => setAnchor(null)}>
-        {LANGUAGES.map((lang) => (
-          <MenuItem
-            key={lang.code}
-            selected={lang.code === active}
-            lang={lang.code}
-            onClick={() => {
-              setAnchor(null);
-              void i18n.changeLanguage(lang.code);
-            }}
-          >
-            <ListItemText>{lang.label}</ListItemText>
-          </MenuItem>
-        ))}
-      </Menu>
+      {opened && (
+        <Suspense fallback={null}>
+          <LanguageMenuList anchor={anchor} onClose={() => setAnchor(null)} />
+        </Suspense>
+      )}
     </>
   );
 }
