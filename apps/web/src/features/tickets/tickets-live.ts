@@ -99,12 +99,18 @@ export function useTicketsLiveUpdates(): void {
       socket.emit('joinTickets', 'pending');
       socket.emit('joinTickets', 'closed');
     };
-    if (socket.connected) join();
-    socket.on('connect', join);
-    return () => {
-      socket.off('connect', join);
+    // Lists read before the socket was connected (the first screen loads them while it connects, and a dropped
+    // socket misses what happened meanwhile) are read again once it is: an event sent in between is not lost.
+    const joinAndCatchUp = () => {
+      join();
+      void queryClient.invalidateQueries({ queryKey: [...TICKETS_KEY, 'list'] });
     };
-  }, [socket]);
+    if (socket.connected) join();
+    socket.on('connect', joinAndCatchUp);
+    return () => {
+      socket.off('connect', joinAndCatchUp);
+    };
+  }, [socket, queryClient]);
 
   useSocketEvent('ticket', (e) => {
     if (e.action === 'update') applyTicketChange(queryClient, user, { type: 'update', ticket: e.ticket });
