@@ -65,6 +65,19 @@ describe('POST /api/contacts', () => {
         { id: expect.any(Number), name: 'City', value: 'São Paulo' },
       ],
     });
+    // The list carries each contact's extra info too, in the order it was given, by a search and in the whole list.
+    const created = res.body as { id: number; extraInfo: unknown[] };
+    const found = await t.call('GET', `/api/contacts?searchParam=${number}`, { token: t.user });
+    expect(found.body.contacts).toEqual([expect.objectContaining({ id: created.id, extraInfo: created.extraInfo })]);
+    for (let page = 1; ; page += 1) {
+      const all = await t.call('GET', `/api/contacts?pageNumber=${page}`, { token: t.user });
+      const listed = (all.body.contacts as { id: number; extraInfo: unknown[] }[]).find((c) => c.id === created.id);
+      if (listed) {
+        expect(listed.extraInfo).toEqual(created.extraInfo);
+        break;
+      }
+      expect(all.body.hasMore).toBe(true);
+    }
   });
 
   it('validates name 2–50, number 8–50 digits without a plus sign, and the e-mail', async () => {
