@@ -15,8 +15,8 @@ const names = new Map<string, string>();
  * A statement of a fixed shape, built once per database handle instead of on every call: on PostgreSQL it is a
  * named prepared statement, so each pooled connection also parses and plans it once (planning the ticket list's
  * joins cost more than running them). `shape` names what the SQL looks like: one shape, one SQL text, always;
- * everything that varies between calls goes in through placeholders. A transaction builds its own (gone with it) under the same
- * name, which its connection may already have prepared.
+ * everything that varies between calls goes in through placeholders. A transaction builds its own (gone with it)
+ * under the same name, which its connection may already have prepared.
  */
 export function prepared<T>(db: Executor, shape: string, build: (name: string) => PreparedStatement<T>): PreparedStatement<T> {
   let ofDb = statements.get(db);
@@ -35,6 +35,14 @@ export function prepared<T>(db: Executor, shape: string, build: (name: string) =
     ofDb.set(shape, statement as PreparedStatement<unknown>);
   }
   return statement;
+}
+
+/**
+ * Ids as one PostgreSQL array literal (`{1,2,3}`), for `= any($1::int[])`: one parameter and so one statement for
+ * any number of ids, none included, on both drivers.
+ */
+export function intArrayParam(ids: readonly number[]): string {
+  return `{${ids.join(',')}}`;
 }
 
 const dialect = new PgDialect();

@@ -41,7 +41,6 @@ export class MessagesRepository {
     return rows[0]?.id ?? null;
   }
 
-  /** Read for every inbound message (is it a resend?): a prepared statement. */
   /**
    * Stores a message in a ticket that already exists and records it on the ticket (its preview, one more unread
    * when it came from the contact): one statement, so one commit and nothing half stored. Null when that
@@ -82,6 +81,7 @@ export class MessagesRepository {
     return row ? Number(row.id) : null;
   }
 
+  /** Read for every inbound message (is it a resend?): a prepared statement. */
   async findIdByChannelId(whatsappId: number, channelMessageId: string): Promise<number | null> {
     const byChannelId = prepared(this.db, 'messages.idByChannelId', (name) =>
       this.db

@@ -2,7 +2,7 @@ import { foldForSearch, searchExcerpt, type ContactDto, type QueueDto, type Tick
 import { and, count, desc, eq, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Executor } from '../../db/client.js';
 import { containsPattern, foldedContains } from '../../db/like-pattern.js';
-import { prepared } from '../../db/prepared.js';
+import { intArrayParam, prepared } from '../../db/prepared.js';
 import { contacts, queues, tickets, users, whatsapps } from '../../db/schema.js';
 import { toQueueDto } from '../queues/queues.mapper.js';
 
@@ -139,7 +139,7 @@ export class TicketsRepository {
         .where(sql`${tickets.id} = any(${sql.placeholder('ids')}::int[])`)
         .prepare(name),
     );
-    const rows = await byIds.execute({ ids: `{${ids.join(',')}}` });
+    const rows = await byIds.execute({ ids: intArrayParam(ids) });
     const byId = new Map(rows.map((row) => [row.ticket.id, row]));
     return ids.flatMap((id) => {
       const row = byId.get(id);
@@ -173,8 +173,7 @@ export class TicketsRepository {
       names.push(name);
       if (condition) conditions.push(condition);
     };
-    // A list of ids as one array parameter: the same statement for any number of them, none included.
-    const anyOf = (name: string, ids: number[]) => sql`${tickets.queueId} = any(${value(name, `{${ids.join(',')}}`)}::int[])`;
+    const anyOf = (name: string, ids: number[]) => sql`${tickets.queueId} = any(${value(name, intArrayParam(ids))}::int[])`;
     if (filter.status) add('status', eq(tickets.status, value('status', filter.status) as TicketStatus));
     if (filter.isGroup !== undefined) add('isGroup', eq(tickets.isGroup, value('isGroup', filter.isGroup) as boolean));
     if (filter.withUnreadMessages) add('unread', sql`${tickets.unreadMessages} > 0`);
@@ -280,7 +279,7 @@ export class TicketsRepository {
     );
     const result = await this.db.execute(sql`
       select p.id as ticket_id, hit.body
-      from unnest(${`{${page.map((t) => t.id).join(',')}}`}::int[]) as p(id)
+      from unnest(${intArrayParam(page.map((t) => t.id))}::int[]) as p(id)
       cross join lateral (
         select m.body from messages m
         where m.ticket_id = p.id and not m.is_deleted and (${anyWord})

@@ -1,7 +1,7 @@
 import type { Channel, SessionStatus, WhatsappDto, WhatsappSessionDto } from '@wadesk/contracts';
 import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { prepared } from '../../db/prepared.js';
+import { intArrayParam, prepared } from '../../db/prepared.js';
 import { queues, whatsappQueues, whatsapps } from '../../db/schema.js';
 import { toQueueDto } from '../queues/queues.mapper.js';
 
@@ -163,7 +163,7 @@ export class WhatsappRepository {
         .orderBy(asc(queues.name))
         .prepare(name),
     );
-    const queueRows = await queuesOf.execute({ ids: `{${rows.map((r) => r.id).join(',')}}` });
+    const queueRows = await queuesOf.execute({ ids: intArrayParam(rows.map((r) => r.id)) });
     return rows.map((w) => ({
       id: w.id,
       name: w.name,
