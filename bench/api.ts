@@ -4,7 +4,8 @@
  *   npm run bench:seed                                         # once: 100,000 tickets, 1,000,000 messages
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/wadesk_bench npx tsx bench/api.ts [--seconds 10]
  *   npx tsx bench/api.ts --pglite data/bench-pglite            # the embedded database (seeded with --scale 0.1)
- *   options: --only open,search-rare (scenario keys), --connections 2,16, --no-explain, --cpu-prof DIR (profiles the server)
+ *   options: --only open,search-rare (scenario keys), --connections 2,16, --no-explain, --cpu-prof DIR (profiles the server),
+ *            --node-flags='--max-semi-space-size=4' (V8 flags of the server process)
  *
  * Runs the built server (`node apps/server/dist/main.js`; `node scripts/start.mjs --build` builds it) in its own
  * process against the seeded database, signs in as the seeded admin and an attendant, and drives each request
@@ -268,6 +269,7 @@ async function main(): Promise<void> {
       connections: { type: 'string' },
       entry: { type: 'string' },
       'cpu-prof': { type: 'string' },
+      'node-flags': { type: 'string' },
       'no-explain': { type: 'boolean', default: false },
     },
   });
@@ -281,7 +283,10 @@ async function main(): Promise<void> {
     connections: values.connections?.split(',').map(Number),
     serverEntry: values.entry,
     explain: !values['no-explain'],
-    serverNodeArgs: values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : undefined,
+    serverNodeArgs: [
+      ...(values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : []),
+      ...(values['node-flags']?.split(' ').filter(Boolean) ?? []),
+    ],
   });
   console.log(apiBenchMarkdown(result));
 }

@@ -5,34 +5,13 @@
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/wadesk_bench npx tsx bench/cpu-per-request.ts [--only open,messages-first] [--requests 3000]
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { readFacts, scenarios } from './api.js';
+import { cpuMs, postgresCpuMs } from './lib/cpu.js';
 import { openDatabase } from '../apps/server/src/db/client.js';
 import { postgresUrl, signIn, startServer } from './lib/server-process.js';
 import { SEED_PASSWORD } from './seed/data-set.js';
-
-/** CPU time of a process so far (ms): utime + stime of /proc/PID/stat, in clock ticks of 10 ms. */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-/** CPU time (ms) of the PostgreSQL backends connected to `database` (their title names it): the server's pool. */
-function postgresCpuMs(database: string): number {
-  let total = 0;
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const title = readFileSync(`/proc/${name}/cmdline`, 'utf8');
-      if (title.startsWith('postgres: ') && title.includes(` ${database} `)) total += cpuMs(Number(name));
-    } catch {
-      // the process ended
-    }
-  }
-  return total;
-}
 
 const { values } = parseArgs({ options: { only: { type: 'string' }, requests: { type: 'string', default: '3000' }, connections: { type: 'string', default: '16' }, 'cpu-prof': { type: 'string' } } });
 const url = process.env.DATABASE_URL ?? postgresUrl('wadesk_bench');

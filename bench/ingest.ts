@@ -24,6 +24,7 @@ import { sql } from 'drizzle-orm';
 import { io } from 'socket.io-client';
 import { embeddedDataDir, openDatabase, rowsOf } from '../apps/server/src/db/client.js';
 import { databaseUrl, runStatement } from '../apps/server/src/test/throwaway-database.js';
+import { cpuMs, postgresCpuMs } from './lib/cpu.js';
 import { percentile, signIn, startServer, type BenchDatabase, type ServerProcess } from './lib/server-process.js';
 import { SEED_PASSWORD } from './seed/data-set.js';
 
@@ -41,6 +42,9 @@ export interface IngestStep {
   duplicated: number;
   errors: number;
   peakRssMb: number;
+  /** CPU time per acknowledged message (µs): the server process, and PostgreSQL's backends (0 on PGlite). */
+  serverCpuUs: number;
+  postgresCpuUs: number;
 }
 
 export interface IngestBenchResult {
@@ -106,6 +110,7 @@ export async function runIngestBench(options: IngestBenchOptions): Promise<Inges
   const contacts = options.contacts ?? 5000;
   const { copy, remove } = await copyDatabase(options.database);
   const server = await startServer({ database: copy, entry: options.serverEntry, simulator: true, nodeArgs: options.serverNodeArgs });
+  const postgresDb = copy.kind === 'postgres' ? new URL(copy.url).pathname.slice(1) : null;
   const steps: IngestStep[] = [];
   try {
     const token = await signIn(server.baseUrl, 'admin@bench.local', SEED_PASSWORD);
@@ -133,6 +138,7 @@ export async function runIngestBench(options: IngestBenchOptions): Promise<Inges
       const first = next;
       const acknowledged = new Set<number>();
       duplicateEvents = 0;
+      const cpuBefore = { server: cpuMs(server.pid), postgres: postgresDb ? postgresCpuMs(postgresDb) : 0 };
       const result = await autocannon({
         url: `${server.baseUrl}/api/simulator/${whatsappId}/inbound`,
         method: 'POST',
@@ -168,6 +174,7 @@ export async function runIngestBench(options: IngestBenchOptions): Promise<Inges
       }
       latencies.sort((a, b) => a - b);
       const lost = [...acknowledged].filter((n) => !arrivals.has(n)).length;
+      const perMessage = (ms: number) => Math.round((ms * 1000) / Math.max(1, acknowledged.size));
       steps.push({
         rate,
         seconds,
@@ -181,9 +188,11 @@ export async function runIngestBench(options: IngestBenchOptions): Promise<Inges
         duplicated: duplicateEvents,
         errors: result.errors + result.non2xx + result.timeouts,
         peakRssMb: Math.round(server.peakRssMb()),
+        serverCpuUs: perMessage(cpuMs(server.pid) - cpuBefore.server),
+        postgresCpuUs: perMessage(postgresDb ? postgresCpuMs(postgresDb) - cpuBefore.postgres : 0),
       });
       const s = steps.at(-1)!;
-      console.error(`  ${rate}/s: ${s.sustained} msg/s received, p50 ${s.p50} ms, p99 ${s.p99} ms, ${s.lost} lost, ${s.errors} errors, RSS ${s.peakRssMb} MB`);
+      console.error(`  ${rate}/s: ${s.sustained} msg/s received, p50 ${s.p50} ms, p99 ${s.p99} ms, ${s.lost} lost, ${s.errors} errors, RSS ${s.peakRssMb} MB, CPU a message: server ${s.serverCpuUs} µs, PostgreSQL ${s.postgresCpuUs} µs`);
     }
     socket.close();
   } finally {
@@ -212,10 +221,10 @@ export function ingestBenchMarkdown(result: IngestBenchResult, heading = '## Inb
     '',
     `${result.database}; simulator inbound calls from ${result.contacts.toLocaleString('en')} contacts at a fixed rate (autocannon, open loop), the admin's socket connected; latency from the call to the socket event.`,
     '',
-    '| offered msg/s | seconds | acknowledged | received on the socket | sustained msg/s | p50 ms | p99 ms | lost | duplicated | errors | server RSS MB |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| offered msg/s | seconds | acknowledged | received on the socket | sustained msg/s | p50 ms | p99 ms | lost | duplicated | errors | server RSS MB | server CPU µs/msg | PostgreSQL CPU µs/msg |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...result.steps.map(
-      (s) => `| ${s.rate} | ${s.seconds} | ${s.acknowledged} | ${s.received} | ${s.sustained} | ${s.p50} | ${s.p99} | ${s.lost} | ${s.duplicated} | ${s.errors} | ${s.peakRssMb} |`,
+      (s) => `| ${s.rate} | ${s.seconds} | ${s.acknowledged} | ${s.received} | ${s.sustained} | ${s.p50} | ${s.p99} | ${s.lost} | ${s.duplicated} | ${s.errors} | ${s.peakRssMb} | ${s.serverCpuUs} | ${s.postgresCpuUs} |`,
     ),
     '',
     'Target: ≥ 1,000 messages/s sustained for 60 s, p99 ≤ 100 ms to the socket, none lost.',

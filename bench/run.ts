@@ -8,7 +8,8 @@
  * Builds the app if its sources changed (scripts/start.mjs --build), seeds the data sets when missing
  * (PostgreSQL database wadesk_bench at scale 1; data/bench-pglite at scale 0.1), runs bench/api, bench/ingest
  * and bench/web, and replaces the part of docs/benchmarks.md between its `bench:start` and `bench:end` markers
- * with the figures, the command, the machine and the date. Loopback only; every run is bounded in time.
+ * with the figures, the command, the machine, its calibration (bench/lib/calibrate.ts) and the date. Loopback only;
+ * every run is bounded in time.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { sql } from 'drizzle-orm';
 import { openDatabase, rowsOf } from '../apps/server/src/db/client.js';
 import { apiBenchMarkdown, runApiBench } from './api.js';
 import { ingestBenchMarkdown, runIngestBench } from './ingest.js';
+import { calibrate, calibrationLine } from './lib/calibrate.js';
 import { machineLine, postgresUrl, ROOT } from './lib/server-process.js';
 import { runWebBench, webBenchMarkdown } from './web.js';
 
@@ -57,6 +59,9 @@ async function seededTickets(): Promise<number> {
 async function main(): Promise<void> {
   const started = new Date();
   run(process.execPath, ['scripts/start.mjs', '--build']);
+  // Before any load: how fast this machine is today, to compare these figures with another run's.
+  const calibration = calibrationLine(await calibrate(postgresUrl('postgres')));
+  console.error(calibration);
   const sections: string[] = [];
   // Each section is printed as soon as it is measured: a later failure loses nothing.
   const add = (section: string) => {
@@ -98,6 +103,8 @@ async function main(): Promise<void> {
     `## Real size (issue 11): figures of ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
     '',
     `Command: \`npm run bench -- --only ${values.only} --seconds ${seconds}\`. Machine: ${machineLine()}; the load generator runs on the same machine.`,
+    '',
+    calibration,
     '',
     ...sections.flatMap((s) => [s, '']),
     '<!-- bench:end -->',

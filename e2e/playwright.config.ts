@@ -76,7 +76,14 @@ export default defineConfig({
       // Group actions start after a random 1–2 s here (5–15 s in production): still a delay, not a long wait.
       GROUP_ACTION_DELAY_MS: '1000-2000',
       GROUP_ACTION_PAUSE_MS: '0-300',
+      // Issue 16: the providers' APIs answered by a fake on the next port (outreach.spec.ts starts it); 1 s pauses.
+      VONAGE_REST_URL: `http://127.0.0.1:${port + 1}`,
+      VONAGE_API_URL: `http://127.0.0.1:${port + 1}`,
+      INSTAGRAM_GRAPH_URL: `http://127.0.0.1:${port + 1}/v21.0`,
+      OUTREACH_PAUSE_MS: '1000',
       TZ: process.env.E2E_TZ ?? middayTimeZone(),
+      // Cloud API connections (issue 18) call the fake Graph server cloud-api.spec.ts starts on the next port.
+      WHATSAPP_GRAPH_URL: `http://127.0.0.1:${port + 1}/v21.0`,
       ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
     },
   },

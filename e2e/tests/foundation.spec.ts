@@ -38,6 +38,9 @@ test.describe('sign up and sign in', () => {
 
     await expect(page.getByText('Sign-up received: if the e-mail was not registered yet, your account is ready. Please login.')).toBeVisible();
     await expect(page).toHaveURL(/\/login$/);
+    // The sign-up form has an Email field too: type once the login page shows (on a slow machine its chunk was still
+    // loading when the e-mail went into the leaving sign-up form, and the sign-in was refused with "Required").
+    await expect(page.getByRole('heading', { name: 'Login' })).toBeVisible();
 
     await page.getByLabel('Email', { exact: true }).fill(email);
     await page.getByLabel('Password', { exact: true }).fill('signup-pass-1');

@@ -213,8 +213,8 @@ test.describe('the attendant screen', () => {
     await expect(page.getByText('Avenida Paulista, 1000')).toBeVisible();
     await shot(page, 'pt-02-chat');
     await page.getByRole('button', { name: 'importar e exportar' }).click();
-    // Only the tools that work: CSV (WPP id, import and EMAIL arrive with their own issues).
-    await expect(page.getByTestId('import-export-panel').getByRole('button')).toHaveText(['CSV']);
+    // The panel's tools: WPP id, import (the history import), CSV and EMAIL.
+    await expect(page.getByTestId('import-export-panel').getByRole('button')).toHaveText(['WPP id', 'Importar', 'CSV', 'EMAIL']);
     await shot(page, 'pt-03-tools');
     await page.getByRole('button', { name: 'Transferir' }).click();
     await expect(page.getByRole('dialog').getByText('Transferir ticket')).toBeVisible();

@@ -11,11 +11,15 @@ import { ensureAdmin } from './bootstrap.js';
 import type { AppConfig } from './config.js';
 import { embeddedDataDir, migrateDatabase, openDatabase, type DatabaseHandle } from './db/client.js';
 import { DomainEvents } from './events/domain-events.js';
+import { cloudApiWebhooks } from './channels/cloud-api/cloud-api.webhooks.js';
 import { createChannelLayer, type ChannelLayerOptions } from './channels/channel-layer.js';
 import type { SessionManager } from './channels/session-manager.js';
 import { registerAuthHook } from './http/auth-hook.js';
 import { frameworkErrorHandler, registerErrorHandler } from './http/error-handler.js';
-import { healthRoutes } from './http/health.routes.js';
+import { healthRoutes, readyRoute } from './http/health.routes.js';
+import { registerRequestIdHeader, requestIdOf } from './http/request-id.js';
+import { InFlightRequests } from './ops/in-flight.js';
+import { AppMetrics } from './ops/metrics.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { createLogger } from './http/logger.js';
 import { AccessTokens } from './modules/auth/access-token.js';
@@ -43,21 +47,39 @@ import { InboundService } from './modules/inbound/inbound.service.js';
 import { MessagesService } from './modules/messages/messages.service.js';
 import { messagesRoutes } from './modules/messages/messages.routes.js';
 import { TicketsService, type Clock } from './modules/tickets/tickets.service.js';
+import { ChatbotService } from './modules/chatbot/chatbot.service.js';
 import { ticketsRoutes } from './modules/tickets/tickets.routes.js';
 import { createSocketServer, registerRealtimeListener, type RealtimeServer } from './realtime/socket-server.js';
 import { JobQueue } from './jobs/job-queue.js';
+import { useClusterAdapter } from './realtime/cluster-adapter.js';
+import { registerMessageJobs } from './modules/messages/messages.jobs.js';
+import { registerInboundJobs } from './modules/inbound/inbound.jobs.js';
 import { jobsRoutes } from './modules/jobs/jobs.routes.js';
 import { CampaignMedia } from './modules/campaigns/campaign-media.js';
 import { registerCampaignJobs } from './modules/campaigns/campaigns.jobs.js';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes.js';
 import { CampaignsService } from './modules/campaigns/campaigns.service.js';
 import { registerGroupJobs } from './modules/groups/groups.jobs.js';
+import { registerHistoryJobs } from './modules/history/history.jobs.js';
+import { historyRoutes } from './modules/history/history.routes.js';
+import { HistoryService } from './modules/history/history.service.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { GroupsService } from './modules/groups/groups.service.js';
+import { registerScheduleJobs } from './modules/schedules/schedules.jobs.js';
+import { schedulesRoutes } from './modules/schedules/schedules.routes.js';
+import { SchedulesService } from './modules/schedules/schedules.service.js';
 import { registerTicketJobs } from './modules/tickets/tickets.jobs.js';
 import { registerApiTokenGuard } from './modules/send-api/api-token-guard.js';
 import { sendApiRoutes } from './modules/send-api/send-api.routes.js';
 import { docsRoutes } from './http/openapi.js';
+import { emailRoutes } from './modules/email/email.routes.js';
+import { EmailService } from './modules/email/email.service.js';
+import { registerOutreachJobs } from './modules/outreach/outreach.jobs.js';
+import { outreachRoutes } from './modules/outreach/outreach.routes.js';
+import { OutreachService } from './modules/outreach/outreach.service.js';
+import { Providers } from './modules/outreach/providers.js';
+import { InstagramHub, instagramDriverFactory } from './channels/instagram/instagram-driver.js';
+import { instagramWebhookRoutes } from './channels/instagram/instagram-webhook.routes.js';
 
 export interface AppServices {
   events: DomainEvents;
@@ -73,11 +95,16 @@ export interface AppServices {
   tickets: TicketsService;
   messages: MessagesService;
   inbound: InboundService;
+  chatbot: ChatbotService;
   media: MediaStorage;
   campaigns: CampaignsService;
   groups: GroupsService;
+  schedules: SchedulesService;
+  history: HistoryService;
   /** Durable jobs (pg-boss). */
   jobs: JobQueue;
+  email: EmailService;
+  outreach: OutreachService;
 }
 
 export interface App {
@@ -86,7 +113,14 @@ export interface App {
   database: DatabaseHandle;
   services: AppServices;
   config: AppConfig;
-  close(): Promise<void>;
+  /** Prometheus metrics (METRICS_ENABLED), or null when off. */
+  metrics: AppMetrics | null;
+  /**
+   * Graceful shutdown: /api/ready answers 503, the HTTP server stops accepting, pg-boss stops fetching; the
+   * requests and jobs in flight finish (each wait bounded by `timeoutMs`, SHUTDOWN_TIMEOUT_MS by default); then the
+   * connections are handed back (sessions stopped), sockets closed, and the database closed when the app opened it.
+   */
+  close(options?: { timeoutMs?: number }): Promise<void>;
 }
 
 export interface BuildAppOptions {
@@ -99,6 +133,8 @@ export interface BuildAppOptions {
   channels?: ChannelLayerOptions;
   /** "Now" for the rules that depend on time (dashboard's today, auto-close); the system clock by default. */
   clock?: Clock;
+  /** How long e-mail waits for the SMTP server (tests make it short). */
+  emailTimeoutMs?: number;
 }
 
 /** Builds the whole server: database (migrated), services, HTTP routes, Socket.IO and static web app. */
@@ -117,9 +153,15 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     bodyLimit: 2 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     frameworkErrors: frameworkErrorHandler,
+    // Each log line of a request carries its id (reqId): the caller's X-Request-Id when sane, else a new UUID.
+    requestIdHeader: false,
+    genReqId: requestIdOf,
   });
   const { db } = database;
   const events = new DomainEvents();
+  const metrics = config.metricsEnabled ? new AppMetrics(db, events) : null;
+  const inFlight = new InFlightRequests();
+  let stopping = false;
   const settings = new SettingsService(db, events);
   const users = new UsersService(db, events);
   const auth = new AuthService(db, new AccessTokens(config.jwtSecret), users, settings, config.signupLimitPerHour);
@@ -130,19 +172,39 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   await ensureAdmin(db, users, config, http.log);
 
   await http.register(fastifyCookie);
-  await registerSecurityHeaders(http, { secure: config.cookieSecure });
+  // The chatbot page (/ZDGChatbot) frames the configured Typebot: its origin is allowed in frame-src, kept current.
+  let chatbotOrigin = originOf(await settings.value('typebotUrl'));
+  events.on('setting.updated', ({ setting }) => {
+    if (setting.key === 'typebotUrl') chatbotOrigin = originOf(setting.value);
+  });
+  await registerSecurityHeaders(http, { secure: config.cookieSecure, frameOrigins: () => (chatbotOrigin ? [chatbotOrigin] : []) });
   registerErrorHandler(http);
+  registerRequestIdHeader(http);
+  inFlight.register(http);
+  metrics?.registerHttpTiming(http);
   registerAuthHook(http, auth);
 
   healthRoutes(http, database, { simulator: config.simulator });
+  if (metrics && config.metricsToken) metrics.registerRoute(http, config.metricsToken);
   authRoutes(http, auth, config.cookieSecure);
   usersRoutes(http, users);
   settingsRoutes(http, settings);
   queuesRoutes(http, queues);
   quickAnswersRoutes(http, quickAnswers);
-  const channels = createChannelLayer(http, db, events, config, options.channels);
+  // Instagram direct: the providers' client (settings read at each send) and the connections the webhook feeds.
+  const providers = new Providers(settings, {
+    vonageRestUrl: config.vonageRestUrl,
+    vonageApiUrl: config.vonageApiUrl,
+    instagramGraphUrl: config.instagramGraphUrl,
+    timeoutMs: config.providerTimeoutMs,
+  });
+  const instagramHub = new InstagramHub();
+  const channels = createChannelLayer(http, db, events, config, options.channels, {
+    instagram: instagramDriverFactory(instagramHub, providers),
+    instrument: metrics ? (channel, factory) => metrics.instrumentDriver(channel, factory) : undefined,
+  });
   const { sessions } = channels;
-  const whatsapps = new WhatsappService(db, events, sessions);
+  const whatsapps = new WhatsappService(db, events, sessions, config.whatsappGraphUrl);
   const contacts = new ContactsService(db, events, {
     numberChecker: defaultConnectionNumberChecker(db, sessions),
     deviceContacts: defaultConnectionContacts(db, sessions),
@@ -153,13 +215,29 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
 
   const media = new MediaStorage(config.dataDir, config.refreshSecret);
   const messages = new MessagesService(db, events, sessions, media, { allowPrivate: config.mediaFetchAllowPrivate });
-  const tickets = new TicketsService(db, events, messages, options.clock);
-  const inbound = new InboundService(db, events, settings, sessions, media, messages, {
-    menuDebounceMs: config.queueMenuDebounceMs,
-    log: http.log.child({ module: 'inbound' }),
+  const tickets = new TicketsService(db, events, messages, options.clock, settings);
+  const chatbot = new ChatbotService(db, events, settings, messages, {
+    clock: options.clock,
+    timeoutMs: config.typebotTimeoutMs,
+    log: http.log.child({ module: 'chatbot' }),
   });
-  sessions.onMessage((whatsappId, message) => inbound.handleMessage(whatsappId, message));
+  const inbound = new InboundService(
+    db,
+    events,
+    settings,
+    sessions,
+    media,
+    messages,
+    { menuDebounceMs: config.queueMenuDebounceMs, log: http.log.child({ module: 'inbound' }) },
+    chatbot,
+  );
+  sessions.onMessage(async (whatsappId, message) => {
+    const outcome = await inbound.handleMessage(whatsappId, message);
+    if (metrics && outcome === 'stored' && !message.fromMe) await metrics.countInbound(whatsappId).catch(() => undefined);
+    return outcome;
+  });
   sessions.onAck((whatsappId, update) => inbound.handleAck(whatsappId, update));
+  sessions.onCall((whatsappId, call) => inbound.handleCall(whatsappId, call));
   await http.register(fastifyMultipart);
   mediaRoutes(http, media);
   ticketsRoutes(http, tickets);
@@ -167,7 +245,12 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   dashboardRoutes(http, tickets);
 
   const jobs = await JobQueue.start(database, { log: http.log.child({ module: 'jobs' }) });
+  readyRoute(http, database, { stopping: () => stopping, jobsRunning: () => jobs.running });
   await registerTicketJobs(jobs, tickets, config.autoCloseCron);
+  await registerInboundJobs(jobs, inbound);
+  // Several processes on one PostgreSQL: a text for a connection another process runs goes through the queue.
+  if (database.kind === 'postgres') await registerMessageJobs(jobs, messages, options.clock);
+  await cloudApiWebhooks(http, jobs, { db, sessions, messages, graphUrl: config.whatsappGraphUrl, log: http.log.child({ module: 'cloud-api' }) });
   const bulkMediaFolder = async () => (await settings.value('bulkMediaFolder')) || path.join(config.dataDir, 'bulk-media');
   const campaigns = new CampaignsService(
     db,
@@ -186,16 +269,38 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   });
   await registerGroupJobs(jobs, groups);
   groupsRoutes(http, groups);
+  const schedules = new SchedulesService(db, events, sessions, tickets, messages, {
+    clock: options.clock,
+    connectionWaitMs: config.scheduleConnectionWaitMs,
+    log: http.log.child({ module: 'schedules' }),
+  });
+  await registerScheduleJobs(jobs, schedules);
+  schedulesRoutes(http, schedules);
+  const history = new HistoryService(db, events, sessions, media, settings, { clock: options.clock, log: http.log.child({ module: 'history' }) });
+  sessions.onHistory((whatsappId, messages) => history.keepDeviceHistory(whatsappId, messages).then(() => undefined));
+  await registerHistoryJobs(jobs, history);
+  historyRoutes(http, history);
   jobsRoutes(http, jobs);
   registerApiTokenGuard(http, db, settings);
-  sendApiRoutes(http, { campaigns, groups, whatsapps, tickets, contacts });
+  sendApiRoutes(http, { campaigns, groups, whatsapps, tickets, contacts, schedules, history });
+  const email = new EmailService(db, settings, media, { log: http.log.child({ module: 'email' }), timeoutMs: options.emailTimeoutMs });
+  emailRoutes(http, email, tickets);
+  events.on('ticket.closed', ({ ticket, by }) => {
+    email.sendTicketClosed(ticket, by).catch((err: unknown) => http.log.warn({ err }, 'the ticket-closed e-mail failed'));
+  });
+  const outreach = new OutreachService(db, events, providers, { clock: options.clock, pauseMs: config.outreachPauseMs, log: http.log.child({ module: 'outreach' }) });
+  await registerOutreachJobs(jobs, outreach);
+  outreachRoutes(http, outreach);
+  await instagramWebhookRoutes(http, settings, instagramHub, http.log.child({ module: 'instagram' }), (id) => providers.instagramProfileName(id));
   docsRoutes(http);
   await mkdir(path.join(config.dataDir, 'bulk-media'), { recursive: true });
 
   await serveWebApp(http, config.webDist);
 
   const io = createSocketServer(http.server, auth);
+  if (database.kind === 'postgres' && database.pool) await useClusterAdapter(io, database.pool, http.log.child({ module: 'realtime' }));
   registerRealtimeListener(io, events, auth);
+  metrics?.attach({ db, jobs, io });
   registerTicketRealtime(io, events, {
     queueIdsOf: (userId) => users.queueIdsOf(userId),
     canSee: async (user, ticketId) => tickets.get(user, ticketId).then(() => true, () => false),
@@ -203,22 +308,37 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   });
   await channels.startAll();
   campaigns.startProgress();
+  // Scheduled messages that fell due while the app was stopped go out now (marked late), once the connections run.
+  await schedules.sweep().catch((err: unknown) => http.log.error({ err }, 'the scheduled messages sweep failed'));
 
+  let closing: Promise<void> | undefined;
   return {
     http,
     io,
     database,
-    services: { events, auth, users, settings, queues, contacts, quickAnswers, sessions, whatsapps, tickets, messages, inbound, media, campaigns, groups, jobs },
+    services: { events, auth, users, settings, queues, contacts, quickAnswers, sessions, whatsapps, tickets, messages, inbound, chatbot, media, campaigns, groups, schedules, history, jobs, email, outreach },
     config,
-    async close() {
-      campaigns.stopProgress();
-      // Jobs first: a step finishing its send still has its connection.
-      await jobs.stop();
-      inbound.stop();
-      await sessions.stopAll();
-      await io.close();
-      await http.close();
-      if (ownsDatabase) await database.close();
+    metrics,
+    close(closeOptions = {}) {
+      closing ??= (async () => {
+        const timeoutMs = closeOptions.timeoutMs ?? config.shutdownTimeoutMs;
+        stopping = true;
+        campaigns.stopProgress();
+        // Stop taking HTTP work: the listener closes and new requests on kept-alive connections get 503; the
+        // ones being served go on. Fastify's close resolves once every socket is gone, Socket.IO's included (below).
+        const httpClosed = http.close();
+        // The requests being served and the jobs running here finish (a step finishing its send still has its
+        // connection), each wait bounded; pg-boss fetches nothing more.
+        const [idle] = await Promise.all([inFlight.idle(timeoutMs), jobs.stop(timeoutMs)]);
+        if (!idle) http.log.warn({ requests: inFlight.size, timeoutMs }, 'shutdown: requests still running after the timeout');
+        await chatbot.close();
+        // Hands the connections back: another process takes them over from their stored auth state.
+        await sessions.stopAll();
+        await io.close();
+        await httpClosed;
+        if (ownsDatabase) await database.close();
+      })();
+      return closing;
     },
   };
 }
@@ -253,10 +373,21 @@ async function serveWebApp(http: FastifyInstance, webDist: string): Promise<void
   }
   http.setNotFoundHandler((request, reply) => {
     const url = request.url;
-    if (url.startsWith('/api') || url.startsWith('/socket.io') || url.startsWith('/assets/') || request.method !== 'GET') {
+    // /metrics (Prometheus) when the metrics are off: a JSON 404, never the web app's page.
+    if (url.startsWith('/api') || url.startsWith('/socket.io') || url === '/metrics' || url.startsWith('/metrics?') || url.startsWith('/assets/') || request.method !== 'GET') {
       return reply.status(404).send({ error: 'ERR_NOT_FOUND', message: 'Not found' } satisfies ErrorBody);
     }
     if (!hasWeb) return reply.status(404).type('text/plain').send('The web app is not built: run npm run build.');
     return reply.sendFile('index.html');
   });
+}
+
+/** The origin of an http(s) URL (a safe CSP source: scheme, host and port only), else null. */
+function originOf(url: string): string | null {
+  try {
+    const parsed = new URL(url.trim());
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : null;
+  } catch {
+    return null;
+  }
 }

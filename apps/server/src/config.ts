@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_GRAPH_URL } from './channels/cloud-api/graph-client.js';
 
 export interface AppConfig {
   port: number;
@@ -30,6 +31,8 @@ export interface AppConfig {
   signupLimitPerHour: number;
   /** Wait after a contact's last message before the queue menu is (re)sent. */
   queueMenuDebounceMs: number;
+  /** How long one request to Typebot's chat API may take (TYPEBOT_TIMEOUT_MS, 15 s by default). */
+  typebotTimeoutMs: number;
   /** When open tickets idle for 24 hours are closed: a cron expression (pg-boss schedule), every 5 minutes by default. */
   autoCloseCron: string;
   /**
@@ -41,6 +44,33 @@ export interface AppConfig {
   groupActionDelayMs: { min: number; max: number };
   /** The random pause between two groups of a group action, in ms (private messages use the tab's interval); GROUP_ACTION_PAUSE_MS=min-max. */
   groupActionPauseMs: { min: number; max: number };
+  /**
+   * How long a due scheduled message waits for its connection to be CONNECTED (a restart, a reconnect) before it
+   * fails with the reason, in ms; SCHEDULE_CONNECTION_WAIT_MS (60 s by default).
+   */
+  scheduleConnectionWaitMs: number;
+  /** Vonage's SMS API (VONAGE_REST_URL, https://rest.nexmo.com) and Voice API (VONAGE_API_URL, https://api.nexmo.com). */
+  vonageRestUrl: string;
+  vonageApiUrl: string;
+  /** Meta's Graph API for Instagram direct (INSTAGRAM_GRAPH_URL, https://graph.facebook.com/v21.0). */
+  instagramGraphUrl: string;
+  /** The pause between two sends of an SMS, call or Instagram batch, in ms (§9: about 5 s); OUTREACH_PAUSE_MS. */
+  outreachPauseMs: number;
+  /** How long a provider may take to answer one send, in ms; PROVIDER_TIMEOUT_MS (20 s). */
+  providerTimeoutMs: number;
+  /** The Graph API's base URL for `cloud-api` connections (WHATSAPP_GRAPH_URL; Meta's by default): tests point it at a loopback server. */
+  whatsappGraphUrl: string;
+  /**
+   * How long a graceful shutdown (SIGTERM, SIGINT) waits for in-flight requests, sends and jobs before it closes
+   * the rest anyway, in ms; SHUTDOWN_TIMEOUT_MS (10 s by default).
+   */
+  shutdownTimeoutMs: number;
+  /**
+   * Prometheus metrics at GET /metrics (METRICS_ENABLED; on by default only when METRICS_TOKEN is set), behind
+   * `Authorization: Bearer <metricsToken>` (METRICS_TOKEN, at least 16 characters). Off: the route does not exist.
+   */
+  metricsEnabled: boolean;
+  metricsToken?: string;
 }
 
 interface Secrets {
@@ -50,6 +80,8 @@ interface Secrets {
 
 /** Reads the secrets from the environment, or generates them once and keeps them under DATA_DIR. */
 function loadSecrets(env: NodeJS.ProcessEnv, dataDir: string): Secrets {
+  // An empty value is unset (docker-compose passes `JWT_SECRET: ${JWT_SECRET:-}` as ''): never an empty secret.
+  env = { ...env, JWT_SECRET: env.JWT_SECRET || undefined, JWT_REFRESH_SECRET: env.JWT_REFRESH_SECRET || undefined };
   if (env.JWT_SECRET && env.JWT_REFRESH_SECRET) {
     return { jwtSecret: env.JWT_SECRET, refreshSecret: env.JWT_REFRESH_SECRET };
   }
@@ -96,12 +128,53 @@ function parsePostgresSize(name: string, value: string | undefined): string | un
   return value;
 }
 
+/** A whole number of milliseconds (0 up to a day), or `fallback` when unset; refused at start when it is anything else. */
+function parseMs(name: string, value: string | undefined, fallback: number): number {
+  if (!value?.trim()) return fallback;
+  if (!/^\s*\d{1,8}\s*$/.test(value) || Number(value) > 86_400_000) throw new Error(`${name} must be a whole number of milliseconds (0 to 86400000), not "${value}"`);
+  return Number(value);
+}
+
+/** A whole number from `min` to `max`, or `fallback` when unset; refused at start when it is anything else. */
+function parseWhole(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
+  if (!value?.trim()) return fallback;
+  const n = Number(value);
+  if (!/^\s*\d{1,9}\s*$/.test(value) || n < min || n > max) throw new Error(`${name} must be a whole number from ${min} to ${max}, not "${value}"`);
+  return n;
+}
+
+/** An http(s) base URL without its trailing slashes, or `fallback` when unset; refused at start when it is anything else. */
+function parseBaseUrl(name: string, value: string | undefined, fallback: string): string {
+  const text = value?.trim() || fallback;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Error(`${name} must be an http(s) URL, not "${text}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${name} must be an http(s) URL, not "${text}"`);
+  return text.replace(/\/+$/, '');
+}
+
 /** `min-max` (whole numbers, min ≤ max), or `fallback` when unset. */
 export function parseRange(value: string | undefined, fallback: { min: number; max: number }, name: string): { min: number; max: number } {
   if (!value?.trim()) return fallback;
   const match = /^\s*(\d+)\s*-\s*(\d+)\s*$/.exec(value);
   if (!match || Number(match[1]) > Number(match[2])) throw new Error(`${name} must be "min-max" in milliseconds, e.g. 5000-15000.`);
   return { min: Number(match[1]), max: Number(match[2]) };
+}
+
+/** METRICS_ENABLED / METRICS_TOKEN: off unless asked for; on needs a token of at least 16 characters. */
+export function parseMetrics(enabled: string | undefined, token: string | undefined): { metricsEnabled: boolean; metricsToken?: string } {
+  const text = enabled?.trim().toLowerCase() ?? '';
+  if (text !== '' && text !== 'true' && text !== 'false') throw new Error(`METRICS_ENABLED must be true or false, not "${enabled}"`);
+  const metricsToken = token?.trim() || undefined;
+  // Unset: a token alone turns the metrics on; METRICS_ENABLED=false keeps them off whatever the token.
+  const metricsEnabled = text === '' ? metricsToken !== undefined : text === 'true';
+  if (!metricsEnabled) return { metricsEnabled: false };
+  if (!metricsToken) throw new Error('METRICS_ENABLED=true needs METRICS_TOKEN (at least 16 characters): /metrics is never open to anyone.');
+  if (metricsToken.length < 16) throw new Error('METRICS_TOKEN must be at least 16 characters long.');
+  return { metricsEnabled, metricsToken };
 }
 
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -115,7 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       : loadSecrets(env, dataDir);
   const simulatorEnv = env.SIMULATOR?.toLowerCase();
   return {
-    port: Number(env.PORT ?? 8080),
+    port: parseWhole('PORT', env.PORT, 8080, 0, 65_535),
     host: env.HOST ?? '0.0.0.0',
     dataDir,
     databaseUrl,
@@ -129,13 +202,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     nodeId: env.NODE_ID ?? `${process.pid}-${randomUUID().slice(0, 8)}`,
     cookieSecure: env.COOKIE_SECURE === 'true',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
-    signupLimitPerHour: Number(env.SIGNUP_LIMIT_PER_HOUR ?? 20),
-    queueMenuDebounceMs: Number(env.QUEUE_MENU_DEBOUNCE_MS ?? 3000),
+    signupLimitPerHour: parseWhole('SIGNUP_LIMIT_PER_HOUR', env.SIGNUP_LIMIT_PER_HOUR, 20, 0, 1_000_000),
+    queueMenuDebounceMs: parseMs('QUEUE_MENU_DEBOUNCE_MS', env.QUEUE_MENU_DEBOUNCE_MS, 3000),
+    typebotTimeoutMs: parseMs('TYPEBOT_TIMEOUT_MS', env.TYPEBOT_TIMEOUT_MS, 15_000),
     autoCloseCron: env.AUTO_CLOSE_CRON ?? '*/5 * * * *',
     // MEDIA_FETCH_PRIVATE=allow (issue 12's name) and MEDIA_FETCH_ALLOW_PRIVATE=true (the first one) mean the same.
     mediaFetchAllowPrivate: env.MEDIA_FETCH_ALLOW_PRIVATE === 'true' || env.MEDIA_FETCH_PRIVATE === 'allow',
     groupActionDelayMs: parseRange(env.GROUP_ACTION_DELAY_MS, { min: 5000, max: 15000 }, 'GROUP_ACTION_DELAY_MS'),
     groupActionPauseMs: parseRange(env.GROUP_ACTION_PAUSE_MS, { min: 2000, max: 5000 }, 'GROUP_ACTION_PAUSE_MS'),
+    scheduleConnectionWaitMs: parseMs('SCHEDULE_CONNECTION_WAIT_MS', env.SCHEDULE_CONNECTION_WAIT_MS, 60_000),
+    vonageRestUrl: parseBaseUrl('VONAGE_REST_URL', env.VONAGE_REST_URL, 'https://rest.nexmo.com'),
+    vonageApiUrl: parseBaseUrl('VONAGE_API_URL', env.VONAGE_API_URL, 'https://api.nexmo.com'),
+    instagramGraphUrl: parseBaseUrl('INSTAGRAM_GRAPH_URL', env.INSTAGRAM_GRAPH_URL, 'https://graph.facebook.com/v21.0'),
+    outreachPauseMs: parseMs('OUTREACH_PAUSE_MS', env.OUTREACH_PAUSE_MS, 5000),
+    providerTimeoutMs: parseMs('PROVIDER_TIMEOUT_MS', env.PROVIDER_TIMEOUT_MS, 20_000),
+    whatsappGraphUrl: parseBaseUrl('WHATSAPP_GRAPH_URL', env.WHATSAPP_GRAPH_URL, DEFAULT_GRAPH_URL),
+    shutdownTimeoutMs: parseMs('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 10_000),
+    ...parseMetrics(env.METRICS_ENABLED, env.METRICS_TOKEN),
     ...overrides,
   };
 }

@@ -9,12 +9,25 @@ async function main(): Promise<void> {
     `serving on http://localhost:${config.port} (${app.database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`,
   );
   let stopping = false;
+  // Graceful: stop taking work, let what is in flight finish (SHUTDOWN_TIMEOUT_MS), hand the connections back,
+  // exit 0. A second signal, or a close that hangs well past the timeout, ends the process at once (exit 1).
   const stop = (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      app.http.log.warn(`${signal} again: exiting without waiting`);
+      process.exit(1);
+    }
     stopping = true;
-    app.http.log.info(`${signal}: shutting down`);
-    app.close().then(
-      () => process.exit(0),
+    app.http.log.info({ timeoutMs: config.shutdownTimeoutMs }, `${signal}: shutting down`);
+    const hardStop = setTimeout(() => {
+      app.http.log.error('shutdown took too long: exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs + 10_000);
+    hardStop.unref();
+    app.close({ timeoutMs: config.shutdownTimeoutMs }).then(
+      () => {
+        app.http.log.info('shut down');
+        process.exit(0);
+      },
       (err: unknown) => {
         app.http.log.error({ err }, 'shutdown failed');
         process.exit(1);

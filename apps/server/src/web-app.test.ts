@@ -26,6 +26,14 @@ describe('one origin: web app, API and sockets', () => {
     }
   });
 
+  it('answers /metrics with a JSON 404 while the metrics are off, never the web app’s page (issue 17)', async () => {
+    for (const url of ['/metrics', '/metrics?name[]=x']) {
+      const res = await t.app.http.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json()).toMatchObject({ error: 'ERR_NOT_FOUND' });
+    }
+  });
+
   it('serves built assets, files added after start included, and 404 for a missing one', async () => {
     expect((await t.app.http.inject({ method: 'GET', url: '/assets/app.js' })).statusCode).toBe(200);
     writeFileSync(path.join(webDist, 'assets', 'later.js'), 'console.log(2)');

@@ -5,9 +5,12 @@ import { api, apiLogin, connectedSimulator, contactWrites, unique } from './api'
  * A phone number unique within the run: 13 digits, international, no plus sign. The simulator refuses
  * numbers ending in 0000, so this one ends in 7.
  */
+let numbers = 0;
+
 export function uniqueNumber(): string {
-  const digits = `${Date.now()}${Math.floor(Math.random() * 1000)}`.slice(-8);
-  return `5511${digits}7`;
+  // A counter beside the clock: a random part drawn twice in one millisecond could repeat.
+  numbers = (numbers + 1) % 1000;
+  return `5511${String(Date.now()).slice(-5)}${String(numbers).padStart(3, '0')}7`;
 }
 
 export interface E2eContact {

@@ -27,9 +27,16 @@ export function tinyWav(seconds = 0.25): string {
   return `data:audio/wav;base64,${buf.toString('base64')}`;
 }
 
-/** A phone number unique to this run. */
+let numbers = Math.floor(Math.random() * 999);
+
+/**
+ * A number no other call of this run gives: a counter beside the clock (two calls in the same millisecond
+ * with one random digit were the same number one time in ten, and two schedules went to one contact). The
+ * counter runs 001–999: the simulator refuses numbers ending in 0000.
+ */
 export function uniqueNumber(): string {
-  return `5511${String(Date.now()).slice(-7)}${Math.floor(Math.random() * 10)}`;
+  numbers = (numbers % 999) + 1;
+  return `5511${String(Date.now()).slice(-5)}${String(numbers).padStart(3, '0')}`;
 }
 
 export interface OutboxItem {

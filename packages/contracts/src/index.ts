@@ -13,10 +13,15 @@ export * from './schemas/tickets.js';
 export * from './schemas/campaigns.js';
 export * from './schemas/send-api.js';
 export * from './schemas/groups.js';
+export * from './schemas/schedules.js';
+export * from './schemas/history.js';
+export * from './schemas/email.js';
+export * from './schemas/outreach.js';
 export * from './whatsapp-number.js';
 export * from './permissions.js';
 export * from './search-excerpt.js';
 export * from './message-preview.js';
+export * from './reactions.js';
 
 export interface Paginated {
   hasMore: boolean;

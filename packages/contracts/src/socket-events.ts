@@ -1,5 +1,8 @@
 import type { CampaignDto } from './schemas/campaigns.js';
 import type { GroupActionDto } from './schemas/groups.js';
+import type { OutreachDto } from './schemas/outreach.js';
+import type { ScheduleDto } from './schemas/schedules.js';
+import type { HistoryImportDto } from './schemas/history.js';
 import type { ContactDto } from './schemas/contacts.js';
 import type { QueueDto } from './schemas/queues.js';
 import type { QuickAnswerDto } from './schemas/quick-answers.js';
@@ -30,6 +33,11 @@ export interface ServerToClientEvents {
   campaign: (e: { action: 'update'; campaign: CampaignDto }) => void;
   /** A group action's progress (issue 13): to admins only. */
   groupAction: (e: { action: 'update'; groupAction: GroupActionDto }) => void;
+  outreach: (e: { action: 'update'; batch: OutreachDto }) => void;
+  /** A scheduled message created, changed, sent, failed or cancelled (issue 14): to its author and to admins. */
+  schedule: (e: { action: 'create' | 'update'; schedule: ScheduleDto }) => void;
+  /** A history import's progress (issue 14): to admins only. */
+  historyImport: (e: { action: 'update'; historyImport: HistoryImportDto }) => void;
 }
 
 export type JoinAck = (result: { ok: boolean; error?: string }) => void;

@@ -14,6 +14,11 @@ export interface InboundMedia {
   /** Length of an audio in seconds, when the network says it. */
   seconds?: number;
   download(): Promise<Buffer>;
+  /**
+   * Where the driver can fetch the bytes again later (`downloadHistoryMedia`): set on history messages, which are
+   * stored raw and imported later (issue 14).
+   */
+  ref?: string;
 }
 
 /**
@@ -75,6 +80,22 @@ export interface SendOptions {
   quoted?: { id: string; fromMe: boolean; body?: string; participant?: string };
 }
 
+/** The message a reaction is for: its network id, its side, and in a group who wrote it. */
+export interface ReactionTarget {
+  id: string;
+  fromMe: boolean;
+  participant?: string;
+}
+
+/** The oldest message known of a chat: older history is asked for from there (`requestOlderHistory`). */
+export interface HistoryAnchor {
+  chatId: string;
+  isGroup: boolean;
+  id: string;
+  fromMe: boolean;
+  timestamp: Date;
+}
+
 export interface GroupInfo {
   id: string;
   subject: string;
@@ -99,6 +120,17 @@ export interface AuthStateStore {
 export type InboundOutcome = 'stored' | 'duplicate' | 'ignored';
 
 /** What a driver tells the session manager. */
+/** An incoming voice or video call (issue 15). */
+export interface InboundCall {
+  /** The network's call id. */
+  id: string;
+  /** The caller's number (chat id of a 1:1 chat). */
+  from: string;
+  video: boolean;
+  /** The caller's name, when the network says it. */
+  name?: string;
+}
+
 export interface DriverListener {
   qr(qrcode: string): void;
   status(status: SessionStatus, detail?: { loggedOut?: boolean; reason?: string; number?: string }): void;
@@ -108,8 +140,10 @@ export interface DriverListener {
    */
   message(message: InboundMessage): Promise<InboundOutcome>;
   ack(update: AckUpdate): void;
-  /** History the network pushed (for the history import tool). */
-  history(messages: InboundMessage[]): void;
+  /** History the network pushed (for the history import tool): resolves once every subscriber kept it. */
+  history(messages: InboundMessage[]): Promise<void>;
+  /** An incoming call: resolves true when the driver must reject it (acceptCalls off). Never rejects. */
+  call(call: InboundCall): Promise<boolean>;
 }
 
 export interface DriverContext {
@@ -131,6 +165,11 @@ export interface ChannelDriver {
   sendText(to: string, text: string, options?: SendOptions): Promise<SentMessage>;
   sendMedia(to: string, media: OutboundMedia, options?: SendOptions): Promise<SentMessage>;
   deleteMessage(chatId: string, messageId: string, fromMe: boolean): Promise<void>;
+  /**
+   * Reacts to a message of the chat with an emoji; an empty emoji removes this device's reaction. Absent: the
+   * network offers no reactions (ERR_REACTION_NOT_OFFERED).
+   */
+  sendReaction?(chatId: string, target: ReactionTarget, emoji: string): Promise<SentMessage>;
   /** Whether a number is on the network; the canonical number when it is. */
   checkNumber(number: string): Promise<{ exists: boolean; number?: string }>;
   profilePictureUrl(chatId: string): Promise<string | null>;
@@ -147,6 +186,15 @@ export interface ChannelDriver {
 
   /** Recent messages of the device, newest last, at most `limit`. */
   fetchHistory(limit: number): Promise<InboundMessage[]>;
+
+  /** The bytes of a history message's media, from its `media.ref` (the history import); absent: not offered. */
+  downloadHistoryMedia?(ref: string): Promise<Buffer>;
+
+  /**
+   * Asks the phone for up to `count` messages of a chat older than `oldest`; they arrive later, as history
+   * (`listener.history`). Absent: the network offers no such request.
+   */
+  requestOlderHistory?(oldest: HistoryAnchor, count: number): Promise<void>;
 }
 
 export type ChannelDriverFactory = (context: DriverContext) => ChannelDriver;

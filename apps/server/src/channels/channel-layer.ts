@@ -4,6 +4,8 @@ import type { AppConfig } from '../config.js';
 import type { Database } from '../db/client.js';
 import type { DomainEvents } from '../events/domain-events.js';
 import type { ChannelDriverFactory } from './channel-driver.js';
+import { WhatsappRepository } from '../modules/whatsapp/whatsapp.repository.js';
+import { cloudApiDriverFactory } from './cloud-api/cloud-api-driver.js';
 import { createDriverRegistry } from './driver-registry.js';
 import { SessionManager, type SessionManagerOptions } from './session-manager.js';
 import { assertLocalMediaPath } from './simulator/simulator-media.js';
@@ -16,6 +18,13 @@ export interface ChannelLayerOptions {
   drivers?: ReadonlyMap<Channel, ChannelDriverFactory>;
   timers?: SessionManagerOptions['timers'];
   random?: () => number;
+}
+
+export interface ChannelLayerExtras {
+  /** The driver of `instagram` connections (webhook in, Graph API out; decision 0018). */
+  instagram?: ChannelDriverFactory;
+  /** Wraps each channel's driver factory (the metrics time and count the sends). */
+  instrument?: (channel: Channel, factory: ChannelDriverFactory) => ChannelDriverFactory;
 }
 
 export interface ChannelLayer {
@@ -33,6 +42,7 @@ export function createChannelLayer(
   events: DomainEvents,
   config: AppConfig,
   options: ChannelLayerOptions = {},
+  extras: ChannelLayerExtras = {},
 ): ChannelLayer {
   const simulator = config.simulator
     ? new SimulatorNetwork(db, {
@@ -46,10 +56,18 @@ export function createChannelLayer(
       })
     : null;
   const log = http.log.child({ module: 'sessions' });
+  const drivers = createDriverRegistry(simulator, options.drivers, {
+    ...(extras.instagram ? { instagram: extras.instagram } : {}),
+    'cloud-api': cloudApiDriverFactory({
+      graphUrl: config.whatsappGraphUrl,
+      loadConfig: async (id) => (await new WhatsappRepository(db).cloudConfig(id))?.cloud ?? null,
+    }),
+  });
+  if (extras.instrument) for (const [channel, factory] of drivers) drivers.set(channel, extras.instrument(channel, factory));
   const sessions = new SessionManager({
     db,
     events,
-    drivers: createDriverRegistry(simulator, options.drivers),
+    drivers,
     nodeId: config.nodeId,
     log,
     timers: options.timers,

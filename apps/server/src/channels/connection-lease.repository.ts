@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Database } from '../db/client.js';
+import { isEmbeddedPool, type Database } from '../db/client.js';
 import type { DriverContext } from './channel-driver.js';
 
 /**
@@ -14,6 +14,8 @@ export interface ConnectionLeases {
   release(whatsappIds: number[]): Promise<void>;
   /** Connections no live process holds: candidates to take over. */
   unowned(): Promise<number[]>;
+  /** Live processes (their lock connections) and connections, to spread the connections between them. */
+  census(): Promise<{ processes: number; connections: number }>;
   /** Called when every lease was lost at once (the lock connection died). */
   onLost(listener: () => void): void;
   /** Gives every lease back. */
@@ -34,6 +36,9 @@ export class EmbeddedLeases implements ConnectionLeases {
   async release(): Promise<void> {}
   async unowned(): Promise<number[]> {
     return [];
+  }
+  async census(): Promise<{ processes: number; connections: number }> {
+    return { processes: 1, connections: 0 };
   }
   onLost(): void {}
   async close(): Promise<void> {}
@@ -103,6 +108,17 @@ export class AdvisoryLockLeases implements ConnectionLeases {
     return res.rows.map((r) => r.id);
   }
 
+  async census(): Promise<{ processes: number; connections: number }> {
+    const client = await this.connection();
+    const res = await client.query<{ processes: number; connections: number }>(
+      `select (select count(*)::int from pg_stat_activity
+                where datname = current_database() and application_name like 'wadesk-leases %') as processes,
+              (select count(*)::int from whatsapps) as connections`,
+    );
+    const row = res.rows[0];
+    return { processes: Math.max(1, row?.processes ?? 1), connections: row?.connections ?? 0 };
+  }
+
   onLost(listener: () => void): void {
     this.lostListeners.push(listener);
   }
@@ -161,7 +177,7 @@ export class AdvisoryLockLeases implements ConnectionLeases {
 /** Advisory locks on PostgreSQL (a dedicated client configured like the pool); every connection ours on PGlite. */
 export function connectionLeasesFor(db: Database, nodeId: string, log: DriverContext['log']): ConnectionLeases {
   const client: unknown = (db as unknown as { $client?: unknown }).$client;
-  if (client instanceof pg.Pool) {
+  if (client instanceof pg.Pool && !isEmbeddedPool(client)) {
     // The pool's own settings (max, idle timeout) mean nothing to one client, which ignores them.
     const config: pg.ClientConfig = { ...(client.options as pg.PoolConfig) };
     return new AdvisoryLockLeases({ ...config, application_name: `wadesk-leases ${nodeId}`.slice(0, 63) }, log);

@@ -4,9 +4,9 @@ import type { DomainEvents } from '../events/domain-events.js';
 import { AppError } from '../http/app-error.js';
 import { WhatsappRepository, type SessionWrite } from '../modules/whatsapp/whatsapp.repository.js';
 import { AuthStateRepository } from './auth-state.repository.js';
-import type { ChannelDriver, ChannelDriverFactory, DriverContext, DriverListener } from './channel-driver.js';
-import { connectionLeasesFor, type ConnectionLeases } from './connection-lease.repository.js';
-import { InboundHub, type AckListener, type HistoryListener, type MessageListener } from './inbound-hub.js';
+import type { AckUpdate, ChannelDriver, ChannelDriverFactory, DriverContext, DriverListener, InboundMessage, InboundOutcome } from './channel-driver.js';
+import { connectionLeasesFor, EmbeddedLeases, type ConnectionLeases } from './connection-lease.repository.js';
+import { InboundHub, type AckListener, type CallListener, type HistoryListener, type MessageListener } from './inbound-hub.js';
 import { reconnectDelay } from './reconnect-backoff.js';
 
 /** Timer functions, injectable so tests drive reconnects without waiting. */
@@ -39,7 +39,16 @@ export interface SessionManagerOptions {
   leaseCheckMs?: number;
   /** Who runs which connection; by default advisory locks on PostgreSQL, everything ours on PGlite. */
   leases?: ConnectionLeases;
+  /**
+   * A connection nobody runs for this long is taken even by a process that already runs its share (a fair
+   * share computed from a stale count of processes must not leave it down).
+   */
+  shareGraceMs?: number;
+  clock?: () => number;
 }
+
+/** Connections a process may run above its fair share (ceil(connections / processes)). */
+export const SHARE_SLACK = 0;
 
 /** Stored states that claim a live session: after a start they are only true once a driver says so again. */
 const CLAIMS_LIVE = new Set<SessionStatus>(['CONNECTED', 'PAIRING', 'qrcode']);
@@ -77,6 +86,9 @@ export class SessionManager {
   private readonly timers: SessionTimers;
   private readonly random: () => number;
   private leaseTimer: unknown = null;
+  /** When this process first saw each connection unowned while it already ran its share. */
+  private readonly unownedSince = new Map<number, number>();
+  private readonly takeoverListeners: ((whatsappId: number) => void)[] = [];
   private upkeep: Promise<void> | null = null;
   private closed = false;
 
@@ -98,6 +110,32 @@ export class SessionManager {
     return this.hub.onAck(listener);
   }
 
+  /** Incoming calls (acceptCalls): a listener resolving true makes the driver reject the call. */
+  onCall(listener: CallListener): () => void {
+    return this.hub.onCall(listener);
+  }
+
+  /**
+   * Hands a message that came by webhook (the Cloud API, issue 18) to the same pipeline the drivers feed:
+   * resolves once it is stored or known as a duplicate.
+   */
+  receive(whatsappId: number, message: InboundMessage): Promise<InboundOutcome> {
+    return this.hub.message(whatsappId, message);
+  }
+
+  /** A delivery status that came by webhook, as a driver's ack. */
+  receiveAck(whatsappId: number, update: AckUpdate): void {
+    this.hub.ack(whatsappId, update);
+  }
+
+  /**
+   * A connection nobody ran (its process died or stopped) now runs here, its driver started: for work that
+   * was waiting on it (a campaign's steps) to go on at once.
+   */
+  onTakeover(listener: (whatsappId: number) => void): void {
+    this.takeoverListeners.push(listener);
+  }
+
   /** History the network pushed (for the history import tool). */
   onHistory(listener: HistoryListener): () => void {
     return this.hub.onHistory(listener);
@@ -111,7 +149,9 @@ export class SessionManager {
   async startAll(): Promise<void> {
     const targets = await this.repo().listSessionTargets();
     const mine: number[] = [];
+    const share = await this.fairShare(targets.length);
     for (const target of targets) {
+      if (this.sessions.size >= share) break; // the others are for the other processes (or for the next upkeep)
       try {
         const session = await this.ensureSession(target.id);
         if (!session) continue;
@@ -208,6 +248,10 @@ export class SessionManager {
   /** The driver of a CONNECTED connection run by this process; ERR_WAPP_NOT_INITIALIZED otherwise. */
   driver(id: number): ChannelDriver {
     const session = this.sessions.get(id);
+    if (!session && !(this.leases instanceof EmbeddedLeases)) {
+      // Several processes (decision 0020): texts are routed to the owner; other driver calls are not.
+      throw new AppError('ERR_WAPP_NOT_INITIALIZED', 'The connection is not connected in this server process: another server process runs it, or it is starting or stopped. Try again in a moment.');
+    }
     if (!session?.driver || session.status !== 'CONNECTED') {
       throw new AppError('ERR_WAPP_NOT_INITIALIZED', 'The connection is not connected.');
     }
@@ -333,9 +377,10 @@ export class SessionManager {
       ack: (update) => {
         if (this.isLive(session)) this.hub.ack(session.id, update);
       },
-      history: (messages) => {
-        if (this.isLive(session)) this.hub.history(session.id, messages);
+      history: async (messages) => {
+        if (this.isLive(session)) await this.hub.history(session.id, messages);
       },
+      call: async (call) => (this.isLive(session) ? this.hub.call(session.id, call) : false),
     };
   }
 
@@ -476,12 +521,45 @@ export class SessionManager {
         this.sessions.delete(id);
         await this.halt(session);
       }
-      for (const id of await this.leases.unowned()) {
-        if (!this.sessions.has(id) && !this.closed) await this.start(id);
+      const unowned = await this.leases.unowned();
+      if (unowned.length === 0) {
+        this.unownedSince.clear();
+        return;
+      }
+      const share = await this.fairShare();
+      const now = this.clock();
+      for (const id of [...this.unownedSince.keys()]) if (!unowned.includes(id)) this.unownedSince.delete(id);
+      for (const id of unowned) {
+        if (this.sessions.has(id) || this.closed) continue;
+        const since = this.unownedSince.get(id) ?? now;
+        this.unownedSince.set(id, since);
+        // Our share first; past it, only what nobody else took within the grace time.
+        if (this.sessions.size >= share && now - since < (this.options.shareGraceMs ?? 10_000)) continue;
+        await this.start(id);
+        if (!this.sessions.has(id)) continue;
+        this.unownedSince.delete(id);
+        this.options.log.info({ whatsappId: id }, 'connection taken over');
+        for (const listener of this.takeoverListeners) listener(id);
       }
     } catch (err) {
       this.options.log.error({ err }, 'connection lease upkeep failed');
     }
+  }
+
+  /** How many connections this process takes: ceil(connections / live processes) + slack; all on one process. */
+  private async fairShare(connections?: number): Promise<number> {
+    try {
+      const census = await this.leases.census();
+      if (census.processes <= 1) return Infinity;
+      return Math.ceil((connections ?? census.connections) / census.processes) + SHARE_SLACK;
+    } catch (err) {
+      this.options.log.warn({ err }, 'counting the live processes failed: taking every free connection');
+      return Infinity;
+    }
+  }
+
+  private clock(): number {
+    return this.options.clock ? this.options.clock() : Date.now();
   }
 
   /** For tests: one round of lease upkeep now. */

@@ -2,14 +2,13 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { sql, type ExtractTablesWithRelations, type Logger } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import * as schema from './schema.js';
 
@@ -22,9 +21,9 @@ export type Executor = Database | Transaction;
 export interface DatabaseHandle {
   db: Database;
   kind: 'postgres' | 'pglite';
-  /** The PGlite instance in embedded mode (pg-boss runs its SQL on it: decision 0013). */
+  /** The PGlite instance in embedded mode (its data directory's dumps; the app reaches it through `pool`). */
   pglite?: PGlite;
-  /** The connection pool on PostgreSQL (pg-boss shares it). */
+  /** The connection pool (pg-boss shares it): PostgreSQL's, or one client onto PGlite in embedded mode. */
   pool?: pg.Pool;
   close(): Promise<void>;
 }
@@ -53,6 +52,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     // A connection attempt (or a wait for a free client) gives up after 15 s: an outage answers 503 instead of hanging.
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10, connectionTimeoutMillis: 15_000 });
     pool.on('error', () => undefined); // idle client errors surface on the next query
+    // A client checked out of the pool has no error listener of pg-pool's: one whose connection dies between two
+    // queries (a transaction's, the Socket.IO adapter's LISTEN client during a database outage) would emit an
+    // uncaught 'error' and end the process. The next query on it fails instead, and its release drops it.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = drizzlePg(pool, { schema, logger: options.logger }) as unknown as Database;
     return { db, kind: 'postgres', pool, close: () => pool.end() };
   }
@@ -67,8 +70,36 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`],
   });
   await pglite.waitReady;
-  const db = drizzlePglite(pglite, { schema, logger: options.logger }) as unknown as Database;
-  return { db, kind: 'pglite', pglite, close: () => pglite.close() };
+  // The app talks to PGlite through node-postgres (PGlite's own adapter), as to PostgreSQL: its named statements are
+  // parsed and planned once in PGlite's one backend, where drizzle's PGlite driver planned every statement every
+  // time. One client (PGlite has one session): a transaction holds it, as PGlite's own transactions hold PGlite.
+  const pgConfig = createPgConfig(pglite);
+  // drizzle hands node-postgres its type parsers as the query's `types` (an object), which pg's own serializer reads
+  // as no parameter types; PGlite's serializer expects an array: given none, as PostgreSQL is.
+  const parse = pgConfig.connection.parse.bind(pgConfig.connection);
+  pgConfig.connection.parse = (query: { types?: unknown }) => parse({ ...query, types: Array.isArray(query.types) ? query.types : [] });
+  // A wait for the one client gives up after 15 s, as on PostgreSQL: a statement stuck behind a transaction fails.
+  const pool = new pg.Pool({ ...pgConfig, max: 1, idleTimeoutMillis: 0, connectionTimeoutMillis: 15_000 } as pg.PoolConfig);
+  pool.on('error', () => undefined);
+  embeddedPools.add(pool);
+  const db = drizzlePg(pool, { schema, logger: options.logger }) as unknown as Database;
+  return {
+    db,
+    kind: 'pglite',
+    pglite,
+    pool,
+    close: async () => {
+      await pool.end();
+      await pglite.close();
+    },
+  };
+}
+
+/** The pools that reach an embedded PGlite (one session): no second client may be opened beside them. */
+const embeddedPools = new WeakSet<pg.Pool>();
+
+export function isEmbeddedPool(pool: pg.Pool): boolean {
+  return embeddedPools.has(pool);
 }
 
 export async function migrateDatabase(handle: DatabaseHandle): Promise<void> {
@@ -77,11 +108,7 @@ export async function migrateDatabase(handle: DatabaseHandle): Promise<void> {
   // ignores accents through unaccent (migration 0002 wraps it in the immutable f_unaccent).
   await handle.db.execute(sql`create extension if not exists pg_trgm`);
   await handle.db.execute(sql`create extension if not exists unaccent`);
-  if (handle.kind === 'pglite') {
-    await migratePglite(handle.db as unknown as Parameters<typeof migratePglite>[0], config);
-  } else {
-    await migratePg(handle.db as unknown as Parameters<typeof migratePg>[0], config);
-  }
+  await migratePg(handle.db as unknown as Parameters<typeof migratePg>[0], config);
 }
 
 export function embeddedDataDir(dataDir: string): string {

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { MessageTemplate } from '@wadesk/contracts';
 import {
   bigint,
   bigserial,
@@ -36,6 +37,15 @@ export const queues = pgTable(
 );
 
 /** A WhatsApp (or other channel) connection: a "whatsapp" in the specification's API. */
+/** The WhatsApp Cloud API's credentials of one connection (never read back in full). */
+export interface CloudApiConfig {
+  phoneNumberId: string;
+  businessAccountId: string;
+  accessToken: string;
+  appSecret: string;
+  verifyToken: string;
+}
+
 export const whatsapps = pgTable(
   'whatsapps',
   {
@@ -50,6 +60,8 @@ export const whatsapps = pgTable(
     farewellMessage: text('farewell_message').notNull().default(''),
     /** The device's own number once paired. */
     number: varchar('number', { length: 50 }),
+    /** A `cloud-api` connection's credentials (issue 18); null on the other channels. */
+    cloud: jsonb('cloud').$type<CloudApiConfig>(),
     ...timestamps,
   },
   (t) => [uniqueIndex('whatsapps_one_default').on(t.isDefault).where(sql`${t.isDefault}`)],
@@ -208,6 +220,8 @@ export const tickets = pgTable(
     index('tickets_queue_idx').on(t.queueId),
     index('tickets_user_idx').on(t.userId),
     index('tickets_contact_idx').on(t.contactId),
+    // The tickets search finds a ticket by its protocol number (issue 15).
+    index('tickets_protocol_lower_idx').on(sql`lower(${t.protocol})`),
     // The dashboard's chart: today's tickets.
     index('tickets_created_idx').on(t.createdAt),
   ],
@@ -240,6 +254,8 @@ export const messages = pgTable(
     senderKind: varchar('sender_kind', { length: 10 }).notNull().default('contact'),
     /** Length of a voice note or audio in seconds, when the network or the upload says it. */
     mediaDuration: integer('media_duration'),
+    /** Why the network failed to deliver a sent message (a Cloud API `failed` status, issue 18); null otherwise. */
+    sendError: text('send_error'),
     ...timestamps,
   },
   (t) => [
@@ -319,6 +335,8 @@ export const campaigns = pgTable(
     path: text('path'),
     minInterval: integer('min_interval').notNull(),
     maxInterval: integer('max_interval').notNull(),
+    /** The approved template each recipient gets (cloud-api connections, issue 18); null for free text or media. */
+    template: jsonb('template').$type<MessageTemplate>(),
     total: integer('total').notNull().default(0),
     sent: integer('sent').notNull().default(0),
     failed: integer('failed').notNull().default(0),
@@ -419,4 +437,184 @@ export const groupActionItems = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [primaryKey({ columns: [t.groupActionId, t.line] })],
+);
+
+/**
+ * A scheduled message (issue 14): sent into the contact's ticket at `send_at` by the `schedule.send` job. `version`
+ * grows with every change (edit, cancel), so a job queued for an older version finds it changed and sends nothing;
+ * the job claims the row (`scheduled → sending`) before calling the network (decision 0014).
+ */
+export const schedules = pgTable(
+  'schedules',
+  {
+    id: serial('id').primaryKey(),
+    status: varchar('status', { length: 20 }).notNull().default('scheduled'),
+    whatsappId: integer('whatsapp_id')
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: 'cascade' }),
+    /** Kept when the contact is deleted (the number stays: the send finds or creates the contact again). */
+    contactId: integer('contact_id').references(() => contacts.id, { onDelete: 'set null' }),
+    number: varchar('number', { length: 100 }).notNull(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    body: text('body').notNull().default(''),
+    mediaUrl: text('media_url'),
+    /** The approved template it goes out as (cloud-api connections, issue 18); null for text or a file. */
+    template: jsonb('template').$type<MessageTemplate>(),
+    sendAt: timestamp('send_at', { withTimezone: true, mode: 'date' }).notNull(),
+    version: integer('version').notNull().default(1),
+    error: text('error'),
+    messageId: bigint('message_id', { mode: 'number' }),
+    ticketId: integer('ticket_id'),
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+    late: boolean('late').notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [
+    index('schedules_due_idx').on(t.sendAt).where(sql`${t.status} in ('scheduled', 'sending')`),
+    index('schedules_send_at_idx').on(t.sendAt, t.id),
+    index('schedules_contact_idx').on(t.contactId),
+    index('schedules_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * The raw history a device sent (issue 14): Baileys' `messaging-history.set` on pairing, the simulator's seeded
+ * history. Kept per connection so it survives restarts; the history import reads it. One row per network id.
+ */
+export const deviceHistory = pgTable(
+  'device_history',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    whatsappId: integer('whatsapp_id')
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: 'cascade' }),
+    /** The network's own message id. */
+    networkId: varchar('network_id', { length: 200 }).notNull(),
+    /** The contact's number (digits), or the group id. */
+    chatId: varchar('chat_id', { length: 100 }).notNull(),
+    isGroup: boolean('is_group').notNull().default(false),
+    fromMe: boolean('from_me').notNull(),
+    body: text('body').notNull().default(''),
+    timestamp: timestamp('timestamp', { withTimezone: true, mode: 'date' }).notNull(),
+    /** The message's kind (image, audio, video, document, sticker, location, vcard); null for text. */
+    mediaType: varchar('media_type', { length: 20 }),
+    /** Where the driver can fetch the media again: a URL (simulator) or the network's own reference (Baileys). */
+    mediaUrl: text('media_url'),
+    mediaMimetype: varchar('media_mimetype', { length: 200 }),
+    mediaFilename: varchar('media_filename', { length: 300 }),
+    mediaSeconds: integer('media_seconds'),
+    quotedId: varchar('quoted_id', { length: 200 }),
+    /** The chat's name as the device knows it (the contact's push name, the group's subject). */
+    name: varchar('name', { length: 200 }),
+    /** In a group: who wrote it. */
+    participantNumber: varchar('participant_number', { length: 100 }),
+    participantName: varchar('participant_name', { length: 200 }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('device_history_network_id_unique').on(t.whatsappId, t.networkId),
+    index('device_history_chat_idx').on(t.whatsappId, t.chatId, t.timestamp),
+  ],
+);
+
+/** A history import (issue 14): one chat a step, by a chain of `history.step` jobs. */
+export const historyImports = pgTable(
+  'history_imports',
+  {
+    id: serial('id').primaryKey(),
+    status: varchar('status', { length: 20 }).notNull().default('queued'),
+    whatsappId: integer('whatsapp_id')
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    contactNumber: varchar('contact_number', { length: 100 }),
+    limit: integer('limit').notNull(),
+    /** The chats to import, listed by the first step (null until then), in order; `chats_done` of them are done. */
+    chats: jsonb('chats').$type<string[]>(),
+    chatsDone: integer('chats_done').notNull().default(0),
+    messagesImported: integer('messages_imported').notNull().default(0),
+    messagesSkipped: integer('messages_skipped').notNull().default(0),
+    ticketsCreated: integer('tickets_created').notNull().default(0),
+    ticketsJoined: integer('tickets_joined').notNull().default(0),
+    groupsSkipped: integer('groups_skipped').notNull().default(0),
+    /** Chats holding fewer messages than the limit, for which older ones were asked from the phone. */
+    olderRequested: integer('older_requested').notNull().default(0),
+    /** The step chain allowed to act; cancel and recovery draw a new one (as campaigns.chain). */
+    chain: varchar('chain', { length: 64 }).notNull(),
+    nextRunAt: timestamp('next_run_at', { withTimezone: true, mode: 'date' }),
+    lastError: text('last_error'),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+    ...timestamps,
+  },
+  (t) => [index('history_imports_active_idx').on(t.status).where(sql`${t.status} in ('queued', 'running')`)],
+);
+
+/**
+ * The Typebot chatbot's conversation with one ticket (issue 15): its Typebot session, the choices it last
+ * offered, when it last spoke, whether it handed over. Stored, so a restart keeps the conversation.
+ */
+export const chatbotSessions = pgTable('chatbot_sessions', {
+  ticketId: integer('ticket_id')
+    .primaryKey()
+    .references(() => tickets.id, { onDelete: 'cascade' }),
+  /** Typebot's sessionId (null before the first answer). */
+  sessionId: varchar('session_id', { length: 200 }),
+  /** active: the bot answers; handedOver: the contact asked for a person; stopped: an attendant took the ticket. */
+  state: varchar('state', { length: 12 }).notNull().default('active'),
+  /** The choices of the last choice input (the contact's number picks one), else null. */
+  choices: jsonb('choices').$type<string[] | null>(),
+  lastExchangeAt: timestamp('last_exchange_at', { withTimezone: true, mode: 'date' }).notNull(),
+  lastError: text('last_error'),
+  ...timestamps,
+});
+
+/**
+ * A batch to outside providers (issue 16): SMS and voice calls through Vonage, Instagram direct messages through
+ * Meta's Graph API. Run by a chain of `outreach.step` jobs, one recipient a step with the pause between sends
+ * (§9: about 5 s); each recipient is claimed (`running`) before the provider is called (decision 0014).
+ */
+export const outreachBatches = pgTable(
+  'outreach_batches',
+  {
+    id: serial('id').primaryKey(),
+    /** sms | voice | instagram */
+    channel: varchar('channel', { length: 20 }).notNull(),
+    status: varchar('status', { length: 20 }).notNull().default('queued'),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The sender (SMS: a number or name; voice: the calling number); null for Instagram. */
+    sender: varchar('sender', { length: 60 }),
+    text: text('text').notNull(),
+    /** The text-to-speech language of a call (pt-BR, en-US, es-ES). */
+    language: varchar('language', { length: 10 }),
+    total: integer('total').notNull().default(0),
+    done: integer('done').notNull().default(0),
+    failed: integer('failed').notNull().default(0),
+    unknown: integer('unknown').notNull().default(0),
+    chain: varchar('chain', { length: 64 }).notNull(),
+    nextRunAt: timestamp('next_run_at', { withTimezone: true, mode: 'date' }),
+    lastError: text('last_error'),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+    ...timestamps,
+  },
+  (t) => [index('outreach_batches_active_idx').on(t.status).where(sql`${t.status} in ('queued', 'running')`)],
+);
+
+export const outreachItems = pgTable(
+  'outreach_items',
+  {
+    batchId: integer('batch_id')
+      .notNull()
+      .references(() => outreachBatches.id, { onDelete: 'cascade' }),
+    /** 1-based: also the order. */
+    line: integer('line').notNull(),
+    /** A phone number (digits) or an Instagram-scoped user id. */
+    recipient: varchar('recipient', { length: 100 }).notNull(),
+    status: varchar('status', { length: 20 }).notNull().default('pending'),
+    /** The provider's message or call id. */
+    providerId: varchar('provider_id', { length: 200 }),
+    error: text('error'),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [primaryKey({ columns: [t.batchId, t.line] })],
 );

@@ -2,6 +2,9 @@ import { EventEmitter } from 'node:events';
 import type {
   CampaignDto,
   GroupActionDto,
+  OutreachDto,
+  ScheduleDto,
+  HistoryImportDto,
   ContactDto,
   MessageDto,
   QueueDto,
@@ -31,11 +34,16 @@ export interface DomainEventMap {
   /** A ticket changed; `previous` says who could see it before, so they can drop it. */
   'ticket.updated': { ticket: TicketDto; previous?: { queueId: number | null; userId: number | null } };
   'ticket.read': { ticket: TicketDto };
+  /** A user closed a ticket (Resolve, or Protocolo with its number on the ticket): the ticket-closed e-mail. */
+  'ticket.closed': { ticket: TicketDto; by: string };
   'ticket.deleted': { ticket: TicketDto };
   'message.created': { message: MessageDto; ticket: TicketDto };
   'message.updated': { message: MessageDto; ticket: TicketDto };
   'campaign.updated': { campaign: CampaignDto };
   'groupAction.updated': { groupAction: GroupActionDto };
+  'outreach.updated': { batch: OutreachDto };
+  'schedule.saved': { schedule: ScheduleDto; created: boolean };
+  'historyImport.updated': { historyImport: HistoryImportDto };
 }
 
 export type DomainEventName = keyof DomainEventMap;

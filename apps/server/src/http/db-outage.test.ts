@@ -60,6 +60,10 @@ describe.skipIf(!baseUrl)('a database outage', () => {
       expect(JSON.parse(res.body).error, url).toBe('ERR_DB_UNAVAILABLE');
       expect(res.headers['retry-after']).toBe('5');
     }
+    // Readiness (issue 17) names the failed check.
+    const ready = await get('/api/ready');
+    expect(ready.statusCode).toBe(503);
+    expect(JSON.parse(ready.body)).toMatchObject({ status: 'unavailable', checks: { database: 'failed', shutdown: 'ok' } });
     const login = await t.app.http.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'admin@test.local', password: 'admin-pass-1' } });
     expect(login.statusCode).toBe(503);
 
@@ -67,5 +71,6 @@ describe.skipIf(!baseUrl)('a database outage', () => {
     await eventually(async () => (await get('/api/health')).statusCode === 200, 10_000, 'health back to ok');
     const tickets = await get('/api/tickets');
     expect(tickets.statusCode).toBe(200);
+    await eventually(async () => (await get('/api/ready')).statusCode === 200, 10_000, 'ready again');
   });
 });

@@ -1,7 +1,9 @@
 import type { ErrorBody } from '@wadesk/contracts';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { DatabaseHandle } from '../db/client.js';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { MIGRATIONS_FOLDER, rowsOf, type DatabaseHandle } from '../db/client.js';
 
 const PROBE_TIMEOUT_MS = 2000;
 
@@ -33,5 +35,52 @@ export function healthRoutes(app: FastifyInstance, database: DatabaseHandle, fea
         database: database.kind,
       } satisfies ErrorBody & { status: string; database: string });
     }
+  });
+}
+
+/** What GET /api/ready asks of the rest of the app. */
+export interface Readiness {
+  /** A graceful shutdown has begun: the process takes no new work. */
+  stopping(): boolean;
+  /** pg-boss is started and works the queues in this process. */
+  jobsRunning(): boolean;
+}
+
+/** The newest migration this build ships (its journal's `when`, which drizzle stores as `created_at`). */
+function latestMigration(): number {
+  const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: { when: number }[] };
+  return Math.max(0, ...journal.entries.map((e) => e.when));
+}
+
+type Check = 'ok' | 'failed' | 'stopping';
+
+/**
+ * GET /api/ready (readiness, no auth: it carries no data): 200 `{ status: 'ok', checks }` when the database
+ * answers within 2 s, the migrations this build ships are applied and the job queue runs; otherwise 503
+ * `{ status: 'unavailable', checks }` naming the check that failed (`shutdown: 'stopping'` once SIGTERM came, so a
+ * load balancer stops sending requests while the in-flight ones finish). /api/health stays the liveness probe.
+ */
+export function readyRoute(app: FastifyInstance, database: DatabaseHandle, readiness: Readiness): void {
+  const expected = latestMigration();
+  app.get('/api/ready', { config: { access: 'public', docs: { summary: 'Readiness: database, migrations, jobs, not shutting down (200 or 503)' } } }, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    const checks: Record<'database' | 'migrations' | 'jobs' | 'shutdown', Check> = {
+      database: 'failed',
+      migrations: 'failed',
+      jobs: readiness.jobsRunning() ? 'ok' : 'failed',
+      shutdown: readiness.stopping() ? 'stopping' : 'ok',
+    };
+    try {
+      await withTimeout(database.db.execute(sql`select 1`), PROBE_TIMEOUT_MS);
+      checks.database = 'ok';
+      const [row] = rowsOf<{ latest: number | string | null }>(
+        await withTimeout(database.db.execute(sql`select max(created_at) as latest from drizzle.__drizzle_migrations`), PROBE_TIMEOUT_MS),
+      );
+      if (Number(row?.latest ?? 0) >= expected) checks.migrations = 'ok';
+    } catch (err) {
+      request.log.warn({ err }, 'ready: a check failed');
+    }
+    const ok = Object.values(checks).every((c) => c === 'ok');
+    return reply.status(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', checks });
   });
 }

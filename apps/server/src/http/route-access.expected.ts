@@ -22,7 +22,15 @@ export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
   'GET /': { access: 'public' },
   'GET /*': { access: 'public' },
 
+  // Probes (issue 17): liveness and readiness carry no data.
   'GET /api/health': { access: 'public' },
+  'GET /api/ready': { access: 'public' },
+  // Prometheus (METRICS_ENABLED only): the METRICS_TOKEN bearer is its own credential, checked by the route.
+  'GET /metrics': { access: 'public' },
+
+  // Meta's webhook (issue 16): the verify token (GET) and the body's signature (POST) are the credentials.
+  'GET /api/webhooks/instagram': { access: 'public' },
+  'POST /api/webhooks/instagram': { access: 'public' },
 
   // Authentication: public by nature; the refresh cookie or the credentials are the proof.
   'POST /api/auth/login': { access: 'public' },
@@ -32,6 +40,10 @@ export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
 
   // Media files: the signature in the URL is the credential (decision 0002).
   'GET /api/media/:name': { access: 'public' },
+
+  // Meta's Cloud API webhook (issue 18): the verify token (GET) and the X-Hub-Signature-256 over the body (POST) are the proof.
+  'GET /api/webhooks/whatsapp/:connectionId': { access: 'public' },
+  'POST /api/webhooks/whatsapp/:connectionId': { access: 'public' },
 
   'GET /api/users': { access: 'admin' },
   'GET /api/users/list': { access: 'user' },
@@ -43,6 +55,8 @@ export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
   'GET /api/settings': { access: 'user' },
   'POST /api/settings/userApiToken/regenerate': { access: 'admin' },
   'PUT /api/settings/:key': { access: 'admin' },
+  'POST /api/settings/email/test': { access: 'admin' },
+  'POST /api/tickets/:ticketId/email': { access: 'user', scope: 'ticket' },
 
   'GET /api/queue': { access: 'user' },
   'GET /api/queue/:id': { access: 'user' },
@@ -68,6 +82,7 @@ export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
 
   'GET /api/whatsapp': { access: 'user' },
   'GET /api/whatsapp/:id': { access: 'user' },
+  'GET /api/whatsapp/:id/templates': { access: 'user' },
   'POST /api/whatsapp': { access: 'admin' },
   'PUT /api/whatsapp/:id': { access: 'admin' },
   'DELETE /api/whatsapp/:id': { access: 'admin' },
@@ -85,7 +100,9 @@ export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
 
   'GET /api/messages/:ticketId': { access: 'user', scope: 'ticket' },
   'POST /api/messages/:ticketId': { access: 'user', scope: 'ticket' },
+  'POST /api/messages/:ticketId/template': { access: 'user', scope: 'ticket' },
   'DELETE /api/messages/:id': { access: 'user', scope: 'message' },
+  'POST /api/messages/:messageId/react': { access: 'user', scope: 'message' },
 
   'GET /api/dashboard': { access: 'user' },
 
@@ -108,6 +125,18 @@ export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
   'GET /api/groups/actions/:id': { access: 'admin' },
   'GET /api/groups/actions/:id/items': { access: 'admin' },
   'POST /api/groups/actions/:id/cancel': { access: 'admin' },
+  'GET /api/history/device': { access: 'admin' },
+  'POST /api/history/imports': { access: 'admin' },
+  'GET /api/history/imports': { access: 'admin' },
+  'GET /api/history/imports/:id': { access: 'admin' },
+  'POST /api/history/imports/:id/cancel': { access: 'admin' },
+
+  // Scheduled messages (issue 14): any signed-in user; an attendant's only their own (another's answers 404).
+  'POST /api/schedules': { access: 'user' },
+  'GET /api/schedules': { access: 'user' },
+  'GET /api/schedules/:id': { access: 'user' },
+  'PUT /api/schedules/:id': { access: 'user' },
+  'DELETE /api/schedules/:id': { access: 'user' },
 
   // The send API (§7 auxiliary calls): the API token (userApiToken) or an admin's access token.
   'POST /api/zdg': { access: 'apiToken' },
@@ -117,15 +146,29 @@ export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
   'GET /api/whatsappzdg': { access: 'apiToken' },
   'GET /api/whatsappzdg/active': { access: 'apiToken' },
   'POST /api/zdgGetWppId': { access: 'apiToken' },
+  'POST /api/syncMessage': { access: 'apiToken' },
+  'POST /api/zdgSyncMessageUser': { access: 'apiToken' },
   'POST /api/zdgProtocolo': { access: 'apiToken' },
   'GET /api/contactsZDG': { access: 'apiToken' },
   'POST /api/delContacts': { access: 'apiToken' },
+  'POST /api/sendAgendamento': { access: 'apiToken' },
   'POST /api/zdgGroups': { access: 'apiToken' },
   'POST /api/zdgGroupsDescription': { access: 'apiToken' },
   'POST /api/zdgGroupsCreate': { access: 'apiToken' },
   'POST /api/zdgGroupsMessage': { access: 'apiToken' },
   'POST /api/zdgOpenGroup': { access: 'apiToken' },
   'POST /api/zdgCloseGroup': { access: 'apiToken' },
+  'POST /api/zdgSendEmail': { access: 'apiToken' },
+  'POST /api/zdgSendEmailUser': { access: 'apiToken' },
+  'POST /api/zdgSendEmailAttach': { access: 'apiToken' },
+  'POST /api/zdgSendEmailAttachUser': { access: 'apiToken' },
+  'POST /api/sendSms': { access: 'apiToken' },
+  'POST /api/makeVoiceCall': { access: 'apiToken' },
+  'POST /api/sendDirect': { access: 'apiToken' },
+  'POST /api/outreach': { access: 'admin' },
+  'GET /api/outreach': { access: 'admin' },
+  'GET /api/outreach/:id': { access: 'admin' },
+  'POST /api/outreach/:id/cancel': { access: 'admin' },
   'GET /api/docs': { access: 'public' },
 
   // The simulator (SIMULATOR=on): it plays the contacts' phones, so only admins drive it.
@@ -133,9 +176,11 @@ export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
   'POST /api/simulator/:whatsappId/inbound': { access: 'admin' },
   'GET /api/simulator/:whatsappId/outbox': { access: 'admin' },
   'POST /api/simulator/:whatsappId/ack': { access: 'admin' },
+  'POST /api/simulator/:whatsappId/call': { access: 'admin' },
   'GET /api/simulator/:whatsappId/contacts': { access: 'admin' },
   'POST /api/simulator/:whatsappId/groups': { access: 'admin' },
   'GET /api/simulator/:whatsappId/groups': { access: 'admin' },
+  'POST /api/simulator/:whatsappId/history': { access: 'admin' },
   // Files the simulated phone received: the signature in the URL is the credential (an <img> sends no token).
   'GET /api/simulator/:whatsappId/files/:name': { access: 'public' },
 };

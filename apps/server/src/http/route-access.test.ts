@@ -53,7 +53,7 @@ const key = (r: { method: string; url: string }) => `${r.method} ${r.url}`;
 function pathOf(route: RouteEntry, expected: ExpectedRoute, target: 'fixture' | 'missing'): string {
   return route.url.replace(/:(\w+)/g, (_m, name: string) => {
     if (target === 'fixture' && expected.scope === 'ticket' && (name === 'id' || name === 'ticketId')) return String(ticketId);
-    if (target === 'fixture' && expected.scope === 'message' && name === 'id') return String(messageId);
+    if (target === 'fixture' && expected.scope === 'message' && (name === 'id' || name === 'messageId')) return String(messageId);
     if (name === 'key') return 'noSuchSetting';
     if (name === 'name') return 'nothing.jpg';
     return String(MISSING_ID);

@@ -6,7 +6,15 @@ import type { FastifyInstance } from 'fastify';
  * no framing by other sites, nosniff, no referrer to other origins. `secure` (behind HTTPS, COOKIE_SECURE)
  * adds HSTS and upgrades insecure requests; on plain HTTP (a desk on a LAN address) both would break the app.
  */
-export async function registerSecurityHeaders(app: FastifyInstance, options: { secure: boolean }): Promise<void> {
+export async function registerSecurityHeaders(
+  app: FastifyInstance,
+  options: {
+    secure: boolean;
+    /** Origins the app may show in a frame besides its own, read at each answer (the chatbot page: typebotUrl's). */
+    frameOrigins?: () => string[];
+  },
+): Promise<void> {
+  const frameOrigins = options.frameOrigins ?? (() => []);
   await app.register(fastifyHelmet, {
     global: true,
     contentSecurityPolicy: {
@@ -21,7 +29,8 @@ export async function registerSecurityHeaders(app: FastifyInstance, options: { s
         mediaSrc: ["'self'", 'data:', 'blob:'],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
-        frameSrc: ["'self'"],
+        // /ZDGChatbot shows the configured Typebot's page (its origin only, checked as a URL's origin).
+        frameSrc: ["'self'", () => frameOrigins().join(' ') || "'self'"],
         frameAncestors: ["'none'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { eventually } from '../test/session-helpers.js';
 import { queryRows } from '../test/desk-factories.js';
 import { useTestApp } from '../test/test-app.js';
-import type { JobDefinition } from './job-queue.js';
+import { pollingInterval, type JobDefinition } from './job-queue.js';
 
 const t = useTestApp({ admin: true, user: true });
 
@@ -71,5 +71,14 @@ describe('jobs (pg-boss on the app database)', () => {
         { name: 'tickets.auto-close', cron: '*/5 * * * *' },
       ]),
     );
+  });
+});
+
+describe('polling intervals', () => {
+  it('differ between processes: the definition\'s, lengthened by up to half at random (never below it)', () => {
+    expect(pollingInterval(0.5, () => 0)).toBe(0.5);
+    expect(pollingInterval(0.5, () => 0.5)).toBe(0.625);
+    expect(pollingInterval(0.5, () => 0.9999)).toBeLessThanOrEqual(0.75);
+    expect(pollingInterval(2, () => 1)).toBe(3);
   });
 });

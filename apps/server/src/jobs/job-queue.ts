@@ -58,22 +58,41 @@ export interface JobState {
 }
 
 /**
- * pg-boss's `db` option: its statements run on the app's own pool (PostgreSQL) or PGlite instance (embedded:
- * parameterized statements by `query`, its multi-statement scripts by `exec`).
+ * pg-boss's `db` option: its statements run on the app's own pool (PostgreSQL's, or the one client onto PGlite in
+ * embedded mode, so they never slip into a transaction of the app's).
  */
-function executorOf(database: DatabaseHandle) {
-  const { pglite, pool } = database;
-  if (pglite) {
-    return {
-      async executeSql(text: string, values?: unknown[]) {
-        if (values && values.length > 0) return pglite.query(text, values);
-        const results = await pglite.exec(text);
-        return results[results.length - 1] ?? { rows: [], fields: [] };
-      },
-    };
-  }
+function executorOf(database: DatabaseHandle, track: (work: Promise<unknown>) => void) {
+  const { pool } = database;
   if (!pool) throw new Error('the job queue needs the database pool');
-  return { executeSql: (text: string, values?: unknown[]) => pool.query(text, values) };
+  return {
+    executeSql(text: string, values?: unknown[]) {
+      const work = pool.query(text, values);
+      track(work);
+      return work;
+    },
+  };
+}
+
+/**
+ * A worker's polling interval: the definition's, lengthened by up to half of it at random, once per process and
+ * queue. With one interval everywhere, processes that poll in step stay in step: a job that a process hands on for
+ * another (its connection runs elsewhere, decision 0020) falls due between two of its own polls, and the owner,
+ * polling just before it each time, never got it (seen as texts bounced for a minute in the scale-out test). With
+ * different intervals the phases drift, and the owner's poll comes first within a few rounds.
+ */
+export function pollingInterval(seconds: number, random: () => number = Math.random): number {
+  return Math.round(seconds * (1 + random() * 0.5) * 1000) / 1000;
+}
+
+/** Keeps `work` in `inFlight` until it settles. */
+function track(inFlight: Set<Promise<unknown>>, work: Promise<unknown>): void {
+  inFlight.add(work);
+  const done = () => inFlight.delete(work);
+  work.then(done, done);
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)).unref());
 }
 
 const DEFAULTS = { retryLimit: 5, retryDelaySeconds: 5, expireInSeconds: 15 * 60, pollingIntervalSeconds: 2 };
@@ -95,14 +114,17 @@ export class JobQueue {
   private constructor(
     private readonly boss: PgBoss,
     private readonly log: JobLog,
+    /** pg-boss's statements and our handlers under way (see stop). */
+    private readonly inFlight: Set<Promise<unknown>>,
   ) {}
 
   /** Starts pg-boss on the app's database (creating or migrating its `pgboss` schema). */
   static async start(database: DatabaseHandle, options: { log: JobLog }): Promise<JobQueue> {
-    const boss = new PgBoss({ application_name: 'wadesk-jobs', db: executorOf(database) });
+    const inFlight = new Set<Promise<unknown>>();
+    const boss = new PgBoss({ application_name: 'wadesk-jobs', db: executorOf(database, (work) => track(inFlight, work)) });
     boss.on('error', (err) => options.log.error({ err }, 'job queue error'));
     await boss.start();
-    return new JobQueue(boss, options.log);
+    return new JobQueue(boss, options.log, inFlight);
   }
 
   /** Creates the job's queue and starts working it in this process. */
@@ -118,12 +140,14 @@ export class JobQueue {
     this.definitions.set(definition.name, definition as unknown as JobDefinition<z.ZodType>);
     const workerId = await this.boss.work(
       definition.name,
-      { pollingIntervalSeconds: options.pollingIntervalSeconds, batchSize: 1 },
+      { pollingIntervalSeconds: pollingInterval(options.pollingIntervalSeconds), batchSize: 1 },
       async ([job]) => {
         if (!job) return;
         const data = definition.payload.parse(job.data);
+        const run = definition.handler(data, { id: job.id });
+        track(this.inFlight, run);
         try {
-          return await definition.handler(data, { id: job.id });
+          return await run;
         } catch (err) {
           this.log.warn({ err, job: job.id, name: definition.name }, 'job failed; pg-boss retries it with backoff');
           throw err;
@@ -152,29 +176,87 @@ export class JobQueue {
   /** A job by id, in any of the registered queues; null when there is none. */
   async find(id: string): Promise<JobState | null> {
     for (const name of this.definitions.keys()) {
-      const job = (await this.boss.getJobById(name, id)) as (PgBoss.JobWithMetadata & { output?: unknown }) | null;
-      if (!job) continue;
-      return {
-        id: job.id,
-        name: job.name,
-        state: job.state,
-        data: job.data,
-        retryCount: job.retryCount,
-        retryLimit: job.retryLimit,
-        output: job.output ?? null,
-        lastError: job.state === 'completed' ? null : errorText(job.output),
-        createdOn: iso(job.createdOn)!,
-        startedOn: iso(job.startedOn),
-        completedOn: iso(job.completedOn),
-      };
+      const job = await this.jobIn(name, id);
+      if (job) return job;
     }
     return null;
+  }
+
+  private async jobIn(name: string, id: string): Promise<JobState | null> {
+    const job = (await this.boss.getJobById(name, id)) as (PgBoss.JobWithMetadata & { output?: unknown }) | null;
+    if (!job) return null;
+    return {
+      id: job.id,
+      name: job.name,
+      state: job.state,
+      data: job.data,
+      retryCount: job.retryCount,
+      retryLimit: job.retryLimit,
+      output: job.output ?? null,
+      lastError: job.state === 'completed' ? null : errorText(job.output),
+      createdOn: iso(job.createdOn)!,
+      startedOn: iso(job.startedOn),
+      completedOn: iso(job.completedOn),
+    };
+  }
+
+  /**
+   * Waits for a job to end, following the jobs it handed its work on to (a handler whose output is
+   * `{ next: jobId }` queued the rest as that job): the last one's state once it completed or failed, or null
+   * when that takes longer than `timeoutMs`. For an HTTP answer that depends on a job another process runs.
+   */
+  async settle<S extends z.ZodType>(definition: JobDefinition<S>, id: string, timeoutMs: number, pollMs = 100): Promise<JobState | null> {
+    const deadline = Date.now() + timeoutMs;
+    let current = id;
+    while (Date.now() < deadline) {
+      const job = await this.jobIn(definition.name, current);
+      if (job?.state === 'completed' || job?.state === 'failed' || job?.state === 'cancelled') {
+        const next = (job.output as { next?: unknown } | null)?.next;
+        if (job.state !== 'completed' || typeof next !== 'string') return job;
+        current = next;
+        continue;
+      }
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
+    return null;
+  }
+
+  /** Whether this process works the queues (started, not stopping): part of GET /api/ready. */
+  get running(): boolean {
+    return !this.stopped;
+  }
+
+  /**
+   * Per registered queue: jobs waiting (created or retry: pg-boss's getQueueSize) and jobs failed for good
+   * (still kept by pg-boss), for the metrics. Read from the database: the same figures on every process.
+   */
+  async stats(): Promise<{ name: string; queued: number; failed: number }[]> {
+    const names = [...this.definitions.keys()];
+    if (names.length === 0) return [];
+    const failed = await this.boss
+      .getDb()
+      .executeSql("select name, count(*)::int as count from pgboss.job where name = any($1::text[]) and state = 'failed' group by name", [names]);
+    const failedOf = new Map((failed.rows as { name: string; count: number | string }[]).map((r) => [r.name, Number(r.count)]));
+    return Promise.all(names.map(async (name) => ({ name, queued: await this.boss.getQueueSize(name), failed: failedOf.get(name) ?? 0 })));
   }
 
   /** Stops taking jobs and waits (up to `timeoutMs`) for the ones running in this process. */
   async stop(timeoutMs = 10_000): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
+    const until = Date.now() + timeoutMs;
     await this.boss.stop({ graceful: true, wait: true, timeout: timeoutMs });
+    // pg-boss's stop resolves once no job is marked running, which misses a fetch still under way when it was called
+    // (its job then runs after) and the completion it sends without waiting for it: both would reach a database the
+    // app closes next. Wait for every statement and handler under way (and what they lead to) instead.
+    for (;;) {
+      while (this.inFlight.size > 0 && Date.now() < until) {
+        await Promise.race([Promise.allSettled([...this.inFlight]), delay(until - Date.now())]);
+      }
+      // What settled may lead to more (a handler's end to its completion, a few promise steps later): look again once
+      // those steps have run.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (this.inFlight.size === 0 || Date.now() >= until) return;
+    }
   }
 }

@@ -44,6 +44,12 @@ export const SERVER_EVENT_ACCESS: Record<ServerEventName, Record<string, Receive
     "another user's campaign": adminsOnly,
   },
   groupAction: { 'a group action': adminsOnly },
+  outreach: { 'an SMS batch': adminsOnly },
+  schedule: {
+    "a scheduled message of the queue member's": { anonymous: false, queueMember: true, outsider: false, admin: true },
+    "another user's scheduled message": adminsOnly,
+  },
+  historyImport: { 'a history import': adminsOnly },
 };
 
 type Verdict = 'allowed' | 'refused';

@@ -1,4 +1,4 @@
-import type { CampaignDto, ClientEventName, MessageDto, ServerEventName, TicketDto, UserDto, WhatsappDto } from '@wadesk/contracts';
+import type { CampaignDto, ClientEventName, MessageDto, ScheduleDto, ServerEventName, TicketDto, UserDto, WhatsappDto } from '@wadesk/contracts';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DomainEventMap, DomainEventName } from '../events/domain-events.js';
@@ -92,12 +92,43 @@ const SITUATIONS: Record<ServerEventName, Record<string, () => void>> = {
         },
       }),
   },
+  outreach: {
+    'an SMS batch': () =>
+      emit('outreach.updated', {
+        batch: {
+          id: 1, channel: 'sms', status: 'running', userName: null, sender: 'Desk', text: 'Aviso', language: null, total: 3, done: 1,
+          failed: 0, unknown: 0, lastError: null, createdAt: now, finishedAt: null,
+        },
+      }),
+  },
+  schedule: {
+    "a scheduled message of the queue member's": () => emit('schedule.saved', { schedule: scheduleOf(actors.queueMember.user!.id), created: true }),
+    "another user's scheduled message": () => emit('schedule.saved', { schedule: scheduleOf(anotherUser.id), created: false }),
+  },
+  historyImport: {
+    'a history import': () =>
+      emit('historyImport.updated', {
+        historyImport: {
+          id: 1, status: 'running', whatsappId: connection.id, whatsappName: connection.name, userId: null, userName: null, contactNumber: null,
+          limit: 50, chatsTotal: 3, chatsDone: 1, messagesImported: 50, messagesSkipped: 0, ticketsCreated: 1, ticketsJoined: 0, groupsSkipped: 0, olderRequested: 0,
+          lastError: null, createdAt: now, updatedAt: now, startedAt: now, finishedAt: null,
+        },
+      }),
+  },
 };
+
+function scheduleOf(userId: number): ScheduleDto {
+  return {
+    id: 1, status: 'scheduled', whatsappId: connection.id, whatsappName: connection.name, contactId: ticket.contact.id,
+    contactName: ticket.contact.name, number: ticket.contact.number, body: 'Lembrete', mediaUrl: null, template: null, sendAt: now, userId,
+    userName: null, error: null, messageId: null, ticketId: null, sentAt: null, late: false, createdAt: now, updatedAt: now,
+  };
+}
 
 function campaignOf(userId: number): CampaignDto {
   return {
     id: 1, kind: 'text', status: 'running', whatsappId: connection.id, whatsappName: connection.name, userId, userName: null,
-    message: 'Promoção', url: null, title: null, path: null, minInterval: 0, maxInterval: 1, total: 2, sent: 1, failed: 0,
+    message: 'Promoção', url: null, title: null, path: null, minInterval: 0, maxInterval: 1, template: null, total: 2, sent: 1, failed: 0,
     unknown: 0, invalid: 0, nextSendAt: now, lastError: null, createdAt: now, updatedAt: now, startedAt: now, finishedAt: null,
   };
 }

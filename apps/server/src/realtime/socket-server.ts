@@ -4,12 +4,16 @@ import {
   isPublicSetting,
   type ClientToServerEvents,
   type JoinAck,
+  type MessageDto,
   type ServerToClientEvents,
+  type TicketDto,
+  type UserDto,
 } from '@wadesk/contracts';
 import { Server, type Socket } from 'socket.io';
 import type { DomainEvents } from '../events/domain-events.js';
 import type { AuthService } from '../modules/auth/auth.service.js';
 import type { AuthUser } from '../modules/auth/auth-user.js';
+import { masked } from '../modules/settings/settings.service.js';
 
 export interface SocketData {
   user: AuthUser;
@@ -21,8 +25,45 @@ export interface SocketData {
   queueIds?: number[];
 }
 
-export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
-export type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+/**
+ * What one process tells the others (several processes on one PostgreSQL, decision 0020): the domain events
+ * whose audience is decided socket by socket. Each process applies the checks to its own sockets.
+ */
+export interface InterServerEvents {
+  userSessions(e: { user: UserDto }): void;
+  userTickets(e: { user: UserDto }): void;
+  ticketUpdated(e: { ticket: TicketDto; previous?: { queueId: number | null; userId: number | null } }): void;
+  ticketDeleted(e: { ticket: TicketDto }): void;
+  ticketMessage(e: { action: 'create' | 'update'; message: MessageDto; ticket: TicketDto }): void;
+}
+
+export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+export type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+
+/** Servers whose events cross processes (the PostgreSQL adapter): see realtime/cluster-adapter.ts. */
+const clustered = new WeakSet<RealtimeServer>();
+
+export function markClustered(io: RealtimeServer): void {
+  clustered.add(io);
+}
+
+/**
+ * A handler run on every process: here at once, on the others when the adapter brings them the event. For
+ * what is decided per socket (who may still see a ticket, whose session a change ends): each process decides
+ * for its own sockets and emits to them only (`io.local`), so a socket gets each event once, from its process.
+ */
+export function onEveryProcess<E extends keyof InterServerEvents>(
+  io: RealtimeServer,
+  event: E,
+  handle: (e: Parameters<InterServerEvents[E]>[0]) => void,
+): (e: Parameters<InterServerEvents[E]>[0]) => void {
+  const listen = io.on.bind(io) as (ev: string, listener: (e: Parameters<InterServerEvents[E]>[0]) => void) => void;
+  listen(event, handle);
+  return (e) => {
+    handle(e);
+    if (clustered.has(io)) (io.serverSideEmit as (ev: string, e: unknown) => boolean)(event, e);
+  };
+}
 
 /** Rooms: every signed-in socket, admins, and each user's own room. */
 export const rooms = {
@@ -157,11 +198,8 @@ export function createSocketServer(httpServer: HttpServer, auth: AuthService): R
 
 /** Turns domain events into socket messages for the sockets allowed to see them. */
 export function registerRealtimeListener(io: RealtimeServer, events: DomainEvents, auth: AuthService): void {
-  events.on('user.saved', ({ user, created }) => {
-    const payload = { action: created ? ('create' as const) : ('update' as const), user };
-    io.to([rooms.admins, rooms.user(user.id)]).emit('user', payload);
-    if (created) return;
-    // A changed role or password ends the user's connections; they reconnect with a token checked afresh.
+  // A changed role or password ends the user's connections (on every process); they reconnect with a token checked afresh.
+  const endStaleSessions = onEveryProcess(io, 'userSessions', ({ user }) => {
     const sockets = localSockets(io, rooms.user(user.id));
     const roleChanged = sockets.filter((socket) => socket.data.user.profile !== user.profile);
     for (const socket of roleChanged) socket.disconnect(true);
@@ -175,12 +213,18 @@ export function registerRealtimeListener(io: RealtimeServer, events: DomainEvent
       () => undefined,
     );
   });
+  events.on('user.saved', ({ user, created }) => {
+    const payload = { action: created ? ('create' as const) : ('update' as const), user };
+    io.to([rooms.admins, rooms.user(user.id)]).emit('user', payload);
+    if (!created) endStaleSessions({ user });
+  });
   events.on('user.deleted', ({ userId }) => {
     io.to([rooms.admins, rooms.user(userId)]).emit('user', { action: 'delete', userId });
     io.in(rooms.user(userId)).disconnectSockets(true);
   });
   events.on('setting.updated', ({ setting }) => {
-    io.to(rooms.admins).emit('settings', { action: 'update', setting });
+    // Secrets masked even for admins: a secret never goes back to a browser in full.
+    io.to(rooms.admins).emit('settings', { action: 'update', setting: masked(setting) });
     if (isPublicSetting(setting.key)) io.to(rooms.nonAdmins).emit('settings', { action: 'update', setting });
   });
   events.on('queue.saved', ({ queue, created }) => {
@@ -213,6 +257,18 @@ export function registerRealtimeListener(io: RealtimeServer, events: DomainEvent
   // A group action's progress: admins only, as the actions themselves (issue 13).
   events.on('groupAction.updated', ({ groupAction }) => {
     io.to(rooms.admins).emit('groupAction', { action: 'update', groupAction });
+  });
+  events.on('outreach.updated', ({ batch }) => {
+    io.to(rooms.admins).emit('outreach', { action: 'update', batch });
+  });
+  // A scheduled message (issue 14): its author and the admins, as the schedules themselves.
+  events.on('schedule.saved', ({ schedule, created }) => {
+    const to = schedule.userId === null ? [rooms.admins] : [rooms.admins, rooms.user(schedule.userId)];
+    io.to(to).emit('schedule', { action: created ? 'create' : 'update', schedule });
+  });
+  // A history import's progress (issue 14): admins only.
+  events.on('historyImport.updated', ({ historyImport }) => {
+    io.to(rooms.admins).emit('historyImport', { action: 'update', historyImport });
   });
   events.on('whatsapp.session', ({ session }) => {
     io.to(rooms.admins).emit('whatsappSession', { action: 'update', session });

@@ -1,8 +1,8 @@
-import { isAdmin, TICKET_STATUSES, type MessageDto, type TicketDto } from '@wadesk/contracts';
+import { isAdmin, TICKET_STATUSES, type TicketDto } from '@wadesk/contracts';
 import type { DomainEvents } from '../events/domain-events.js';
 import type { AuthUser } from '../modules/auth/auth-user.js';
 import { canSeeTicket } from '../modules/tickets/ticket-access.js';
-import { answer, localSockets, rooms, type AppSocket, type RealtimeServer } from './socket-server.js';
+import { answer, localSockets, onEveryProcess, rooms, type AppSocket, type RealtimeServer } from './socket-server.js';
 
 /** What the realtime layer needs to know about tickets and users. */
 export interface TicketAccess {
@@ -87,8 +87,8 @@ export function registerTicketRealtime(io: RealtimeServer, events: DomainEvents,
     socket.on('leaveChatBox', (ticketId) => void socket.leave(ticketRooms.chat(Number(ticketId))));
   });
 
-  // A user's queues changed: their sockets follow, and leave the chat rooms of tickets they may no longer see.
-  events.on('user.saved', ({ user }) => {
+  // A user's queues changed: their sockets (on every process) follow, and leave the chat rooms of tickets they may no longer see.
+  const followQueues = onEveryProcess(io, 'userTickets', ({ user }) => {
     for (const socket of localSockets(io, rooms.user(user.id))) {
       socket.data.user = { ...socket.data.user, profile: user.profile, name: user.name, email: user.email };
       joinQueueRooms(socket, access)
@@ -103,41 +103,43 @@ export function registerTicketRealtime(io: RealtimeServer, events: DomainEvents,
     }
   });
 
-  events.on('ticket.updated', ({ ticket, previous }) => {
+  events.on('user.saved', ({ user }) => followQueues({ user }));
+
+  // Ticket and message events: each process prunes its own sockets from the chat room, then emits to them.
+  const ticketUpdated = onEveryProcess(io, 'ticketUpdated', ({ ticket, previous }) => {
     pruneChatRoom(io, ticket);
-    io.to(audienceOf(ticket)).emit('ticket', { action: 'update', ticket });
+    io.local.to(audienceOf(ticket)).emit('ticket', { action: 'update', ticket });
     if (previous) {
       // Those who could see it before but not now drop it from their lists.
-      io.to(audienceOf(previous)).except(audienceOf(ticket)).emit('ticket', { action: 'delete', ticketId: ticket.id });
+      io.local.to(audienceOf(previous)).except(audienceOf(ticket)).emit('ticket', { action: 'delete', ticketId: ticket.id });
     }
   });
+  const ticketDeleted = onEveryProcess(io, 'ticketDeleted', ({ ticket }) => {
+    pruneChatRoom(io, ticket);
+    io.local.to([...audienceOf(ticket), ticketRooms.chat(ticket.id)]).emit('ticket', { action: 'delete', ticketId: ticket.id });
+  });
+  const ticketMessage = onEveryProcess(io, 'ticketMessage', ({ action, message, ticket }) => {
+    pruneChatRoom(io, ticket);
+    io.local.to([...audienceOf(ticket), ticketRooms.chat(ticket.id)]).emit('appMessage', {
+      action,
+      message,
+      ticket,
+      contact: ticket.contact,
+    });
+  });
+  events.on('ticket.updated', ({ ticket, previous }) => ticketUpdated(previous ? { ticket, previous } : { ticket }));
   events.on('ticket.read', ({ ticket }) => {
     io.to(audienceOf(ticket)).emit('ticket', { action: 'updateUnread', ticketId: ticket.id });
   });
-  events.on('ticket.deleted', ({ ticket }) => {
-    pruneChatRoom(io, ticket);
-    io.to([...audienceOf(ticket), ticketRooms.chat(ticket.id)]).emit('ticket', { action: 'delete', ticketId: ticket.id });
-  });
+  events.on('ticket.deleted', ({ ticket }) => ticketDeleted({ ticket }));
   events.on('tickets.changed', ({ ticketIds }) => {
     void access.loadTickets(ticketIds).then(
       (tickets) => {
-        for (const ticket of tickets) {
-          pruneChatRoom(io, ticket);
-          io.to(audienceOf(ticket)).emit('ticket', { action: 'update', ticket });
-        }
+        for (const ticket of tickets) ticketUpdated({ ticket });
       },
       () => undefined,
     );
   });
-  const messageEvent = (action: 'create' | 'update') => (e: { message: MessageDto; ticket: TicketDto }) => {
-    pruneChatRoom(io, e.ticket);
-    io.to([...audienceOf(e.ticket), ticketRooms.chat(e.ticket.id)]).emit('appMessage', {
-      action,
-      message: e.message,
-      ticket: e.ticket,
-      contact: e.ticket.contact,
-    });
-  };
-  events.on('message.created', messageEvent('create'));
-  events.on('message.updated', messageEvent('update'));
+  events.on('message.created', ({ message, ticket }) => ticketMessage({ action: 'create', message, ticket }));
+  events.on('message.updated', ({ message, ticket }) => ticketMessage({ action: 'update', message, ticket }));
 }

@@ -58,7 +58,15 @@ export class UploadSpool {
         else done(null, chunk);
       },
     });
-    await pipeline(stream, counter, createWriteStream(file, { flags: 'wx' }));
+    const out = createWriteStream(file, { flags: 'wx' });
+    try {
+      await pipeline(stream, counter, out);
+    } catch (err) {
+      // A pipeline fails as soon as the upload does, possibly while the file is still being opened: wait for
+      // the file to be closed, or the caller's `discard()` could run before it exists and leave it behind.
+      if (!out.closed) await new Promise((resolve) => out.once('close', resolve));
+      throw err;
+    }
     return { path: file, size };
   }
 

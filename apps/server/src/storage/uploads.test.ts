@@ -138,6 +138,21 @@ describe('multipart uploads', () => {
     expect(missing.statusCode).toBe(404);
     expect(await listDir(uploadDir())).toEqual([]);
   });
+
+  it('a body cut off inside a file part answers 400 and leaves no temporary file, every time', async () => {
+    // The parser fails the file's stream while its temporary file is still being opened; the spool once gave up
+    // on the file before it existed, and it stayed (16 in 300 of these requests).
+    const before = await settledChecksum(t);
+    for (let i = 0; i < 150; i++) {
+      const cut = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="medias"; filename="nota-${i}.png"\r\nContent-Type: image/png\r\n\r\npng-${i}\r\n--${BOUNDARY}`;
+      const res = await upload(Readable.from([Buffer.from(cut)]));
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ error: 'ERR_VALIDATION', issues: [{ path: 'medias' }] });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await listDir(uploadDir())).toEqual([]);
+    expect(await storedChecksum(t)).toEqual(before);
+  });
 });
 
 describe('UploadSpool', () => {

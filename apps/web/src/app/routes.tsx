@@ -26,6 +26,13 @@ const BulkMediaUrlPage = lazyPage(() => campaignsModule().then((m) => m.BulkMedi
 const BulkMediaPathPage = lazyPage(() => campaignsModule().then((m) => m.BulkMediaPathPage));
 const BulkAudioPage = lazyPage(() => campaignsModule().then((m) => m.BulkAudioPage));
 const GroupsPage = lazyPage(() => import('../features/groups/groups-page').then((m) => m.GroupsPage));
+const ChatbotPage = lazyPage(() => import('../features/chatbot/chatbot-page').then((m) => m.ChatbotPage));
+const SchedulesPage = lazyPage(() => import('../features/schedules/schedules-page').then((m) => m.SchedulesPage));
+const HistoryPage = lazyPage(() => import('../features/history/history-page').then((m) => m.HistoryPage));
+const outreachModule = () => import('../features/outreach/outreach-page');
+const SmsPage = lazyPage(() => outreachModule().then((m) => m.SmsPage));
+const VoiceCallPage = lazyPage(() => outreachModule().then((m) => m.VoiceCallPage));
+const InstaDirectPage = lazyPage(() => outreachModule().then((m) => m.InstaDirectPage));
 const SimulatorPage = lazyPage(() => import('../features/simulator/simulator-page').then((m) => m.SimulatorPage));
 
 /** The page of each first path segment (routes match case-insensitively). */
@@ -43,7 +50,13 @@ const PAGE_OF_PATH: Record<string, LazyPage> = {
   zdgmedia2: BulkMediaPathPage,
   zdgmedia3: BulkAudioPage,
   zdggroups: GroupsPage,
+  zdgagendamento: SchedulesPage,
+  zdghistorico: HistoryPage,
+  zdgchatbot: ChatbotPage,
   simulator: SimulatorPage,
+  sms: SmsPage,
+  voicecall: VoiceCallPage,
+  instadirect: InstaDirectPage,
 };
 
 /**
@@ -128,6 +141,8 @@ export function AppRoutes() {
           <Route path="/ZDGMedia" element={<PrivatePage><BulkMediaUrlPage /></PrivatePage>} />
           <Route path="/ZDGMedia2" element={<PrivatePage><BulkMediaPathPage /></PrivatePage>} />
           <Route path="/ZDGMedia3" element={<PrivatePage><BulkAudioPage /></PrivatePage>} />
+          <Route path="/ZDGAgendamento" element={<PrivatePage><SchedulesPage /></PrivatePage>} />
+          <Route path="/ZDGChatbot" element={<PrivatePage><ChatbotPage /></PrivatePage>} />
           {/*
             The tool pages of §2 (/ZDG, /ZDGMedia, ... /VoiceCall) are declared here as each lands, together with
             `ready: true` in features/layout/nav-items.tsx; until then their paths fall to the catch-all below.
@@ -139,6 +154,12 @@ export function AppRoutes() {
             <Route path="/settings" element={<PrivatePage><SettingsPage /></PrivatePage>} />
             {/* Group actions change every group of a connection: admins only (the server refuses the others too). */}
             <Route path="/ZDGGroups" element={<PrivatePage><GroupsPage /></PrivatePage>} />
+            {/* History import writes contacts, tickets and messages of every chat: admins only (the server refuses the others too). */}
+            <Route path="/ZDGHistorico" element={<PrivatePage><HistoryPage /></PrivatePage>} />
+            {/* SMS, calls and Instagram direct bill the desk's provider accounts: admins only (issue 16). */}
+            <Route path="/SMS" element={<PrivatePage><SmsPage /></PrivatePage>} />
+            <Route path="/VoiceCall" element={<PrivatePage><VoiceCallPage /></PrivatePage>} />
+            <Route path="/InstaDirect" element={<PrivatePage><InstaDirectPage /></PrivatePage>} />
             <Route element={<SimulatorRoute />}>
               <Route path="/simulator" element={<PrivatePage><SimulatorPage /></PrivatePage>} />
             </Route>

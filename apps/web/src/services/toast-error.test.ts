@@ -35,6 +35,19 @@ describe('errorMessage (§8)', () => {
     await i18n.changeLanguage('en');
   });
 
+  it("shows the Cloud API's errors in words: Meta's reason and code after the translated text; the closed window and rate limit translated (issue 18)", async () => {
+    expect(errorMessage(httpError(400, { error: 'ERR_CLOUD_API_ERROR', message: '(#131026) Message undeliverable (code 131026)' })).text).toBe(
+      'WhatsApp (Cloud API) refused the request. (#131026) Message undeliverable (code 131026)',
+    );
+    await i18n.changeLanguage('pt');
+    expect(errorMessage(httpError(400, { error: 'ERR_CLOUD_API_WINDOW_CLOSED', message: 'x' })).text).toMatch(/^Passaram-se mais de 24 horas/);
+    expect(errorMessage(httpError(429, { error: 'ERR_CLOUD_API_RATE_LIMITED', message: 'x' })).text).toMatch(/^O WhatsApp \(Cloud API\) está limitando/);
+    expect(errorMessage(httpError(400, { error: 'ERR_REACTION_NOT_OFFERED', message: 'x' })).text).toBe('Esta conexão não permite reações.');
+    await i18n.changeLanguage('es');
+    expect(errorMessage(httpError(400, { error: 'ERR_REACTION_NOT_OFFERED', message: 'x' })).text).toBe('Esta conexión no permite reacciones.');
+    await i18n.changeLanguage('en');
+  });
+
   it('shows the server text for an unknown code, with the code as id', () => {
     expect(errorMessage(httpError(400, { error: 'ERR_SOMETHING_NEW', message: 'Something new' }))).toEqual({
       text: 'Something new',

@@ -4,6 +4,9 @@ import type * as ToastifyModule from 'react-toastify';
 import i18n from '../i18n';
 import { connection } from './connection-state';
 
+/** Codes whose server message carries an outside service's reason, worth showing as is. */
+const PROVIDER_ERRORS: ReadonlySet<string> = new Set(['ERR_EMAIL_SEND_FAILED', 'ERR_EMAIL_NOT_CONFIGURED', 'ERR_PROVIDER_NOT_CONFIGURED', 'ERR_OUTREACH_RECIPIENTS', 'ERR_CLOUD_API_ERROR']);
+
 /** What to show for a failed call (§8): translated code, else the server's text, else a generic message. */
 export function errorMessage(err: unknown): { text: string; code?: string } {
   if (err instanceof AxiosError) {
@@ -14,6 +17,8 @@ export function errorMessage(err: unknown): { text: string; code?: string } {
         const details = body.issues.map((i) => `${i.path}: ${i.message}`).join('; ');
         return { text: `${i18n.t(`errors.${code}`)} ${details}`, code };
       }
+      // A provider's refusal (SMTP, Graph, Vonage): its reason is the useful part, shown after the translated code.
+      if (PROVIDER_ERRORS.has(code) && body?.message) return { text: `${i18n.t(`errors.${code}`)} ${body.message}`, code };
       return { text: i18n.t(`errors.${code}`), code };
     }
     if (typeof code === 'string' && code) return { text: body?.message || code, code };

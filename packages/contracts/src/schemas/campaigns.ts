@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idField, integerField, pageNumberField, textField } from '../validation.js';
 import type { NumberProblem } from '../whatsapp-number.js';
+import { MessageTemplateField, type MessageTemplate } from './whatsapp.js';
 
 /**
  * Bulk sends (§2 "Bulk-send tools", §5, §9): one campaign per send, run by the server as a durable job.
@@ -66,9 +67,13 @@ export const CampaignInput = z
     path: optionalText(1000),
     minInterval: intervalField,
     maxInterval: intervalField,
+    /** An approved template instead of `message` (kind text only): required on a `cloud-api` connection (issue 18). */
+    template: MessageTemplateField.optional(),
   })
   .superRefine((input, ctx) => {
+    if (input.template && input.kind !== 'text') ctx.addIssue({ code: 'custom', path: ['template'], message: 'Only a text send can be a template' });
     for (const field of CAMPAIGN_FIELDS[input.kind]) {
+      if (field === 'message' && input.template) continue;
       if (!input[field]) ctx.addIssue({ code: 'custom', path: [field], message: 'Required' });
     }
     if (input.numbers.trim() === '') ctx.addIssue({ code: 'custom', path: ['numbers'], message: 'Required' });
@@ -114,6 +119,8 @@ export interface CampaignDto {
   path: string | null;
   minInterval: number;
   maxInterval: number;
+  /** The template each recipient gets (cloud-api connections, issue 18); null for a free-text send. */
+  template: MessageTemplate | null;
   /** Valid recipients. */
   total: number;
   sent: number;

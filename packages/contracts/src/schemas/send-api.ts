@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idField, integerField, textField } from '../validation.js';
 import { isOggUrl, MAX_CAMPAIGN_INTERVAL } from './campaigns.js';
+import { MessageTemplateField } from './whatsapp.js';
 
 /**
  * The send API (§7 auxiliary calls, under /api): the same names and payloads as the tools this product replaces.
@@ -23,12 +24,18 @@ const httpUrl = textField(2000)
   }, 'Must be an http or https URL');
 
 /** `POST /api/zdg`: a text message. */
-export const SendTextInput = z.object({
-  number: recipient,
-  message: textField(30000).trim().min(1, 'Required'),
-  token: apiToken,
-  ticketwhatsappId: connection,
-});
+export const SendTextInput = z
+  .object({
+    number: recipient,
+    message: textField(30000).trim().optional(),
+    /** An approved template instead of `message`: a `cloud-api` connection only (outside the 24-hour window, the only send allowed). */
+    template: MessageTemplateField.optional(),
+    token: apiToken,
+    ticketwhatsappId: connection,
+  })
+  .superRefine((input, ctx) => {
+    if (!input.template && !input.message) ctx.addIssue({ code: 'custom', path: ['message'], message: 'Required' });
+  });
 
 /** `POST /api/sendMedia`, `/api/sendMediaZDG`: a file by URL with a caption. */
 export const SendMediaInput = z.object({

@@ -8,6 +8,13 @@ export const TIME_CREATE_NEW_TICKET_OPTIONS = [
 
 const onOff = ['enabled', 'disabled'] as const;
 
+/** callRejectMessage's default: the contact's language is unknown, so the three languages of the desk. */
+export const DEFAULT_CALL_REJECT_MESSAGE = [
+  'Não atendemos chamadas por aqui. Por favor, envie uma mensagem.',
+  "We can't take calls here. Please send us a message.",
+  'No atendemos llamadas por aquí. Por favor, envíanos un mensaje.',
+].join('\n');
+
 /**
  * Every setting key of the specification (§3), with its kind and default.
  * - option: one of a few values, shown as a select;
@@ -19,11 +26,21 @@ export const SETTING_DEFINITIONS = {
   groups: { kind: 'option', options: onOff, default: 'enabled' },
   CheckMsgIsGroup: { kind: 'option', options: onOff, default: 'disabled' },
   acceptCalls: { kind: 'option', options: onOff, default: 'enabled' },
+  /** Sent to a contact whose call was rejected (acceptCalls off); empty: nothing is sent. One text in pt, en and es. */
+  callRejectMessage: { kind: 'text', default: DEFAULT_CALL_REJECT_MESSAGE },
   timeCreateNewTicket: {
     kind: 'option',
     options: TIME_CREATE_NEW_TICKET_OPTIONS.map(String),
     default: '3600',
   },
+  /**
+   * Sent to the contact when their ticket moves to another queue or attendant (issue 15); empty (the default): off.
+   * Placeholders: those of the greetings ({{name}}, {{user}}, {{queue}}, …) and {{destination}} (the attendant,
+   * the queue, or "attendant (queue)").
+   */
+  transferMessage: { kind: 'text', default: '' },
+  /** Sent to the contact by the Protocolo button; {{protocol}} is the number (and the greetings' placeholders); empty: not sent. */
+  protocolMessage: { kind: 'text', default: '*Protocolo:* {{protocol}}' },
   typebot: { kind: 'option', options: onOff, default: 'disabled' },
   typebotUrl: { kind: 'text', default: '' },
   typebotName: { kind: 'text', default: '' },
@@ -34,9 +51,23 @@ export const SETTING_DEFINITIONS = {
   emailPass: { kind: 'secret', default: '' },
   emailFrom: { kind: 'text', default: '' },
   emailTo: { kind: 'text', default: '' },
+  /** The SMTP server (not in the specification, which leaves them to the old backend's configuration). */
+  emailHost: { kind: 'text', default: '' },
+  emailPort: { kind: 'text', default: '587' },
+  /** tls: TLS from the start (port 465); starttls: upgrade after connecting (587); none: plain (tests, relays). */
+  emailSecure: { kind: 'option', options: ['tls', 'starttls', 'none'], default: 'starttls' },
   vonageApiKey: { kind: 'secret', default: '' },
   vonageApiSecret: { kind: 'secret', default: '' },
   vonageApiId: { kind: 'text', default: '' },
+  /** The Vonage application's private key (PEM), which signs the Voice API's JWTs. */
+  vonagePrivateKey: { kind: 'secret', default: '' },
+  /** Instagram direct through Meta's Graph API: the professional account's id and a token with instagram_manage_messages. */
+  instagramAccountId: { kind: 'text', default: '' },
+  instagramAccessToken: { kind: 'secret', default: '' },
+  /** The Meta app's secret: checks the webhook's X-Hub-Signature-256. */
+  instagramAppSecret: { kind: 'secret', default: '' },
+  /** What Meta's webhook handshake must send as hub.verify_token. */
+  instagramVerifyToken: { kind: 'secret', default: '' },
   userApiToken: { kind: 'readonly', default: '' },
   /** The folder whose files /ZDGMedia2 may send by path (empty: DATA_DIR/bulk-media). */
   bulkMediaFolder: { kind: 'text', default: '' },
@@ -59,6 +90,22 @@ export function settingDefinition(key: SettingKey): SettingDefinition {
   return SETTING_DEFINITIONS[key];
 }
 
+/** A plain e-mail address (`name@host.tld`), for emailFrom, emailTo and the e-mail dialogs. */
+export function isEmailAddress(value: string): boolean {
+  return value.length <= 254 && z.email().safeParse(value).success;
+}
+
+/** What an admin reads back of a secret: never the value, only whether one is set and its last two characters. */
+export function maskSecret(value: string): string {
+  if (value === '') return '';
+  return `••••••••${value.length >= 12 ? value.slice(-2) : ''}`;
+}
+
+/** Whether a value read back is a mask (saving it unchanged would overwrite the secret with the mask). */
+export function isMaskedSecret(value: string): boolean {
+  return value.startsWith('••••••••');
+}
+
 /** Whether a non-admin may read this setting. */
 export function isPublicSetting(key: SettingKey): boolean {
   const kind = settingDefinition(key).kind;
@@ -73,11 +120,33 @@ export const SettingUpdateInput = z.object({
 });
 export type SettingUpdateInput = z.infer<typeof SettingUpdateInput>;
 
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
 /** Validates a value for a key; returns an error message or null. */
 export function validateSettingValue(key: SettingKey, value: string): string | null {
   const def = settingDefinition(key);
   if (def.options && !def.options.includes(value)) return `Must be one of: ${def.options.join(', ')}`;
   if (key === 'typebotTime' && value !== '' && !/^\d{1,6}$/.test(value)) return 'Must be a number of minutes';
+  if (key === 'typebotUrl' && value.trim() !== '' && !isHttpUrl(value.trim())) return 'Must be an http(s) address, like https://typebot.example.com';
+  if (key === 'emailPort' && value !== '' && !(/^\d{1,5}$/.test(value) && Number(value) >= 1 && Number(value) <= 65535)) {
+    return 'Must be a port number (1 to 65535)';
+  }
+  if (key === 'emailHost' && value !== '' && !/^[A-Za-z0-9.-]{1,253}$|^\[[0-9A-Fa-f:.]+\]$/.test(value)) return 'Must be a host name or address';
+  if ((key === 'emailFrom' || key === 'emailTo') && value !== '' && !isEmailAddress(value)) return 'Invalid email';
+  if (key === 'vonagePrivateKey' && value !== '' && !/^-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]+-----END [A-Z ]*PRIVATE KEY-----\s*$/.test(value.trim())) {
+    return 'Must be a PEM private key (-----BEGIN PRIVATE KEY----- …)';
+  }
+  if (key === 'vonageApiId' && value !== '' && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) {
+    return 'Must be the Vonage application id (a UUID)';
+  }
+  if (key === 'instagramAccountId' && value !== '' && !/^\d{5,30}$/.test(value)) return 'Must be the numeric account id';
   if (key === 'bulkMediaFolder' && value !== '' && !value.startsWith('/')) return 'Must be an absolute path';
   return null;
 }

@@ -35,6 +35,17 @@ export const SimulatorInboundInput = z
   .refine((m) => m.body.trim() !== '' || m.mediaType !== undefined, { message: 'Required', path: ['body'] });
 export type SimulatorInboundInput = z.input<typeof SimulatorInboundInput>;
 
+/** `POST /api/simulator/:whatsappId/call`: a contact calls the connection (voice, or video) → `{ rejected }`. */
+export const SimulatorCallInput = z.object({
+  from: z
+    .string()
+    .transform((s) => s.replace(/\D/g, ''))
+    .pipe(z.string().min(5, 'Too Short!').max(30, 'Too Long!')),
+  video: z.boolean().optional().default(false),
+  name: textField(200).trim().optional(),
+});
+export type SimulatorCallInput = z.input<typeof SimulatorCallInput>;
+
 /** `POST /api/simulator/:whatsappId/ack`: moves a sent message's delivery state (0..4). */
 export const SimulatorAckInput = z.object({
   id: token(),

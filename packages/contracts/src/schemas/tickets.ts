@@ -55,14 +55,22 @@ export interface MessageDto {
   senderKind: SenderKind;
   /** Seconds of a voice note or audio, when known. */
   mediaDuration: number | null;
+  /** Why the network could not deliver this sent message (the Cloud API's `failed` status), in words; absent or null otherwise. */
+  sendError?: string | null;
   createdAt: string;
 }
 
-export const SENDER_KINDS = ['contact', 'user', 'auto'] as const;
+/** contact; user: an attendant; auto: the desk (greeting, menu, farewell, protocol); bot: the Typebot chatbot. */
+export const SENDER_KINDS = ['contact', 'user', 'auto', 'bot'] as const;
 export type SenderKind = (typeof SENDER_KINDS)[number];
 
 /** What happened to a ticket, shown in the chat between the messages. */
-export const TICKET_EVENT_KINDS = ['accepted', 'transferred', 'returned', 'resolved', 'reopened'] as const;
+/**
+ * What happened to a ticket, shown in the chat between the messages. botHandedOver: the contact typed the chatbot's
+ * hand-over keyword; botFailed: Typebot could not be reached or answered an error (`error` says what); callRejected:
+ * the contact called and the call was rejected (acceptCalls off; `video` for a video call).
+ */
+export const TICKET_EVENT_KINDS = ['accepted', 'transferred', 'returned', 'resolved', 'reopened', 'botHandedOver', 'botFailed', 'callRejected'] as const;
 export type TicketEventKind = (typeof TICKET_EVENT_KINDS)[number];
 
 export interface TicketEventDto {
@@ -74,6 +82,10 @@ export interface TicketEventDto {
   /** A transfer's destination, as named at the time. */
   toUser?: { id: number; name: string } | null;
   toQueue?: { id: number; name: string } | null;
+  /** botFailed: what went wrong. */
+  error?: string;
+  /** callRejected: a video call. */
+  video?: boolean;
   createdAt: string;
 }
 

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { boundedString, idField, textField } from '../validation.js';
+import { INPUT_MESSAGES } from '../validation-messages.js';
 import type { QueueDto } from './queues.js';
 
-export const CHANNELS = ['baileys', 'simulator'] as const;
+export const CHANNELS = ['baileys', 'simulator', 'instagram', 'cloud-api'] as const;
 export const Channel = z.enum(CHANNELS);
 export type Channel = z.infer<typeof Channel>;
 
@@ -13,6 +14,41 @@ export type SessionStatus = (typeof SESSION_STATUSES)[number];
 /** States that make the drawer show its '!' badge. */
 export const ATTENTION_STATUSES: readonly SessionStatus[] = ['qrcode', 'PAIRING', 'DISCONNECTED', 'TIMEOUT', 'OPENING'];
 
+/**
+ * The WhatsApp Cloud API's credentials of a `cloud-api` connection (issue 18), all optional in the schema: a
+ * `cloud-api` connection needs the five (ERR_CLOUD_API_CONFIG otherwise). The token and the app secret are never
+ * read back in full (masked in `WhatsappDto.cloud`); an update that leaves them out, or sends them masked, keeps them.
+ */
+const cloudId = z.string().trim().regex(/^\d{1,30}$/, INPUT_MESSAGES.invalidNumber);
+const cloudSecret = z.string().trim().min(1).max(1000);
+/** An empty field is a field left out (a form's blank input). */
+const blankIsAbsent = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional());
+export const CloudApiFields = {
+  cloudPhoneNumberId: blankIsAbsent(cloudId),
+  cloudBusinessAccountId: blankIsAbsent(cloudId),
+  cloudAccessToken: blankIsAbsent(cloudSecret),
+  cloudAppSecret: blankIsAbsent(cloudSecret),
+  cloudVerifyToken: blankIsAbsent(z.string().trim().min(1).max(200)),
+};
+
+/** A `cloud-api` connection's settings as read back: the token and app secret masked. */
+export interface CloudApiConfigDto {
+  phoneNumberId: string;
+  businessAccountId: string;
+  /** Masked: its last 4 characters only. */
+  accessToken: string;
+  /** Masked: its last 4 characters only. */
+  appSecret: string;
+  verifyToken: string;
+  /** Path of the webhook to give Meta, after the server's public address: `/api/webhooks/whatsapp/:id`. */
+  webhookPath: string;
+}
+
+/** How a connection's credential (a Cloud API token or app secret) is read back: bullets and its last 4 characters (settings secrets: maskSecret). */
+export function maskCredential(secret: string): string {
+  return secret.length <= 4 ? '••••' : `••••${secret.slice(-4)}`;
+}
+
 export const WhatsappInput = z.object({
   name: boundedString(2, 50),
   greetingMessage: textField(30000).default(''),
@@ -20,6 +56,7 @@ export const WhatsappInput = z.object({
   isDefault: z.boolean().default(false),
   queueIds: z.array(idField).max(500).default([]),
   channel: Channel.default('baileys'),
+  ...CloudApiFields,
 });
 export type WhatsappInput = z.input<typeof WhatsappInput>;
 
@@ -31,6 +68,7 @@ export const WhatsappUpdateInput = z.object({
   isDefault: z.boolean().optional(),
   queueIds: z.array(idField).max(500).optional(),
   channel: Channel.optional(),
+  ...CloudApiFields,
 });
 export type WhatsappUpdateInput = z.input<typeof WhatsappUpdateInput>;
 
@@ -71,4 +109,40 @@ export interface WhatsappDto extends WhatsappSessionDto {
   farewellMessage: string;
   queues: QueueDto[];
   createdAt: string;
+  /** Only on `cloud-api` connections (issue 18). */
+  cloud?: CloudApiConfigDto | null;
 }
+
+/** The Graph API's message templates (`GET /{waba-id}/message_templates`), as the chat offers them. */
+export interface CloudTemplateDto {
+  name: string;
+  language: string;
+  status: string;
+  category: string;
+  /** The body's text with its {{1}}… placeholders. */
+  body: string;
+  /** How many {{n}} placeholders the body has. */
+  variables: number;
+}
+
+/** The job that stores what one Cloud API webhook call brought (issue 18): the connection and the call's JSON body. */
+export const CloudWebhookJobPayload = z.object({
+  whatsappId: idField,
+  body: z.record(z.string(), z.unknown()),
+});
+export type CloudWebhookJobPayload = z.infer<typeof CloudWebhookJobPayload>;
+
+/** Sends an approved template on a `cloud-api` connection (issue 18): its name, language and the body's {{n}} values in order. */
+export const TemplateSendInput = z.object({
+  name: z.string().trim().min(1).max(512),
+  language: z.string().trim().min(2).max(15),
+  variables: z.array(z.string().trim().min(1).max(1000)).max(50).default([]),
+});
+export type TemplateSendInput = z.input<typeof TemplateSendInput>;
+
+/**
+ * The template a bulk send or a scheduled message goes out as (issue 18): required on a `cloud-api` connection
+ * (ERR_CLOUD_API_TEMPLATE_REQUIRED), refused on the other channels (ERR_CLOUD_API_TEMPLATE_NOT_ALLOWED).
+ */
+export const MessageTemplateField = TemplateSendInput;
+export type MessageTemplate = z.output<typeof MessageTemplateField>;

@@ -5,7 +5,7 @@ import type { SessionStatus } from '@wadesk/contracts';
 import { describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../http/app-error.js';
 import { wavFile } from '../../test/audio-fixtures.js';
-import type { AckUpdate, AuthStateStore, DriverContext, InboundMessage, InboundOutcome } from '../channel-driver.js';
+import type { AckUpdate, AuthStateStore, DriverContext, InboundCall, InboundMessage, InboundOutcome } from '../channel-driver.js';
 import { toVoiceNote } from './baileys-audio.js';
 import { boomLike, makeFakeSocket, type FakeSocket } from '../../test/fakes/baileys-socket.js';
 import { BaileysDriver, type BaileysDriverOptions, type BaileysSocket } from './baileys-driver.js';
@@ -67,6 +67,9 @@ interface Harness {
   messages: InboundMessage[];
   acks: AckUpdate[];
   histories: InboundMessage[][];
+  calls: InboundCall[];
+  /** What listener.call answers (true: reject). */
+  rejectCalls: boolean;
   /** What listener.message does with each message (after recording it); stores it by default. */
   storeMessage: (m: InboundMessage) => Promise<InboundOutcome>;
 }
@@ -86,6 +89,8 @@ function harness(authStore = new MemoryAuthStateStore(), options: BaileysDriverO
     messages: [],
     acks: [],
     histories: [],
+    calls: [],
+    rejectCalls: false,
   };
   const context: DriverContext = {
     whatsappId: 7,
@@ -98,7 +103,13 @@ function harness(authStore = new MemoryAuthStateStore(), options: BaileysDriverO
         return h.storeMessage(m);
       },
       ack: (a) => h.acks.push(a),
-      history: (list) => h.histories.push(list),
+      history: async (list) => {
+        h.histories.push(list);
+      },
+      call: async (c) => {
+        h.calls.push(c);
+        return h.rejectCalls;
+      },
     },
     log: { info: () => undefined, warn: () => undefined, error: () => undefined },
   };
@@ -356,18 +367,24 @@ describe('Baileys driver: inbound messages', () => {
     expect(h.messages[2]).toMatchObject({ kind: 'sticker', media: { mimetype: 'image/webp' } });
   });
 
-  it('skips status broadcasts, protocol messages and reactions; keeps own messages from the phone', async () => {
+  it('skips status broadcasts, protocol messages and removed reactions; keeps own messages from the phone', async () => {
     const h = await deliver(
       [
         inbound('ST1', { conversation: 'my status' }, { remoteJid: 'status@broadcast', participant: '5511988887777@s.whatsapp.net' }),
         inbound('PR1', { protocolMessage: { type: proto.Message.ProtocolMessage.Type.REVOKE, key: { id: 'X' } } }),
-        inbound('RE1', { reactionMessage: { key: { id: 'TXT1' }, text: '👍' } }),
+        inbound('RE0', { reactionMessage: { key: { id: 'TXT1' }, text: '' } }),
         inbound('ME1', { conversation: 'typed on the phone' }, { fromMe: true }),
       ],
       'append',
     );
     await vi.waitFor(() => expect(h.messages).toHaveLength(1));
     expect(h.messages[0]).toMatchObject({ id: 'ME1', fromMe: true, chatId: '5511988887777', chatName: undefined });
+  });
+
+  it('maps a reaction as the Cloud API does: its emoji, replying to the message it reacts to', async () => {
+    const h = await deliver([inbound('RE1', { reactionMessage: { key: { id: 'TXT1' }, text: '👍' } })], 'notify');
+    await vi.waitFor(() => expect(h.messages).toHaveLength(1));
+    expect(h.messages[0]).toMatchObject({ id: 'RE1', kind: 'text', body: '👍', quotedId: 'TXT1', fromMe: false });
   });
 });
 
@@ -524,6 +541,19 @@ describe('Baileys driver: sending', () => {
     });
   });
 
+  it('reacts to a message by its key (react), in a group with its participant; an empty text removes the reaction', async () => {
+    const h = await connected();
+    const sent = await h.driver.sendReaction('5511988887777', { id: 'IN1', fromMe: false }, '👍');
+    expect(sent.id).toMatch(/^[0-9A-F]{10,}$/);
+    await h.driver.sendReaction('120363000000000009', { id: 'G1', fromMe: false, participant: '5511977776666' }, '❤️');
+    await h.driver.sendReaction('5511988887777', { id: 'IN1', fromMe: false }, '');
+    expect(h.socket().sent.map((s) => [s.jid, s.content])).toEqual([
+      ['5511988887777@s.whatsapp.net', { react: { text: '👍', key: { remoteJid: '5511988887777@s.whatsapp.net', id: 'IN1', fromMe: false } } }],
+      ['120363000000000009@g.us', { react: { text: '❤️', key: { remoteJid: '120363000000000009@g.us', id: 'G1', fromMe: false, participant: '5511977776666@s.whatsapp.net' } } }],
+      ['5511988887777@s.whatsapp.net', { react: { text: '', key: { remoteJid: '5511988887777@s.whatsapp.net', id: 'IN1', fromMe: false } } }],
+    ]);
+  });
+
   it('checks numbers, and answers null for a missing profile picture', async () => {
     const h = await connected();
     expect(await h.driver.checkNumber('+55 (11) 98888-7777')).toEqual({ exists: true, number: '5511988887777' });
@@ -556,5 +586,47 @@ describe('Baileys driver: sending', () => {
       ['120363000000000001@g.us', 'announcement'],
       ['120363000000000001@g.us', 'not_announcement'],
     ]);
+  });
+});
+
+describe('Baileys driver: calls (issue 15)', () => {
+  async function connected() {
+    const h = harness(new MemoryAuthStateStore());
+    await h.driver.start();
+    h.socket().ev.emit('connection.update', { connection: 'open' });
+    return h;
+  }
+  const offer = (id: string, extra: Record<string, unknown> = {}) => ({
+    chatId: '5511988887777@s.whatsapp.net',
+    from: '5511988887777@s.whatsapp.net',
+    id,
+    date: new Date(1_763_700_000_000),
+    status: 'offer' as const,
+    offline: false,
+    ...extra,
+  });
+
+  it('asks the desk about each offered call and rejects it on the network when told to', async () => {
+    const h = await connected();
+    h.rejectCalls = true;
+    h.socket().ev.emit('call', [offer('CALL1', { isVideo: true })]);
+    await vi.waitFor(() => expect(h.socket().rejectCall).toHaveBeenCalledWith('CALL1', '5511988887777@s.whatsapp.net'));
+    expect(h.calls).toEqual([{ id: 'CALL1', from: '5511988887777', video: true }]);
+  });
+
+  it('lets the call ring when the desk accepts calls; ignores ringing, ended, offline and group call updates', async () => {
+    const h = await connected();
+    h.socket().ev.emit('call', [offer('CALL2')]);
+    await vi.waitFor(() => expect(h.calls).toHaveLength(1));
+    h.rejectCalls = true;
+    h.socket().ev.emit('call', [
+      offer('CALL2', { status: 'ringing' }),
+      offer('CALL2', { status: 'terminate' }),
+      offer('CALL3', { offline: true }),
+      offer('CALL4', { isGroup: true, groupJid: '120363000000000001@g.us' }),
+    ]);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(h.calls.map((c) => c.id)).toEqual(['CALL2']);
+    expect(h.socket().rejectCall).not.toHaveBeenCalled();
   });
 });

@@ -1,5 +1,6 @@
 import {
   Browsers,
+  BufferJSON,
   DisconnectReason,
   downloadMediaMessage,
   fetchLatestWaWebVersion,
@@ -22,8 +23,10 @@ import type {
   ChannelDriver,
   DriverContext,
   GroupInfo,
+  HistoryAnchor,
   InboundMessage,
   OutboundMedia,
+  ReactionTarget,
   SendOptions,
   SentMessage,
 } from '../channel-driver.js';
@@ -48,6 +51,8 @@ export type BaileysSocket = Pick<
   | 'groupUpdateDescription'
   | 'groupSettingUpdate'
   | 'updateMediaMessage'
+  | 'fetchMessageHistory'
+  | 'rejectCall'
   | 'logout'
   | 'end'
 > & {
@@ -217,8 +222,23 @@ export class BaileysDriver implements ChannelDriver {
         if (normalized.length === 0 || !current()) return;
         normalized.sort((a, b) => a.timestamp.getTime() - b.timestamp.getTime());
         this.keepHistory(normalized);
-        listener.history(normalized);
+        // Stored (device_history) before the next batch: the history import reads it from there.
+        await listener.history(normalized);
       });
+    });
+
+    // Incoming calls: the desk decides (acceptCalls); a call it refuses is rejected on the network.
+    socket.ev.on('call', (calls) => {
+      for (const call of calls) {
+        if (call.status !== 'offer' || call.isGroup || call.offline || !current()) continue;
+        const from = chatIdOfJid(call.from, call.callerPn);
+        void listener
+          .call({ id: call.id, from, video: Boolean(call.isVideo) })
+          .then(async (reject) => {
+            if (reject && current()) await socket.rejectCall(call.id, call.from);
+          })
+          .catch((err: unknown) => this.ctx.log.warn({ err, callId: call.id }, 'rejecting a call failed'));
+      }
     });
 
     const rememberSubject = (group: Partial<GroupMetadata>) => {
@@ -278,6 +298,8 @@ export class BaileysDriver implements ChannelDriver {
   private inboundContext(socket: BaileysSocket, live: boolean): InboundContext {
     const download = this.options.downloadMedia ?? defaultDownload;
     return {
+      // History is stored raw and imported later: its media is fetched then, from the message's key and media keys.
+      ...(live ? {} : { mediaRef: (message: WAMessage) => JSON.stringify({ key: message.key, message: message.message, messageTimestamp: message.messageTimestamp }, BufferJSON.replacer) }),
       download: async (message) => {
         try {
           return await download(message, socket, this.logger);
@@ -381,6 +403,13 @@ export class BaileysDriver implements ChannelDriver {
     await this.send(chatId, { delete: { remoteJid: jid, id: messageId, fromMe } }, undefined, 'ERR_DELETE_WAPP_MSG');
   }
 
+  /** A reaction (`react`), to a message of the chat; an empty text removes this device's reaction. */
+  sendReaction(chatId: string, target: ReactionTarget, emoji: string): Promise<SentMessage> {
+    const jid = toJid(chatId);
+    const key = { remoteJid: jid, id: target.id, fromMe: target.fromMe, ...(target.participant ? { participant: toJid(target.participant) } : {}) };
+    return this.send(chatId, { react: { text: emoji, key } });
+  }
+
   async checkNumber(number: string): Promise<{ exists: boolean; number?: string }> {
     const socket = this.requireSocket();
     const digits = number.replace(/\D/g, '');
@@ -434,5 +463,22 @@ export class BaileysDriver implements ChannelDriver {
 
   fetchHistory(limit: number): Promise<InboundMessage[]> {
     return Promise.resolve(limit > 0 ? this.history.slice(-limit) : []);
+  }
+
+  /**
+   * Asks the phone for older messages of a chat (Baileys' on-demand history sync, a peer data operation): the phone
+   * answers later with a `messaging-history.set`, which is kept like the history of the pairing.
+   */
+  async requestOlderHistory(oldest: HistoryAnchor, count: number): Promise<void> {
+    const socket = this.requireSocket();
+    const remoteJid = oldest.isGroup ? groupJid(oldest.chatId) : toJid(oldest.chatId);
+    await socket.fetchMessageHistory(count, { remoteJid, id: oldest.id, fromMe: oldest.fromMe }, oldest.timestamp.getTime());
+  }
+
+  /** A history message's media, from the reference kept with it (its key and media keys): WhatsApp re-uploads it if need be. */
+  async downloadHistoryMedia(ref: string): Promise<Buffer> {
+    const socket = this.requireSocket();
+    const message = JSON.parse(ref, BufferJSON.reviver) as WAMessage;
+    return (this.options.downloadMedia ?? defaultDownload)(message, socket, this.logger);
   }
 }

@@ -19,6 +19,8 @@ export interface InboundContext {
   phoneJidForLid(lid: string): Promise<string | null>;
   /** A group's subject, when known. */
   groupSubject(groupJid: string): Promise<string | undefined>;
+  /** History: a reference to fetch the media again later (`media.ref`). */
+  mediaRef?(message: WAMessage): string;
 }
 
 type Content = proto.IMessage;
@@ -150,7 +152,7 @@ function timestampOf(message: WAMessage): Date {
 
 /**
  * One Baileys message to our normalized inbound message; null for what the desk does not show
- * (status broadcasts, newsletters, protocol messages, reactions, stubs, unsupported content).
+ * (status broadcasts, newsletters, protocol messages, removed reactions, stubs, unsupported content).
  */
 export async function normalizeMessage(message: WAMessage, ctx: InboundContext): Promise<InboundMessage | null> {
   const key = message.key;
@@ -160,8 +162,13 @@ export async function normalizeMessage(message: WAMessage, ctx: InboundContext):
   if (isJidStatusBroadcast(remoteJid) || isJidBroadcast(remoteJid) || isJidNewsletter(remoteJid)) return null;
 
   const content = normalizeMessageContent(message.message);
-  if (!content || content.protocolMessage || content.reactionMessage) return null;
-  const rendered = renderContent(content);
+  if (!content || content.protocolMessage) return null;
+  // A reaction is stored as the Cloud API's are: its emoji, replying to the message it reacts to (issue 18); a
+  // removed reaction (empty text) is skipped.
+  const reaction = content.reactionMessage;
+  const reactedId = reaction?.key?.id;
+  if (reaction && (!reaction.text || !reactedId)) return null;
+  const rendered: Rendered | null = reaction ? { kind: 'text', body: reaction.text! } : renderContent(content);
   if (!rendered) return null;
 
   const fromMe = Boolean(key.fromMe);
@@ -185,6 +192,7 @@ export async function normalizeMessage(message: WAMessage, ctx: InboundContext):
   if (rendered.media) {
     const { mimetype, filename, ptt, seconds } = rendered.media;
     media = { mimetype, filename, ptt, ...(seconds ? { seconds } : {}), download: () => ctx.download(message) };
+    if (ctx.mediaRef) media.ref = ctx.mediaRef(message);
   }
 
   return {
@@ -199,7 +207,7 @@ export async function normalizeMessage(message: WAMessage, ctx: InboundContext):
     media,
     location: rendered.location,
     vcard: rendered.vcard,
-    quotedId: quotedIdOf(content),
+    quotedId: reactedId ?? quotedIdOf(content),
     timestamp: timestampOf(message),
   };
 }

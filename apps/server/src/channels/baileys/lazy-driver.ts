@@ -1,4 +1,5 @@
-import type { ChannelDriver, ChannelDriverFactory, DriverContext, OutboundMedia, SendOptions } from '../channel-driver.js';
+import { AppError } from '../../http/app-error.js';
+import type { ChannelDriver, ChannelDriverFactory, DriverContext, HistoryAnchor, OutboundMedia, ReactionTarget, SendOptions } from '../channel-driver.js';
 
 /**
  * The Baileys driver, loaded when a Baileys connection first needs it: Baileys and its protocol buffers hold
@@ -37,6 +38,12 @@ class LazyBaileysDriver implements ChannelDriver {
     return (await this.driver()).sendMedia(to, media, options);
   }
 
+  async sendReaction(chatId: string, target: ReactionTarget, emoji: string) {
+    const driver = await this.driver();
+    if (!driver.sendReaction) throw new AppError('ERR_REACTION_NOT_OFFERED');
+    return driver.sendReaction(chatId, target, emoji);
+  }
+
   async deleteMessage(chatId: string, messageId: string, fromMe: boolean) {
     return (await this.driver()).deleteMessage(chatId, messageId, fromMe);
   }
@@ -67,6 +74,18 @@ class LazyBaileysDriver implements ChannelDriver {
 
   async setGroupAnnounce(groupId: string, announce: boolean) {
     return (await this.driver()).setGroupAnnounce(groupId, announce);
+  }
+
+  async downloadHistoryMedia(ref: string) {
+    const driver = await this.driver();
+    if (!driver.downloadHistoryMedia) throw new Error('history media is not offered');
+    return driver.downloadHistoryMedia(ref);
+  }
+
+  async requestOlderHistory(oldest: HistoryAnchor, count: number) {
+    const driver = await this.driver();
+    if (!driver.requestOlderHistory) throw new Error('older history is not offered');
+    return driver.requestOlderHistory(oldest, count);
   }
 
   async fetchHistory(limit: number) {

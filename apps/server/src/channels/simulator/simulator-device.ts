@@ -1,5 +1,5 @@
 import { AppError } from '../../http/app-error.js';
-import type { Ack, GroupInfo, InboundMessage, InboundOutcome } from '../channel-driver.js';
+import type { Ack, GroupInfo, InboundCall, InboundMessage, InboundOutcome } from '../channel-driver.js';
 import { toDataUrl } from './simulator-media.js';
 import type { SimulatorOutboxFiles } from './simulator-outbox-files.js';
 
@@ -23,7 +23,11 @@ export interface SimulatorLink {
   pair(): Promise<boolean>;
   /** Hands a contact's message to the desk; resolves once the desk stored it (or knew it). */
   receive(message: InboundMessage): Promise<InboundOutcome>;
+  /** A contact calls: resolves true when the desk rejects the call. */
+  call(call: InboundCall): Promise<boolean>;
   acked(entry: OutboxEntry): void;
+  /** Hands the phone's history to the desk (as a device does on pairing); resolves once it is kept. */
+  history(messages: InboundMessage[]): Promise<void>;
 }
 
 const HISTORY_LIMIT = 2000;
@@ -69,6 +73,22 @@ export class SimulatorDevice {
     const outcome = await link.receive(message);
     if (outcome !== 'duplicate') this.remember(message);
     return outcome;
+  }
+
+  /** Adds messages to the phone's history and sends them to the desk, as a phone does when it pairs. */
+  async seedHistory(messages: InboundMessage[]): Promise<void> {
+    const link = this.link;
+    if (!link?.connected) throw new AppError('ERR_WAPP_NOT_INITIALIZED', 'The simulator device is not connected.');
+    const known = new Set(this.history.map((m) => m.id));
+    for (const m of [...messages].sort((a, b) => a.timestamp.getTime() - b.timestamp.getTime())) if (!known.has(m.id)) this.remember(m);
+    await link.history(messages);
+  }
+
+  /** A contact calls the device; resolves whether the desk rejected the call. */
+  async call(call: InboundCall): Promise<boolean> {
+    const link = this.link;
+    if (!link?.connected) throw new AppError('ERR_WAPP_NOT_INITIALIZED', 'The simulator device is not connected.');
+    return link.call(call);
   }
 
   remember(message: InboundMessage): void {

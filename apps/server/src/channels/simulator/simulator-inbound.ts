@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { SimulatorInboundInput } from '@wadesk/contracts';
+import type { SimulatorHistoryMessage, SimulatorInboundInput } from '@wadesk/contracts';
 import type { z } from 'zod';
 import { AppError } from '../../http/app-error.js';
 import type { InboundMessage } from '../channel-driver.js';
@@ -70,6 +70,37 @@ export function toInboundMessage(device: SimulatorDevice, input: InboundData, fe
   } else if (groupId) {
     const group = device.groups.get(groupId)!;
     if (!group.participants.some((p) => p.number === from)) group.participants.push({ number: from, isAdmin: false });
+  }
+  return message;
+}
+
+export type HistoryData = z.output<typeof SimulatorHistoryMessage>;
+
+/** A seeded history message as the normalized message a device's history sync produces (its media fetched later by `ref`). */
+export function historyToInboundMessage(device: SimulatorDevice, input: HistoryData): InboundMessage {
+  const isGroup = input.chat.endsWith('@g.us');
+  const message: InboundMessage = {
+    id: input.id,
+    fromMe: input.fromMe,
+    chatId: input.chat,
+    chatName: isGroup ? (input.name ?? device.groups.get(input.chat)?.subject) : input.fromMe ? undefined : input.name,
+    isGroup,
+    participant: isGroup && !input.fromMe && input.participant ? { number: input.participant } : undefined,
+    kind: 'text',
+    body: input.body,
+    quotedId: input.quotedId,
+    timestamp: input.timestamp,
+  };
+  const type = input.mediaType;
+  if (type === 'location') {
+    message.kind = 'location';
+    message.location = parseLocation(input.body);
+  } else if (type === 'vcard') {
+    message.kind = 'vcard';
+    message.vcard = parseVcard(input.body);
+  } else if (type && input.mediaUrl) {
+    message.kind = type;
+    message.media = { ...simulatorMedia(type, input.mediaUrl, undefined), ref: input.mediaUrl };
   }
   return message;
 }

@@ -30,7 +30,7 @@ export class SimulatorNetwork {
   }
 
   /** The driver factory to register for channel 'simulator'. */
-  readonly driverFactory: ChannelDriverFactory = (context) => new SimulatorDriver(context, this.device(context.whatsappId));
+  readonly driverFactory: ChannelDriverFactory = (context) => new SimulatorDriver(context, this.device(context.whatsappId), this.fetchLocal);
 
   device(whatsappId: number): SimulatorDevice {
     let device = this.devices.get(whatsappId);

@@ -4,13 +4,16 @@ import type {
   ChannelDriver,
   DriverContext,
   GroupInfo,
+  InboundCall,
   InboundMessage,
   InboundOutcome,
   OutboundMedia,
+  ReactionTarget,
   SendOptions,
   SentMessage,
 } from '../channel-driver.js';
 import type { OutboxEntry, SimulatorDevice, SimulatorLink } from './simulator-device.js';
+import { simulatorMedia, type LocalFetch } from './simulator-media.js';
 
 /** Auth-state key that survives restarts: a paired simulator connection comes back CONNECTED. */
 export const PAIRED_KEY = 'simulator:paired';
@@ -30,6 +33,7 @@ export class SimulatorDriver implements ChannelDriver, SimulatorLink {
   constructor(
     private readonly context: DriverContext,
     private readonly device: SimulatorDevice,
+    private readonly fetchLocal?: LocalFetch,
   ) {}
 
   async start(): Promise<void> {
@@ -71,6 +75,19 @@ export class SimulatorDriver implements ChannelDriver, SimulatorLink {
     return this.context.listener.message(message);
   }
 
+  history(messages: InboundMessage[]): Promise<void> {
+    return this.context.listener.history(messages);
+  }
+
+  /** A seeded history message's media: its `ref` is the URL it was seeded with (a data: URL or a path of this app). */
+  async downloadHistoryMedia(ref: string): Promise<Buffer> {
+    return simulatorMedia('document', ref, this.fetchLocal).download();
+  }
+
+  call(call: InboundCall): Promise<boolean> {
+    return this.context.listener.call(call);
+  }
+
   acked(entry: OutboxEntry): void {
     if (this.connected) this.context.listener.ack({ id: entry.id, chatId: entry.to, ack: entry.ack });
   }
@@ -83,6 +100,14 @@ export class SimulatorDriver implements ChannelDriver, SimulatorLink {
     this.recipient(to);
     const mediaUrl = await this.device.keepFile(media.mimetype, media.data);
     return this.record(to, { body: media.caption ?? media.filename ?? '', mediaType: media.kind, mediaUrl }, options);
+  }
+
+  /** A reaction goes to the device's outbox as its emoji (mediaType 'reaction', body '' when removed). */
+  async sendReaction(to: string, _target: ReactionTarget, emoji: string): Promise<SentMessage> {
+    const chatId = this.recipient(to);
+    const entry: OutboxEntry = { id: `SIM-OUT-${randomUUID()}`, to: chatId, body: emoji, mediaType: 'reaction', mediaUrl: null, ack: 1, isDeleted: false, createdAt: new Date() };
+    this.device.send(entry);
+    return { id: entry.id, timestamp: entry.createdAt };
   }
 
   async deleteMessage(_chatId: string, messageId: string, fromMe: boolean): Promise<void> {

@@ -1,12 +1,15 @@
 import {
   SimulatorAckInput,
+  SimulatorCallInput,
   SimulatorGroupInput,
+  SimulatorHistoryInput,
   SimulatorInboundInput,
   SimulatorOutboxQuery,
   idField,
   type SimulatorGroupDto,
   type SimulatorOutboxItemDto,
 } from '@wadesk/contracts';
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../http/app-error.js';
@@ -14,7 +17,8 @@ import { parse } from '../../http/validate.js';
 import type { Ack, GroupInfo } from '../channel-driver.js';
 import type { SessionManager } from '../session-manager.js';
 import type { OutboxEntry } from './simulator-device.js';
-import { toInboundMessage } from './simulator-inbound.js';
+import { historyToInboundMessage, toInboundMessage } from './simulator-inbound.js';
+import { chatIdOf } from './simulator.driver.js';
 import type { SimulatorNetwork } from './simulator-network.js';
 
 const Params = z.object({ whatsappId: idField });
@@ -52,6 +56,16 @@ export function simulatorRoutes(app: FastifyInstance, network: SimulatorNetwork,
     const outcome = await device.deliver(message);
     const duplicate = outcome === 'duplicate';
     return reply.status(duplicate ? 200 : 201).send({ id: message.id, duplicate });
+  });
+
+  /** A contact calls the connection: `{ rejected }` says whether the desk rejected it (acceptCalls off). */
+  app.post('/api/simulator/:whatsappId/call', admin, async (request) => {
+    const { whatsappId } = parse(Params, request.params);
+    const input = parse(SimulatorCallInput, request.body);
+    const device = await network.requireDevice(whatsappId);
+    if (!device.connected) throw new AppError('ERR_WAPP_NOT_INITIALIZED', 'The simulator device is not connected.');
+    const rejected = await device.call({ id: `CALL${randomBytes(8).toString('hex').toUpperCase()}`, from: chatIdOf(input.from), video: input.video, name: input.name });
+    return { rejected };
   });
 
   app.get('/api/simulator/:whatsappId/outbox', admin, async (request) => {
@@ -100,6 +114,19 @@ export function simulatorRoutes(app: FastifyInstance, network: SimulatorNetwork,
     const { whatsappId } = parse(Params, request.params);
     const device = await network.requireDevice(whatsappId);
     return [...device.groups.values()].map(toGroupDto);
+  });
+
+  /**
+   * Seeds the simulated phone's history, as a phone sends it on pairing (Baileys' messaging-history.set): the desk
+   * keeps it per connection for the history import (issue 14). Answered once it is kept; an id seen before is kept once.
+   */
+  app.post('/api/simulator/:whatsappId/history', admin, async (request, reply) => {
+    const { whatsappId } = parse(Params, request.params);
+    const { messages } = parse(SimulatorHistoryInput, request.body);
+    const device = await network.requireDevice(whatsappId);
+    if (!device.connected) throw new AppError('ERR_WAPP_NOT_INITIALIZED', 'The simulator device is not connected.');
+    await device.seedHistory(messages.map((m) => historyToInboundMessage(device, m)));
+    return reply.status(201).send({ received: messages.length });
   });
 
   /** The chats and groups the simulated phone knows (for the /simulator page). */

@@ -1,4 +1,4 @@
-import type { CampaignDto, CampaignKind, CampaignRecipientDto, CampaignStatus, RecipientStatus } from '@wadesk/contracts';
+import type { CampaignDto, CampaignKind, CampaignRecipientDto, CampaignStatus, MessageTemplate, RecipientStatus } from '@wadesk/contracts';
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { campaignRecipients, campaigns, users, whatsapps } from '../../db/schema.js';
@@ -13,6 +13,8 @@ export interface CampaignWrite {
   path: string | null;
   minInterval: number;
   maxInterval: number;
+  /** Each recipient gets this approved template (cloud-api connections, issue 18). */
+  template: MessageTemplate | null;
   chain: string;
 }
 
@@ -62,6 +64,7 @@ function toRecord(c: typeof campaigns.$inferSelect): CampaignRecord {
     path: c.path,
     minInterval: c.minInterval,
     maxInterval: c.maxInterval,
+    template: c.template ?? null,
     chain: c.chain,
   };
 }
@@ -296,6 +299,15 @@ export class CampaignsRepository {
   }
 
   /** Ids of the campaigns being sent now (for the once-a-second progress). */
+  /** Queued or running campaigns of one connection, with their status. */
+  async activeOn(whatsappId: number): Promise<{ id: number; status: CampaignStatus }[]> {
+    const rows = await this.db
+      .select({ id: campaigns.id, status: campaigns.status })
+      .from(campaigns)
+      .where(and(eq(campaigns.whatsappId, whatsappId), inArray(campaigns.status, ['queued', 'running'])));
+    return rows.map((r) => ({ id: r.id, status: r.status as CampaignStatus }));
+  }
+
   async activeIds(): Promise<number[]> {
     const rows = await this.db
       .select({ id: campaigns.id })

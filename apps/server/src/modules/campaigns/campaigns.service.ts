@@ -1,3 +1,4 @@
+import { otherProcessRetryMs } from '../../jobs/other-process.js';
 import {
   CAMPAIGN_PAGE_SIZE,
   MAX_CAMPAIGN_NUMBERS,
@@ -13,6 +14,9 @@ import {
   type NumberProblem,
 } from '@wadesk/contracts';
 import type { ChannelDriver, OutboundMedia, SentMessage } from '../../channels/channel-driver.js';
+import { CloudApiDriver } from '../../channels/cloud-api/cloud-api-driver.js';
+import { checkTemplateRule, sendTemplateTo } from '../../channels/cloud-api/cloud-templates.js';
+import { MIME_BY_EXTENSION, mediaTypeOf } from '../../storage/media-storage.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { Database } from '../../db/client.js';
 import type { DomainEvents } from '../../events/domain-events.js';
@@ -43,6 +47,8 @@ export interface SingleSend {
   message?: string;
   url?: string;
   title?: string;
+  /** An approved template instead of `message` (a cloud-api connection only; issue 18). */
+  template?: CampaignData['template'];
 }
 
 export interface CampaignsOptions {
@@ -58,8 +64,6 @@ export interface CampaignsOptions {
 export const STEP_GRACE_MS = 2 * 60_000;
 /** While the connection is down, a running campaign looks again this often (it stays running). */
 const CONNECTION_RETRY_MS = 15_000;
-/** A step taken by a process that does not run the campaign's connection is queued again this soon. */
-const OTHER_PROCESS_RETRY_MS = 250;
 
 const NOT_FOUND = 'Campaign not found.';
 
@@ -102,6 +106,10 @@ export class CampaignsService {
   ) {
     this.clock = options.clock ?? (() => new Date());
     this.random = options.random ?? Math.random;
+    // A connection taken over from a dead process: its campaigns go on now, not when the watchdog finds them late.
+    sessions.onTakeover((whatsappId) => {
+      this.resumeOn(whatsappId).catch((err: unknown) => this.options.log.warn({ err, whatsappId }, 'resuming campaigns after a takeover failed'));
+    });
   }
 
   private repo(): CampaignsRepository {
@@ -120,6 +128,7 @@ export class CampaignsService {
       throw validation('numbers', `At most ${MAX_CAMPAIGN_NUMBERS} lines`);
     }
     if (numbers.length === 0) throw validation('numbers', 'No line holds a valid number');
+    await checkTemplateRule(this.db, whatsappId, data.template);
     if (data.kind === 'mediaPath') await checkBulkMediaPath(data.path ?? '', await this.options.bulkMediaFolder());
     const recipients = [
       ...numbers.map((n) => ({ line: n.line, number: n.number, status: 'pending' as const, error: null })),
@@ -136,6 +145,9 @@ export class CampaignsService {
   async sendOne(input: SingleSend): Promise<{ campaignId: number; jobId: string }> {
     const whatsappId = await connectionOf(this.db, input.whatsappId);
     const to = recipientOf(input.to);
+    // Free-form is allowed (inside the 24-hour window Meta takes it; outside it the send fails with
+    // ERR_CLOUD_API_WINDOW_CLOSED): only a template given on another channel is refused.
+    if (input.template) await checkTemplateRule(this.db, whatsappId, input.template);
     const data: CampaignData = { ...input, whatsappId, numbers: to, minInterval: 0, maxInterval: 0 };
     const { id, jobId } = await this.store(null, whatsappId, data, [{ line: 1, number: to, status: 'pending', error: null }]);
     return { campaignId: id, jobId };
@@ -153,12 +165,13 @@ export class CampaignsService {
         kind: data.kind,
         whatsappId,
         userId,
-        message: data.kind === 'text' ? (data.message ?? null) : null,
+        message: data.kind === 'text' && !data.template ? (data.message ?? null) : null,
         url: data.kind === 'mediaUrl' || data.kind === 'audio' ? (data.url ?? null) : null,
         title: data.kind === 'mediaUrl' || data.kind === 'mediaPath' ? (data.title ?? null) : null,
         path: data.kind === 'mediaPath' ? (data.path ?? null) : null,
         minInterval: data.minInterval,
         maxInterval: data.maxInterval,
+        template: data.template ?? null,
         chain,
       },
       recipients,
@@ -243,9 +256,11 @@ export class CampaignsService {
       return { outcome: 'waiting', error: err.message };
     }
 
+    // On the Cloud API a file named by URL goes by link: Meta fetches it itself (the send API's /sendMedia…).
+    const link = linkOf(driver, campaign);
     let media: OutboundMedia | null;
     try {
-      media = await this.media.of(campaign);
+      media = link ? null : await this.media.of(campaign);
     } catch (err) {
       if (!(err instanceof CampaignMediaError)) throw err;
       await this.repo().transition(campaignId, ['queued', 'running'], 'paused', { chain: newChain(), now: this.clock(), lastError: err.message });
@@ -261,7 +276,7 @@ export class CampaignsService {
       return { outcome: 'done' };
     }
     await this.announce(campaignId);
-    const outcome = await this.send(driver, campaign, claim.recipient.number, media);
+    const outcome = await this.send(driver, campaign, claim.recipient.number, media, link);
     await this.repo().finishRecipient(campaignId, claim.recipient.line, outcome, this.clock());
     if (outcome.status === 'failed') this.options.log.info({ campaignId, line: claim.recipient.line, error: outcome.error }, 'campaign recipient failed');
 
@@ -290,6 +305,25 @@ export class CampaignsService {
     return overdue.length;
   }
 
+  /**
+   * This process just took over the connection (its former process died, decision 0020): each of its active
+   * campaigns gets a new chain stepping now. A step job of the old chain (lost with the process, or still
+   * queued) finds its chain stale and does nothing, so one chain goes on; the recipient the dead process was
+   * sending, if any, becomes `unknown` (it may have gone out), never sent twice.
+   */
+  async resumeOn(whatsappId: number): Promise<number> {
+    const active = await this.repo().activeOn(whatsappId);
+    for (const { id, status } of active) {
+      const chain = newChain();
+      const at = this.clock();
+      if (await this.repo().transition(id, [status], status, { chain, now: at, nextSendAt: at })) {
+        this.options.log.info({ campaignId: id, whatsappId }, 'connection taken over: campaign resumed with a new chain');
+        await this.scheduleStep({ campaignId: id, chain }, at);
+      }
+    }
+    return active.length;
+  }
+
   /** Sends the progress of every active campaign once a second (besides each change). */
   startProgress(intervalMs = 1000): void {
     if (this.ticker) return;
@@ -312,7 +346,7 @@ export class CampaignsService {
     }
   }
 
-  private async send(driver: ChannelDriver, campaign: CampaignRecord, number: string, media: OutboundMedia | null): Promise<RecipientOutcome> {
+  private async send(driver: ChannelDriver, campaign: CampaignRecord, number: string, media: OutboundMedia | null, link: MediaLink | null = null): Promise<RecipientOutcome> {
     let check: { exists: boolean; number?: string } = { exists: true };
     try {
       if (!number.endsWith('@g.us')) check = await withTimeout(driver.checkNumber(number), NETWORK_TIMEOUT_MS);
@@ -323,11 +357,19 @@ export class CampaignsService {
     const to = check.number ?? number;
     let sent: SentMessage;
     try {
-      const sending = media ? driver.sendMedia(to, media) : driver.sendText(to, campaign.message ?? '');
+      const sending = campaign.template
+        ? sendTemplateTo(driver, to, campaign.template)
+        : link && driver instanceof CloudApiDriver
+          ? driver.sendMediaLink(to, link.kind, link.url, link.caption, link.filename)
+          : media
+          ? driver.sendMedia(to, media)
+          : driver.sendText(to, campaign.message ?? '');
       sent = await withTimeout(sending, NETWORK_TIMEOUT_MS);
     } catch (err) {
       // Handed to the network without an answer: it may have arrived, so it is not sent again.
       if (err instanceof NetworkTimeout) return { status: 'unknown', error: `The send got no answer: ${err.message}` };
+      // A Cloud API refusal in words, with its code (ERR_CLOUD_API_WINDOW_CLOSED, ERR_CLOUD_API_RATE_LIMITED…).
+      if (err instanceof AppError && err.code.startsWith('ERR_CLOUD_API_')) return { status: 'failed', error: `${err.code}: ${err.message}` };
       return { status: 'failed', error: (err as Error).message || 'The send failed' };
     }
     return { status: 'sent', channelMessageId: sent.id, sentAt: sent.timestamp };
@@ -337,7 +379,7 @@ export class CampaignsService {
     // Another process runs the connection: the step goes back to the queue at once, for its owner to take
     // (issue 17 routes it there directly). Down here: wait, and say why.
     if (this.sessions.status(campaign.whatsappId) === null) {
-      const soon = new Date(this.clock().getTime() + OTHER_PROCESS_RETRY_MS);
+      const soon = new Date(this.clock().getTime() + otherProcessRetryMs());
       if (await this.repo().setNextSend(campaign.id, campaign.chain, soon)) await this.scheduleStep({ campaignId: campaign.id, chain: campaign.chain }, soon);
       return;
     }
@@ -366,6 +408,28 @@ export class CampaignsService {
     this.events.emit('campaign.updated', { campaign });
     return campaign;
   }
+}
+
+/** A file the Cloud API fetches by its URL. */
+interface MediaLink {
+  kind: OutboundMedia['kind'];
+  url: string;
+  caption?: string;
+  filename?: string;
+}
+
+/** A URL send (`mediaUrl`, `audio`) on a Cloud API connection goes by link; null otherwise (the file is fetched here). */
+function linkOf(driver: ChannelDriver, campaign: CampaignRecord): MediaLink | null {
+  if (!(driver instanceof CloudApiDriver) || !campaign.url || (campaign.kind !== 'mediaUrl' && campaign.kind !== 'audio')) return null;
+  let filename: string | undefined;
+  try {
+    filename = decodeURIComponent(new URL(campaign.url).pathname.split('/').pop() ?? '') || undefined;
+  } catch {
+    filename = undefined;
+  }
+  const ext = filename?.includes('.') ? filename.split('.').pop()!.toLowerCase() : '';
+  const kind = campaign.kind === 'audio' ? 'audio' : mediaTypeOf(MIME_BY_EXTENSION[ext === 'jpeg' ? 'jpg' : ext] ?? 'application/octet-stream');
+  return { kind, url: campaign.url, caption: campaign.title ?? undefined, filename };
 }
 
 /** The send API's `number`: digits, `digits@c.us` (normalized like a campaign's line) or a group `id@g.us`. */

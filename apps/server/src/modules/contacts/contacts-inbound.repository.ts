@@ -14,6 +14,19 @@ export interface InboundContact {
 
 const columns = { id: contacts.id, name: contacts.name, number: contacts.number, profilePicUrl: contacts.profilePicUrl };
 
+/**
+ * A known contact keeps its name when a message comes with `name`: a name someone typed (or the network gave before)
+ * is kept; only a name that is the number is replaced by a real one.
+ */
+export function keepsItsName(contact: { name: string; number: string }, name: string | undefined): boolean {
+  return contact.name !== contact.number || contactNameFrom(name, contact.number) === contact.number;
+}
+
+/** The name a contact gets from a message: the name the network gives, else its number. */
+export function contactNameFrom(name: string | undefined, number: string): string {
+  return name?.trim().slice(0, 200) || number;
+}
+
 /** Contacts as the inbound pipeline sees them: found or created by number, race-free. */
 export class ContactsInboundRepository {
   constructor(private readonly db: Executor) {}
@@ -23,11 +36,11 @@ export class ContactsInboundRepository {
    * only the number; a name someone typed is kept.
    */
   async findOrCreateByNumber(number: string, name: string | undefined, isGroup: boolean): Promise<InboundContact> {
-    const given = name?.trim().slice(0, 200) || number;
+    const given = contactNameFrom(name, number);
     // The usual case (a known contact) only reads: no row version, no lock, no WAL for a message.
-    const existing = await this.find(number);
+    const existing = await this.findByNumber(number);
     if (existing) {
-      if (existing.name !== existing.number || given === number) return { ...existing, created: false };
+      if (keepsItsName(existing, name)) return { ...existing, created: false };
       const [renamed] = await this.db
         .update(contacts)
         .set({ name: given, updatedAt: new Date() })
@@ -42,14 +55,8 @@ export class ContactsInboundRepository {
     return { ...(await this.findOrCreateByNumber(number, name, isGroup)), created: false };
   }
 
-  /** The contact with this number when it needs no change for this name (the usual case: a known contact), else undefined. */
-  async findKnown(number: string, name: string | undefined): Promise<Omit<InboundContact, 'created'> | undefined> {
-    const existing = await this.find(number);
-    const given = name?.trim().slice(0, 200) || number;
-    return existing && (existing.name !== existing.number || given === number) ? existing : undefined;
-  }
-
-  private async find(number: string): Promise<Omit<InboundContact, 'created'> | undefined> {
+  /** The contact with this number, if any. */
+  async findByNumber(number: string): Promise<Omit<InboundContact, 'created'> | undefined> {
     const byNumber = prepared(this.db, 'contacts.inboundByNumber', (name) =>
       this.db.select(columns).from(contacts).where(eq(contacts.number, sql.placeholder('number'))).limit(1).prepare(name),
     );

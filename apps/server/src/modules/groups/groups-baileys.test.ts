@@ -1,8 +1,7 @@
 import type { GroupMetadata } from '@whiskeysockets/baileys';
 import type { GroupActionDto, GroupActionItemListResponse, WhatsappDto } from '@wadesk/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BaileysDriver, type BaileysSocket } from '../../channels/baileys/baileys-driver.js';
-import { makeFakeSocket, type FakeSocket } from '../../test/fakes/baileys-socket.js';
+import { fakeBaileys } from '../../test/fakes/baileys-app.js';
 import { eventually } from '../../test/session-helpers.js';
 import { useTestApp } from '../../test/test-app.js';
 
@@ -10,39 +9,20 @@ import { useTestApp } from '../../test/test-app.js';
  * The group actions on WhatsApp: the real app with the Baileys driver on the fake socket, so each action is checked
  * down to the Baileys calls it makes (JIDs, settings, LID members by their phone number, the own number skipped).
  */
-const sockets: FakeSocket[] = [];
+const baileys = fakeBaileys();
 const OWN = '5511955554444';
 const GROUP_JID = '120363000000000002@g.us';
 
 const t = useTestApp({
   admin: true,
   config: { groupActionDelayMs: { min: 0, max: 0 }, groupActionPauseMs: { min: 0, max: 0 } },
-  channels: {
-    drivers: new Map([
-      [
-        'baileys',
-        (context) =>
-          new BaileysDriver(context, {
-            socketFactory: (config) => {
-              const socket = makeFakeSocket(config);
-              sockets.push(socket);
-              return socket as unknown as BaileysSocket;
-            },
-          }),
-      ],
-    ]),
-  },
+  channels: { drivers: baileys.drivers },
 });
 let connection: WhatsappDto;
-const socket = (): FakeSocket => sockets.at(-1)!;
+const socket = baileys.socket;
 
 beforeAll(async () => {
-  const res = await t.call<WhatsappDto>('POST', '/api/whatsapp', { token: t.admin, body: { name: 'WhatsApp', channel: 'baileys' } });
-  expect(res.status).toBe(201);
-  connection = res.body;
-  await eventually(async () => sockets.length > 0, 5000, 'a Baileys socket');
-  socket().ev.emit('connection.update', { connection: 'open' });
-  await eventually(async () => t.app.services.sessions.status(connection.id) === 'CONNECTED', 5000, 'CONNECTED');
+  connection = await baileys.connect(t);
   // The device is in the group too, as WhatsApp lists it.
   const group = (await socket().groupMetadata(GROUP_JID)) as GroupMetadata;
   group.subject = 'Sales';

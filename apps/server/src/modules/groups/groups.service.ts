@@ -1,3 +1,4 @@
+import { otherProcessRetryMs } from '../../jobs/other-process.js';
 import {
   GROUP_ACTION_PAGE_SIZE,
   GROUP_FIELDS_ALERT,
@@ -60,8 +61,6 @@ export type GroupActionRequest = GroupActionData;
 const STEP_GRACE_MS = 2 * 60_000;
 /** While the connection is down, an action looks again this often (it stays active). */
 const CONNECTION_RETRY_MS = 15_000;
-/** A step taken by a process that does not run the connection goes back to the queue this soon. */
-const OTHER_PROCESS_RETRY_MS = 250;
 const NOT_FOUND = 'Group action not found.';
 
 /**
@@ -287,7 +286,7 @@ export class GroupsService {
   private async waitForConnection(action: GroupActionRecord): Promise<void> {
     if (this.sessions.status(action.whatsappId) === null) {
       // Another process runs the connection: back to the queue at once, for its owner to take.
-      const soon = new Date(this.clock().getTime() + OTHER_PROCESS_RETRY_MS);
+      const soon = new Date(this.clock().getTime() + otherProcessRetryMs());
       if (await this.repo().setNextRun(action.id, action.chain, soon)) await this.scheduleStep({ groupActionId: action.id, chain: action.chain }, soon);
       return;
     }

@@ -1,18 +1,28 @@
-import { lastMessageOf, type MediaType, type TicketDto, type WhatsappDto } from '@wadesk/contracts';
-import type { AckUpdate, InboundMessage, InboundOutcome } from '../../channels/channel-driver.js';
+import { lastMessageOf, type MediaType, type MessageDto, type TicketDto, type WhatsappDto } from '@wadesk/contracts';
+import { eq } from 'drizzle-orm';
+import type { AckUpdate, InboundCall, InboundMessage, InboundOutcome } from '../../channels/channel-driver.js';
 import type { SessionManager } from '../../channels/session-manager.js';
-import type { Database, Executor, Transaction } from '../../db/client.js';
+import type { Database, Transaction } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
+import { tickets } from '../../db/schema.js';
 import type { DomainEvents } from '../../events/domain-events.js';
+import type { ChatbotService } from '../chatbot/chatbot.service.js';
 import type { MediaStorage } from '../../storage/media-storage.js';
-import { ContactsInboundRepository } from '../contacts/contacts-inbound.repository.js';
+import { ContactsInboundRepository, contactNameFrom, keepsItsName, type InboundContact } from '../contacts/contacts-inbound.repository.js';
 import { MessagesRepository, type MessageWrite } from '../messages/messages.repository.js';
 import type { MessagesService } from '../messages/messages.service.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import { TicketEventsRepository } from '../tickets/ticket-events.repository.js';
 import { TicketsRepository } from '../tickets/tickets.repository.js';
 import { WhatsappRepository } from '../whatsapp/whatsapp.repository.js';
+import { InboundRepository } from './inbound.repository.js';
 import { queueMenu, renderGreeting, ticketTemplateValues } from './greeting-template.js';
+
+/**
+ * Sends the queue menu of a ticket after the contact's quiet time (`sendMenuIfDue` once the time has come): a
+ * `queue.menu` job, once across processes and kept over a restart (inbound.jobs.ts).
+ */
+export type MenuScheduler = (ticketId: number, messageId: number, delayMs: number) => Promise<unknown>;
 
 export interface InboundOptions {
   /** Wait this long after a contact's last message before sending the queue menu again. */
@@ -20,7 +30,7 @@ export interface InboundOptions {
   log: { warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
 }
 
-const MEDIA_TYPE_OF_KIND: Record<InboundMessage['kind'], MediaType | null> = {
+export const MEDIA_TYPE_OF_KIND: Record<InboundMessage['kind'], MediaType | null> = {
   text: null,
   image: 'image',
   sticker: 'image',
@@ -39,6 +49,8 @@ interface PreparedMessage {
   body: string;
   mediaUrl: string | null;
   mediaType: MediaType | null;
+  /** A file was fetched from the network or saved (time passed). */
+  downloaded: boolean;
 }
 
 /**
@@ -46,7 +58,8 @@ interface PreparedMessage {
  * unread count, queue menu, live events.
  */
 export class InboundService {
-  private readonly menuTimers = new Map<number, NodeJS.Timeout>();
+  /** Set by inbound.jobs.ts once the job queue runs, before any connection starts (app.ts). */
+  private menuScheduler: MenuScheduler | null = null;
 
   constructor(
     private readonly db: Database,
@@ -56,6 +69,7 @@ export class InboundService {
     private readonly media: MediaStorage,
     private readonly messages: MessagesService,
     private readonly options: InboundOptions,
+    private readonly chatbot: ChatbotService | null = null,
   ) {}
 
   /**
@@ -64,65 +78,136 @@ export class InboundService {
    * acknowledges it only then; rejects when it could not be stored.
    */
   async handleMessage(whatsappId: number, msg: InboundMessage): Promise<InboundOutcome> {
-    if (msg.isGroup && !(await this.groupsAccepted())) return 'ignored';
-    const connection = await new WhatsappRepository(this.db).findDto(whatsappId);
-    if (!connection) return 'ignored';
+    const groupRule = msg.isGroup ? await this.groupRule() : 'accept';
+    if (groupRule === 'ignore') return 'ignored';
     // A resend of a stored message stores nothing and touches no contact or ticket.
-    if (await new MessagesRepository(this.db).findIdByChannelId(whatsappId, msg.id)) return 'duplicate';
+    const inbound = new InboundRepository(this.db);
+    const lookup = () => inbound.lookup(whatsappId, msg.id, msg.chatId, msg.quotedId ?? null);
+    let found = await lookup();
+    if (found.duplicate) return 'duplicate';
+    // groups off: no group ticket is made, reopened or fed, except one an attendant has open (it goes on in it).
+    if (groupRule === 'openTicketOnly' && !(found.contact && found.activeTicketId && (await this.isOpen(found.activeTicketId)))) return 'ignored';
 
     // Slow work (media download) first, then the writes, committed together (one WAL flush a message) so that
-    // nothing is half stored. The usual case, a known contact writing in an active ticket, is one statement;
-    // otherwise one transaction finds or creates the contact and the ticket first.
+    // nothing is half stored. The usual case, a known contact writing in an active ticket, is one statement after
+    // the lookup; otherwise one transaction finds or creates the contact and the ticket first.
     const prepared = await this.prepareMessage(whatsappId, msg);
+    if (prepared.downloaded) {
+      // What was read before a download may have changed during it.
+      found = await lookup();
+      if (found.duplicate) return 'duplicate';
+    }
     const preview = lastMessageOf({ body: msg.body, mediaType: prepared.mediaType, filename: msg.media?.filename, duration: msg.media?.seconds });
     const chatName = msg.isGroup || !msg.fromMe ? msg.chatName : undefined;
-    const known = await new ContactsInboundRepository(this.db).findKnown(msg.chatId, chatName);
-    const activeTicketId = known ? await new TicketsRepository(this.db).findActive(known.id, whatsappId) : null;
-    const saved = known && activeTicketId
-      ? await this.insertMessage(this.db, whatsappId, activeTicketId, known.id, msg, prepared, preview).then((stored) =>
-          stored ? { contact: { ...known, created: false }, ticketId: activeTicketId, stored } : null,
-        )
-      : await this.db.transaction(async (tx) => {
-          const contact = await new ContactsInboundRepository(tx).findOrCreateByNumber(msg.chatId, chatName, msg.isGroup);
-          // A connection with one queue puts new tickets straight into it, so nobody outside sees them first.
-          const onlyQueue = !msg.isGroup && connection.queues.length === 1 ? connection.queues[0]!.id : null;
-          const ticketId = await this.findOrCreateTicket(tx, contact.id, whatsappId, msg.isGroup, onlyQueue);
-          const stored = await this.insertMessage(tx, whatsappId, ticketId, contact.id, msg, prepared, preview);
-          // The same network id, stored meanwhile by a concurrent delivery: undo the ticket this call made or reopened.
-          if (!stored) throw new DuplicateDelivery();
-          return { contact, ticketId, stored };
-        }).catch((err: unknown) => {
-          if (err instanceof DuplicateDelivery) return null;
-          throw err;
-        });
+    const known = found.contact && keepsItsName(found.contact, chatName) ? found.contact : null;
+    const { activeTicketId, quotedMsgId } = found;
+    if (!found.connectionExists) return 'ignored';
+    // Its queues matter to a new ticket of a 1:1 chat (one queue: straight into it) and to a ticket without a queue.
+    const withQueues = found.connectionQueues > 0 && !msg.isGroup;
+    const into = known && activeTicketId ? { contact: known, ticketId: activeTicketId } : null;
+    let connection = withQueues && !into ? await new WhatsappRepository(this.db).findDto(whatsappId) : null;
+    // A connection with one queue puts new tickets straight into it, so nobody outside sees them first.
+    const onlyQueue = connection?.queues.length === 1 ? connection.queues[0]!.id : null;
+    const write = messageWrite(whatsappId, msg, prepared, quotedMsgId);
+    const messages = new MessagesRepository(this.db);
+    // The usual way (a known contact in an active ticket) answers the ticket as it now is; the others read it after.
+    let saved: { contact: InboundContact; ticketId: number; stored: MessageDto; ticket?: TicketDto } | null;
+    if (into) {
+      const stored = await messages.insertIntoTicket({ ...write, ticketId: into.ticketId, contactId: msg.fromMe ? null : into.contact.id }, preview, !msg.fromMe);
+      saved = stored ? { contact: { ...into.contact, created: false }, ticketId: into.ticketId, stored: stored.message, ticket: stored.ticket } : null;
+    } else {
+      // A new number: contact, ticket and message in one statement (null when the contact was made meanwhile).
+      const name = contactNameFrom(chatName, msg.chatId);
+      const fresh = found.contact
+        ? null
+        : await messages.insertWithNewChat({ number: msg.chatId, name, isGroup: msg.isGroup }, { queueId: onlyQueue }, write, preview, !msg.fromMe);
+      saved = fresh
+        ? { contact: { id: fresh.contactId, name, number: msg.chatId, profilePicUrl: '', created: true }, ticketId: fresh.ticketId, stored: fresh.message }
+        : await this.db.transaction(async (tx) => {
+            const contact = await new ContactsInboundRepository(tx).findOrCreateByNumber(msg.chatId, chatName, msg.isGroup);
+            const ticketId = await this.findOrCreateTicket(tx, contact.id, whatsappId, msg.isGroup, onlyQueue);
+            const stored = await new MessagesRepository(tx).insertIntoTicket({ ...write, ticketId, contactId: msg.fromMe ? null : contact.id }, preview, !msg.fromMe);
+            // The same network id, stored meanwhile by a concurrent delivery: undo the ticket this call made or reopened.
+            if (!stored) throw new DuplicateDelivery();
+            return { contact, ticketId, stored: stored.message };
+          }).catch((err: unknown) => {
+            if (err instanceof DuplicateDelivery) return null;
+            throw err;
+          });
+    }
     if (!saved) return 'duplicate';
-    const { contact, ticketId, stored } = saved;
+    const { contact, ticketId, stored: message } = saved;
     if (contact.created) this.fetchProfilePicture(whatsappId, contact.id, msg.chatId);
 
-    const [ticket, message] = await Promise.all([new TicketsRepository(this.db).findDto(ticketId), new MessagesRepository(this.db).findDto(stored)]);
-    if (!ticket || !message) return 'stored'; // deleted meanwhile: nothing to announce
+    const ticket = saved.ticket ?? (await new TicketsRepository(this.db).findDto(ticketId));
+    if (!ticket) return 'stored'; // deleted meanwhile: nothing to announce
     this.events.emit('message.created', { message, ticket });
     this.events.emit('ticket.updated', { ticket });
 
-    if (!msg.fromMe && !msg.isGroup && ticket.queueId === null && ticket.userId === null) {
-      await this.chooseQueue(ticket, connection, msg.body);
+    // One answer a message (decision 0017): the chatbot first when it takes the ticket (it then runs detached and
+    // falls back to the queue menu when it does not answer); otherwise the queue menu as before.
+    const menuDue = withQueues && ticket.queueId === null && ticket.userId === null;
+    const queueMenu = async () => {
+      if (!menuDue) return;
+      connection ??= await new WhatsappRepository(this.db).findDto(whatsappId);
+      if (connection) await this.chooseQueue(ticket, connection, msg.body, message.id);
+    };
+    if (!msg.fromMe && !msg.isGroup && this.chatbot && ticket.status === 'pending' && ticket.userId === null && (await this.chatbot.takes(ticket, msg.body, found.typebot))) {
+      this.chatbot.answer(ticket, msg.body, queueMenu);
+      return 'stored';
     }
+    if (!msg.fromMe) await queueMenu();
     return 'stored';
+  }
+
+  /**
+   * An incoming call (issue 15): with acceptCalls on, nothing happens (the phone rings). Off: resolves true (the
+   * driver rejects it on the network), then, detached, notes the call in the contact's ticket (found or made as for a
+   * message) and sends callRejectMessage there (stored as an automatic message).
+   */
+  async handleCall(whatsappId: number, call: InboundCall): Promise<boolean> {
+    if ((await this.settings.value('acceptCalls')) !== 'disabled') return false;
+    void this.noteRejectedCall(whatsappId, call).catch((err: unknown) =>
+      this.options.log.error({ err, whatsappId, from: call.from }, 'a rejected call was not noted in its ticket'),
+    );
+    return true;
+  }
+
+  private async noteRejectedCall(whatsappId: number, call: InboundCall): Promise<void> {
+    if (!(await new WhatsappRepository(this.db).findDto(whatsappId))) return;
+    const { contact, ticketId } = await this.db.transaction(async (tx) => {
+      const contact = await new ContactsInboundRepository(tx).findOrCreateByNumber(call.from, call.name, false);
+      const ticketId = await this.findOrCreateTicket(tx, contact.id, whatsappId, false, null);
+      await new TicketEventsRepository(tx).insert([{ ticketId, kind: 'callRejected', actorUserId: null, video: call.video }]);
+      return { contact, ticketId };
+    });
+    if (contact.created) this.fetchProfilePicture(whatsappId, contact.id, call.from);
+    const ticket = await new TicketsRepository(this.db).findDto(ticketId);
+    if (!ticket) return;
+    this.events.emit('ticket.updated', { ticket });
+    const text = (await this.settings.value('callRejectMessage')).trim();
+    if (text) await this.send(ticket, text);
   }
 
   async handleAck(whatsappId: number, update: AckUpdate): Promise<void> {
     await this.messages.applyAck(whatsappId, update.id, update.ack);
   }
 
-  /** Stops pending menu timers (app shutdown). */
-  stop(): void {
-    for (const timer of this.menuTimers.values()) clearTimeout(timer);
-    this.menuTimers.clear();
+  /**
+   * What becomes of a group message (docs/decisions/0017): CheckMsgIsGroup on ignores group messages entirely
+   * (nothing stored, no contact, no ticket, whatever else says); groups off makes no group ticket (none created,
+   * reopened or fed while pending), except that a group chat an attendant has open goes on in it until resolved;
+   * by default (groups on, CheckMsgIsGroup off) group messages make tickets as 1:1 ones do.
+   */
+  private async groupRule(): Promise<'accept' | 'ignore' | 'openTicketOnly'> {
+    const [groups, ignoreGroups] = await Promise.all([this.settings.value('groups'), this.settings.value('CheckMsgIsGroup')]);
+    if (ignoreGroups === 'enabled') return 'ignore';
+    return groups === 'disabled' ? 'openTicketOnly' : 'accept';
   }
 
-  private async groupsAccepted(): Promise<boolean> {
-    const [groups, ignoreGroups] = await Promise.all([this.settings.value('groups'), this.settings.value('CheckMsgIsGroup')]);
-    return groups !== 'disabled' && ignoreGroups !== 'enabled';
+  private async isOpen(ticketId: number): Promise<boolean> {
+    const [row] = await this.db.select({ status: tickets.status }).from(tickets).where(eq(tickets.id, ticketId));
+    return row?.status === 'open';
   }
 
   /**
@@ -163,6 +248,7 @@ export class InboundService {
   private async prepareMessage(whatsappId: number, msg: InboundMessage): Promise<PreparedMessage> {
     let mediaUrl: string | null = null;
     let body = msg.body;
+    const downloaded = Boolean(msg.media || msg.location?.thumbnailJpeg);
     try {
       if (msg.media) {
         const data = await msg.media.download();
@@ -175,46 +261,14 @@ export class InboundService {
       this.options.log.warn({ err, whatsappId, messageId: msg.id }, 'media download failed; message kept without media');
     }
     if (msg.kind === 'vcard' && msg.vcard && !body) body = msg.vcard.vcard;
-    return { body, mediaUrl, mediaType: MEDIA_TYPE_OF_KIND[msg.kind] };
-  }
-
-  /** Stores the message in its ticket and records it there (preview, unread): null when already stored. */
-  private async insertMessage(
-    db: Executor,
-    whatsappId: number,
-    ticketId: number,
-    contactId: number,
-    msg: InboundMessage,
-    { body, mediaUrl, mediaType }: PreparedMessage,
-    preview: string,
-  ): Promise<number | null> {
-    const repo = new MessagesRepository(db);
-    const quotedMsgId = msg.quotedId ? await repo.findIdByChannelId(whatsappId, msg.quotedId) : null;
-    const write: MessageWrite = {
-      channelMessageId: msg.id,
-      whatsappId,
-      ticketId,
-      contactId: msg.fromMe ? null : contactId,
-      body,
-      fromMe: msg.fromMe,
-      read: msg.fromMe,
-      mediaType,
-      mediaUrl,
-      ack: msg.fromMe ? 1 : 0,
-      quotedMsgId,
-      participantName: msg.isGroup ? (msg.participant?.name ?? msg.participant?.number ?? null) : null,
-      senderKind: msg.fromMe ? 'user' : 'contact',
-      mediaDuration: mediaType === 'audio' ? (msg.media?.seconds ?? null) : null,
-      createdAt: msg.timestamp,
-    };
-    return repo.insertIntoTicket(write, preview, !msg.fromMe);
+    return { body, mediaUrl, mediaType: MEDIA_TYPE_OF_KIND[msg.kind], downloaded };
   }
 
   /**
    * One queue: assign it. Several: a valid number picks a queue (and sends its greeting); anything else
    * gets the connection greeting with the numbered list, debounced per ticket.
    */
-  private async chooseQueue(ticket: TicketDto, connection: WhatsappDto, body: string): Promise<void> {
+  private async chooseQueue(ticket: TicketDto, connection: WhatsappDto, body: string, messageId: number): Promise<void> {
     const queues = connection.queues;
     if (queues.length === 0) return;
     if (queues.length === 1) {
@@ -224,28 +278,37 @@ export class InboundService {
     const choice = /^\s*(\d{1,3})\s*$/.exec(body);
     const queue = choice ? queues[Number(choice[1]) - 1] : undefined;
     if (queue) {
-      this.cancelMenu(ticket.id);
       const updated = await this.assignQueue(ticket, queue.id);
       if (queue.greetingMessage.trim()) {
         await this.send(updated, renderGreeting(queue.greetingMessage, this.greetingValues(updated, connection)));
       }
       return;
     }
-    this.cancelMenu(ticket.id);
-    const timer = setTimeout(() => {
-      this.menuTimers.delete(ticket.id);
-      const greeting = renderGreeting(connection.greetingMessage, this.greetingValues(ticket, connection));
-      const text = [greeting.trim(), queueMenu(queues.map((q) => q.name))].filter(Boolean).join('\n\n');
-      void this.send(ticket, text);
-    }, this.options.menuDebounceMs);
-    timer.unref();
-    this.menuTimers.set(ticket.id, timer);
+    // Debounced: the menu goes out once the contact has been quiet for menuDebounceMs after this message.
+    if (this.menuScheduler) await this.menuScheduler(ticket.id, messageId, this.options.menuDebounceMs);
+    else this.options.log.warn({ ticketId: ticket.id }, 'queue menu not sent: the job queue is not running yet');
   }
 
-  private cancelMenu(ticketId: number): void {
-    const timer = this.menuTimers.get(ticketId);
-    if (timer) clearTimeout(timer);
-    this.menuTimers.delete(ticketId);
+  /** Menus go through the job queue: once across processes, over a restart. */
+  useMenuScheduler(scheduler: MenuScheduler): void {
+    this.menuScheduler = scheduler;
+  }
+
+  /**
+   * The queue menu asked for by message `messageId`, once its quiet time is over: sent only when that message is
+   * still the contact's newest in the ticket (a newer one asked for its own) and the ticket still waits for a
+   * queue with nobody on it. Database state, so any process may run it, once.
+   */
+  async sendMenuIfDue(ticketId: number, messageId: number): Promise<'sent' | 'superseded' | 'not-due'> {
+    const ticket = await new TicketsRepository(this.db).findDto(ticketId);
+    if (!ticket || ticket.queueId !== null || ticket.userId !== null || ticket.status === 'closed') return 'not-due';
+    if ((await new MessagesRepository(this.db).newestFromContact(ticketId)) !== messageId) return 'superseded';
+    const connection = await new WhatsappRepository(this.db).findDto(ticket.whatsappId);
+    if (!connection || connection.queues.length < 2) return 'not-due';
+    const greeting = renderGreeting(connection.greetingMessage, this.greetingValues(ticket, connection));
+    const text = [greeting.trim(), queueMenu(connection.queues.map((q) => q.name))].filter(Boolean).join('\n\n');
+    await this.send(ticket, text);
+    return 'sent';
   }
 
   private async assignQueue(ticket: TicketDto, queueId: number): Promise<TicketDto> {
@@ -278,4 +341,28 @@ export class InboundService {
       }
     })();
   }
+}
+
+/** A message as it is stored, but for its ticket and contact. */
+function messageWrite(
+  whatsappId: number,
+  msg: InboundMessage,
+  { body, mediaUrl, mediaType }: PreparedMessage,
+  quotedMsgId: number | null,
+): Omit<MessageWrite, 'ticketId' | 'contactId'> {
+  return {
+    channelMessageId: msg.id,
+    whatsappId,
+    body,
+    fromMe: msg.fromMe,
+    read: msg.fromMe,
+    mediaType,
+    mediaUrl,
+    ack: msg.fromMe ? 1 : 0,
+    quotedMsgId,
+    participantName: msg.isGroup ? (msg.participant?.name ?? msg.participant?.number ?? null) : null,
+    senderKind: msg.fromMe ? 'user' : 'contact',
+    mediaDuration: mediaType === 'audio' ? (msg.media?.seconds ?? null) : null,
+    createdAt: msg.timestamp,
+  };
 }

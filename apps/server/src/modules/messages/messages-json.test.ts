@@ -75,6 +75,21 @@ describe('POST /api/messages/:ticketId with the JSON payload of §7', () => {
     expect(res.body.quotedMsg).toMatchObject({ id: first.id, body: 'oi' });
   });
 
+  it("a page carries each message as its send answer and live event carry it (the page's DTOs are built by PostgreSQL)", async () => {
+    const { ticket } = await openTicket();
+    await inbound(t, conn.id, { from: ticket.contact.number, body: 'segunda *mensagem*', name: 'Cliente Ágata' });
+    const page = (await t.call<{ messages: MessageDto[] }>('GET', `/api/messages/${ticket.id}`, { token: t.admin })).body.messages;
+    const reply = await t.call<MessageDto>('POST', `/api/messages/${ticket.id}`, { token: t.admin, body: { body: 'resposta', quotedMsg: { id: page[1]!.id } } });
+    expect(reply.status).toBe(201);
+    const after = (await t.call<{ messages: MessageDto[] }>('GET', `/api/messages/${ticket.id}`, { token: t.admin })).body.messages;
+    expect(after.map((m) => m.body)).toEqual(['oi', 'segunda *mensagem*', 'resposta']);
+    const { ack: _ack, ...sent } = reply.body;
+    expect(after[2]).toEqual({ ...sent, ack: after[2]!.ack });
+    expect(after[2]!.quotedMsg).toEqual({ id: page[1]!.id, fromMe: false, body: 'segunda *mensagem*', contact: page[1]!.contact, mediaType: null, mediaDuration: null });
+    expect(after[2]!.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(after[0]).toEqual({ ...page[0], read: true }); // the first read marked it read
+  });
+
   it('refuses a flag that is not a boolean, 0/1 or "true"/"false" with ERR_VALIDATION', async () => {
     const { ticket } = await openTicket();
     const res = await t.call('POST', `/api/messages/${ticket.id}`, { token: t.admin, body: { read: 2, body: 'x' } });

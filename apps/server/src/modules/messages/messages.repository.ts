@@ -1,8 +1,11 @@
-import type { MediaType, MessageDto, SenderKind } from '@wadesk/contracts';
+import { isReactionEmoji, type MediaType, type MessageDto, type SenderKind, type TicketDto, type TicketEventDto } from '@wadesk/contracts';
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { rowsOf, type Executor } from '../../db/client.js';
+import { isoTime } from '../../db/json-sql.js';
 import { prepared, preparedSql } from '../../db/prepared.js';
+import { ticketEventFromJson, type TicketEventJson } from '../tickets/ticket-events.repository.js';
+import { TICKET_DTO_JOINS, ticketDtoJson } from '../tickets/tickets.repository.js';
 import { contacts, messages, tickets } from '../../db/schema.js';
 
 export interface MessageWrite {
@@ -27,6 +30,56 @@ export interface MessageWrite {
 const quoted = alias(messages, 'quoted');
 const quotedContact = alias(contacts, 'quoted_contact');
 
+const nameOf = (column: SQL) => sql`case when coalesce(${column}, '') = '' then null else json_build_object('name', ${column}) end`;
+
+/**
+ * A message's DTO as JSON built by PostgreSQL (the same fields as `toMessageDto`), from the message `m`, its
+ * contact `c`, the message it quotes `q` and that one's contact `qc`: for statements that return DTOs without
+ * mapping joined rows in the server.
+ */
+const MESSAGE_DTO_JSON = sql`json_build_object(
+  'id', m.id, 'ticketId', m.ticket_id, 'body', m.body, 'fromMe', m.from_me, 'read', m.read, 'isDeleted', m.is_deleted,
+  'mediaType', m.media_type, 'mediaUrl', m.media_url, 'ack', m.ack,
+  'quotedMsg', case when q.id is null then null else json_build_object(
+    'id', q.id, 'fromMe', q.from_me, 'body', q.body, 'contact', ${nameOf(sql`qc.name`)},
+    'mediaType', q.media_type, 'mediaDuration', q.media_duration) end,
+  'contact', ${nameOf(sql`c.name`)}, 'participantName', m.participant_name, 'senderKind', m.sender_kind,
+  'mediaDuration', m.media_duration, 'sendError', m.send_error, 'createdAt', ${isoTime(sql`m.created_at`)})`;
+
+/**
+ * Joins the contact `c` (from `contactsSource`: the contacts table, or a statement's own new contact, which the table
+ * does not show to that statement), the quoted message and its contact that MESSAGE_DTO_JSON reads, to messages `m`.
+ */
+const messageDtoJoins = (contactsSource: SQL) => sql`left join ${contactsSource} c on c.id = m.contact_id
+  left join messages q on q.id = m.quoted_msg_id
+  left join contacts qc on qc.id = q.contact_id`;
+
+/**
+ * An insert of one message (once per network id), its ticket and contact ids given by `head` (`values (t, c, ` or
+ * `select t, c, `) and the statement closed by `tail`; the other values are MessageWrite's, as `messageValues` names them,
+ * each cast (an insert's `select` does not take its parameters' types from the columns, as `values` does).
+ */
+function insertMessage(head: SQL, tail: SQL): SQL {
+  const p = (name: string) => sql.placeholder(name);
+  return sql`insert into messages (ticket_id, contact_id, channel_message_id, whatsapp_id, body, from_me, read, media_type, media_url, ack,
+                              quoted_msg_id, participant_name, sent_by_user_id, sender_kind, media_duration, created_at)
+    ${head}${p('channelMessageId')}::varchar, ${p('whatsappId')}::int, ${p('body')}::text, ${p('fromMe')}::boolean, ${p('read')}::boolean,
+      ${p('mediaType')}::varchar, ${p('mediaUrl')}::text, ${p('ack')}::int, ${p('quotedMsgId')}::bigint, ${p('participantName')}::varchar,
+      ${p('sentByUserId')}::int, ${p('senderKind')}::varchar, ${p('mediaDuration')}::int, ${p('createdAt')}::timestamptz ${tail}
+    on conflict (whatsapp_id, channel_message_id) do nothing
+    returning *`;
+}
+
+/** A MessageWrite as the placeholders of `insertMessage`. */
+function messageValues(data: MessageWrite): Record<string, unknown> {
+  return {
+    ...data,
+    sentByUserId: data.sentByUserId ?? null,
+    mediaDuration: data.mediaDuration ?? null,
+    createdAt: (data.createdAt ?? new Date()).toISOString(),
+  };
+}
+
 /** The only file that queries messages. */
 export class MessagesRepository {
   constructor(private readonly db: Executor) {}
@@ -43,42 +96,81 @@ export class MessagesRepository {
 
   /**
    * Stores a message in a ticket that already exists and records it on the ticket (its preview, one more unread
-   * when it came from the contact): one statement, so one commit and nothing half stored. Null when that
+   * when it came from the contact): one statement, so one commit and nothing half stored; it answers the stored
+   * message's DTO and the ticket's as it now is (what the live events carry, without reading it again). Null when that
    * network id was already stored; the ticket is then left as it was.
    */
-  async insertIntoTicket(data: MessageWrite, preview: string, unread: boolean): Promise<number | null> {
+  async insertIntoTicket(data: MessageWrite, preview: string, unread: boolean): Promise<{ message: MessageDto; ticket: TicketDto } | null> {
     const statement = preparedSql(
       this.db,
       'messages.insertIntoTicket',
       () => sql`
         with inserted as (
-          insert into messages (channel_message_id, whatsapp_id, ticket_id, contact_id, body, from_me, read, media_type, media_url, ack,
-                                quoted_msg_id, participant_name, sent_by_user_id, sender_kind, media_duration, created_at)
-          values (${sql.placeholder('channelMessageId')}, ${sql.placeholder('whatsappId')}, ${sql.placeholder('ticketId')}, ${sql.placeholder('contactId')},
-                  ${sql.placeholder('body')}, ${sql.placeholder('fromMe')}, ${sql.placeholder('read')}, ${sql.placeholder('mediaType')},
-                  ${sql.placeholder('mediaUrl')}, ${sql.placeholder('ack')}, ${sql.placeholder('quotedMsgId')}, ${sql.placeholder('participantName')},
-                  ${sql.placeholder('sentByUserId')}, ${sql.placeholder('senderKind')}, ${sql.placeholder('mediaDuration')}, ${sql.placeholder('createdAt')})
-          on conflict (whatsapp_id, channel_message_id) do nothing
-          returning id
+          ${insertMessage(sql`values (${sql.placeholder('ticketId')}, ${sql.placeholder('contactId')}, `, sql`)`)}
         ), touched as (
           update tickets
           set last_message = ${sql.placeholder('preview')}, unread_messages = unread_messages + ${sql.placeholder('unread')}, updated_at = ${sql.placeholder('now')}
           where id = ${sql.placeholder('ticketId')} and exists (select 1 from inserted)
+          returning *
         )
-        select id from inserted`,
+        select ${MESSAGE_DTO_JSON} as dto,
+          (select ${ticketDtoJson(sql`greatest((select max(created_at) from messages where ticket_id = t.id), m.created_at)`)}
+            from touched t ${TICKET_DTO_JOINS}) as ticket
+        from inserted m ${messageDtoJoins(sql`contacts`)}`,
     );
-    const [row] = rowsOf<{ id: number | string }>(
+    const [row] = rowsOf<{ dto: MessageDto; ticket: TicketDto | null }>(
+      await statement.execute({ ...messageValues(data), preview, unread: unread ? 1 : 0, now: new Date().toISOString() }),
+    );
+    return row?.ticket ? { message: row.dto, ticket: row.ticket } : null;
+  }
+
+  /**
+   * The first message of a chat with a new number: its contact, its pending ticket (in `queueId` when given) and the
+   * message, in one statement, so one commit and nothing half made. Null when a contact with that number exists
+   * (made meanwhile by another message): nothing is stored then, and the caller takes the usual way. Since the
+   * contact is new, no ticket of it and no message of this chat can exist.
+   */
+  async insertWithNewChat(
+    contact: { number: string; name: string; isGroup: boolean },
+    ticket: { queueId: number | null },
+    data: Omit<MessageWrite, 'ticketId' | 'contactId'>,
+    preview: string,
+    unread: boolean,
+  ): Promise<{ contactId: number; ticketId: number; message: MessageDto } | null> {
+    const statement = preparedSql(
+      this.db,
+      'messages.insertWithNewChat',
+      () => sql`
+        with new_contact as (
+          insert into contacts (number, name, is_group, created_at, updated_at)
+          values (${sql.placeholder('number')}, ${sql.placeholder('name')}, ${sql.placeholder('isGroup')}, ${sql.placeholder('now')}, ${sql.placeholder('now')})
+          on conflict (number) do nothing
+          returning id, name
+        ), new_ticket as (
+          insert into tickets (contact_id, whatsapp_id, status, is_group, queue_id, last_message, unread_messages, created_at, updated_at)
+          select id, ${sql.placeholder('whatsappId')}::int, 'pending', ${sql.placeholder('isGroup')}::boolean, ${sql.placeholder('queueId')}::int,
+                 ${sql.placeholder('preview')}::text, ${sql.placeholder('unread')}::int, ${sql.placeholder('now')}::timestamptz, ${sql.placeholder('now')}::timestamptz
+          from new_contact
+          returning id, contact_id
+        ), inserted as (
+          ${insertMessage(sql`select new_ticket.id, case when ${sql.placeholder('fromMe')}::boolean then null else new_ticket.contact_id end, `, sql`from new_ticket`)}
+        )
+        select m.ticket_id, (select id from new_contact) as contact_id, ${MESSAGE_DTO_JSON} as dto
+        from inserted m ${messageDtoJoins(sql`new_contact`)}`,
+    );
+    const [row] = rowsOf<{ ticket_id: number; contact_id: number; dto: MessageDto }>(
       await statement.execute({
-        ...data,
-        sentByUserId: data.sentByUserId ?? null,
-        mediaDuration: data.mediaDuration ?? null,
-        createdAt: (data.createdAt ?? new Date()).toISOString(),
+        ...messageValues({ ...data, ticketId: 0, contactId: null }),
+        number: contact.number,
+        name: contact.name,
+        isGroup: contact.isGroup,
+        queueId: ticket.queueId,
         preview,
         unread: unread ? 1 : 0,
         now: new Date().toISOString(),
       }),
     );
-    return row ? Number(row.id) : null;
+    return row ? { contactId: row.contact_id, ticketId: row.ticket_id, message: row.dto } : null;
   }
 
   /** Read for every inbound message (is it a resend?): a prepared statement. */
@@ -93,6 +185,17 @@ export class MessagesRepository {
     );
     const [row] = await byChannelId.execute({ whatsappId, channelMessageId });
     return row?.id ?? null;
+  }
+
+  /** Which of these network ids the connection has stored, each with its ticket and that ticket's status (history import). */
+  async findStoredChannelIds(whatsappId: number, channelMessageIds: string[]): Promise<Map<string, { ticketId: number; ticketStatus: string; createdAt: Date }>> {
+    if (channelMessageIds.length === 0) return new Map();
+    const rows = await this.db
+      .select({ id: messages.channelMessageId, ticketId: messages.ticketId, ticketStatus: tickets.status, createdAt: messages.createdAt })
+      .from(messages)
+      .innerJoin(tickets, eq(tickets.id, messages.ticketId))
+      .where(and(eq(messages.whatsappId, whatsappId), inArray(messages.channelMessageId, channelMessageIds)));
+    return new Map(rows.map((r) => [r.id, { ticketId: r.ticketId, ticketStatus: r.ticketStatus, createdAt: r.createdAt }]));
   }
 
   async findRecord(id: number) {
@@ -116,43 +219,58 @@ export class MessagesRepository {
     return row ? toMessageDto(row) : null;
   }
 
-  /** One page of a ticket's messages, newest pages first, oldest-to-newest within the page. */
-  async listPage(ticketId: number, page: number, pageSize: number): Promise<{ messages: MessageDto[]; count: number }> {
-    // The count rides along with the page (an uncorrelated subquery, run once); a page past the end counts alone.
-    const paged = prepared(this.db, 'messages.pageOfTicket', (name) =>
-      this.selectDtos({ total: sql<number>`(select count(*)::int from ${messages} where ${messages.ticketId} = ${sql.placeholder('ticketId')})` })
-        .where(eq(messages.ticketId, sql.placeholder('ticketId')))
-        .orderBy(desc(messages.createdAt), desc(messages.id))
-        .limit(sql.placeholder('limit'))
-        .offset(sql.placeholder('offset'))
-        .prepare(name),
+  /**
+   * One page of a ticket's messages (newest pages first, oldest-to-newest within the page), how many the ticket has,
+   * and the ticket's events of the page's span of time: from the page's oldest message (from the beginning on the
+   * last page) to the next newer message (to now on page 1), so the pages' events together are all of them, each
+   * once. One statement and one round trip: PostgreSQL builds the DTOs as JSON (read with every chat opened and
+   * every page scrolled; mapping rows of four joined tables cost the server more than the query), and only for the
+   * page's rows: the ids are picked first, so a deep page's offset skips index entries, not built objects.
+   */
+  async readPage(ticketId: number, page: number, pageSize: number): Promise<{ messages: MessageDto[]; count: number; events: TicketEventDto[] }> {
+    const statement = preparedSql(
+      this.db,
+      'messages.pageWithEvents',
+      () => sql`
+        with picked as (
+          select id from messages
+          where ticket_id = ${sql.placeholder('ticketId')}
+          order by created_at desc, id desc
+          limit ${sql.placeholder('fetchLimit')} offset ${sql.placeholder('fetchOffset')}
+        ), fetched as (
+          select m.id, m.created_at, ${MESSAGE_DTO_JSON} as dto
+          from picked
+          join messages m on m.id = picked.id
+          ${messageDtoJoins(sql`contacts`)}
+        ), total as (
+          select count(*)::int as n from messages where ticket_id = ${sql.placeholder('ticketId')}
+        ), span as (
+          select ${sql.placeholder('neighbour')}::int = 0 or (select count(*) from fetched) > 1 as has_page,
+                 case when (select n from total) > ${sql.placeholder('end')}::int then (select min(created_at) from fetched) end as since,
+                 case when ${sql.placeholder('neighbour')}::int = 1 then (select max(created_at) from fetched) end as until
+        )
+        select
+          coalesce((select json_agg(dto order by created_at, id) from fetched), '[]'::json) as rows,
+          (select n from total) as total,
+          case when (select has_page from span) then coalesce((
+            select json_agg(json_build_object(
+              'id', e.id, 'ticketId', e.ticket_id, 'kind', e.kind, 'actorUserId', e.actor_user_id, 'actorName', u.name,
+              'data', e.data, 'createdAt', ${isoTime(sql`e.created_at`)}) order by e.created_at, e.id)
+            from ticket_events e left join users u on u.id = e.actor_user_id cross join span s
+            where e.ticket_id = ${sql.placeholder('ticketId')}
+              and (s.since is null or e.created_at >= s.since)
+              and (s.until is null or e.created_at < s.until)
+          ), '[]'::json) else '[]'::json end as events`,
     );
-    const rows = await paged.execute({ ticketId, limit: pageSize, offset: (page - 1) * pageSize });
-    let total = rows[0]?.total ?? (page === 1 ? 0 : undefined);
-    if (total === undefined) {
-      const counted = prepared(this.db, 'messages.countOfTicket', (name) =>
-        this.db.select({ n: count() }).from(messages).where(eq(messages.ticketId, sql.placeholder('ticketId'))).prepare(name),
-      );
-      total = (await counted.execute({ ticketId }))[0]?.n ?? 0;
-    }
-    return { messages: rows.reverse().map(toMessageDto), count: total };
-  }
-
-  /** When the message just newer than a page was created (where the page's span of time ends); null for page 1. */
-  async newerNeighbourTime(ticketId: number, page: number, pageSize: number): Promise<Date | null> {
-    if (page <= 1) return null;
-    const neighbour = prepared(this.db, 'messages.timeAtOffset', (name) =>
-      this.db
-        .select({ createdAt: messages.createdAt })
-        .from(messages)
-        .where(eq(messages.ticketId, sql.placeholder('ticketId')))
-        .orderBy(desc(messages.createdAt), desc(messages.id))
-        .limit(1)
-        .offset(sql.placeholder('offset'))
-        .prepare(name),
+    // Past page 1 the message just newer than the page comes along too (the newest fetched): where the span ends.
+    const neighbour = page > 1 ? 1 : 0;
+    const offset = (page - 1) * pageSize;
+    const [row] = rowsOf<{ rows: MessageDto[]; total: number; events: TicketEventJson[] }>(
+      await statement.execute({ ticketId, fetchLimit: pageSize + neighbour, fetchOffset: offset - neighbour, neighbour, end: offset + pageSize }),
     );
-    const [row] = await neighbour.execute({ ticketId, offset: (page - 1) * pageSize - 1 });
-    return row?.createdAt ?? null;
+    const fetched = row!.rows;
+    if (neighbour && fetched.length > 0) fetched.pop();
+    return { messages: fetched, count: row!.total, events: row!.events.map(ticketEventFromJson) };
   }
 
   /** Updates the delivery state, never backwards; returns the message id when it changed. */
@@ -165,6 +283,21 @@ export class MessagesRepository {
     return rows[0]?.id ?? null;
   }
 
+  /** Marks a sent message as failed by the network, with why; returns its id (null: no such message). */
+  async setSendError(whatsappId: number, channelMessageId: string, error: string): Promise<number | null> {
+    const rows = await this.db
+      .update(messages)
+      .set({ sendError: error.slice(0, 1000), updatedAt: new Date() })
+      .where(and(eq(messages.whatsappId, whatsappId), eq(messages.channelMessageId, channelMessageId)))
+      .returning({ id: messages.id });
+    return rows[0]?.id ?? null;
+  }
+
+  /** Gives a stored message the id the network chose for it (the Cloud API names its own messages). */
+  async setChannelMessageId(id: number, channelMessageId: string): Promise<void> {
+    await this.db.update(messages).set({ channelMessageId }).where(eq(messages.id, id));
+  }
+
   async setAck(id: number, ack: number): Promise<void> {
     await this.db.update(messages).set({ ack, updatedAt: new Date() }).where(eq(messages.id, id));
   }
@@ -172,6 +305,35 @@ export class MessagesRepository {
   /** Removes a message that never left (the network refused it). */
   async remove(id: number): Promise<void> {
     await this.db.delete(messages).where(eq(messages.id, id));
+  }
+
+  /**
+   * This device's live reactions to a message: sent from here, replying to it, their body one emoji (a reaction
+   * is stored as its emoji replying to the message it reacts to, as inbound reactions are).
+   */
+  async findOwnReactions(ticketId: number, targetId: number): Promise<number[]> {
+    const rows = await this.db
+      .select({ id: messages.id, body: messages.body })
+      .from(messages)
+      .where(and(eq(messages.ticketId, ticketId), eq(messages.quotedMsgId, targetId), eq(messages.fromMe, true), eq(messages.isDeleted, false)));
+    return rows.filter((r) => isReactionEmoji(r.body)).map((r) => r.id);
+  }
+
+  /** The number of a message's sender (a group participant's contact), for a reaction's key. */
+  async contactNumber(contactId: number): Promise<string | null> {
+    const [row] = await this.db.select({ number: contacts.number }).from(contacts).where(eq(contacts.id, contactId)).limit(1);
+    return row?.number ?? null;
+  }
+
+  /** The id of the contact's newest message in a ticket (the queue menu's debounce), or null. */
+  async newestFromContact(ticketId: number): Promise<number | null> {
+    const [row] = await this.db
+      .select({ id: messages.id })
+      .from(messages)
+      .where(and(eq(messages.ticketId, ticketId), eq(messages.fromMe, false)))
+      .orderBy(desc(messages.id))
+      .limit(1);
+    return row?.id ?? null;
   }
 
   async markDeleted(id: number): Promise<void> {
@@ -237,6 +399,8 @@ function toMessageDto(row: MessageRow): MessageDto {
     participantName: m.participantName,
     senderKind: m.senderKind as SenderKind,
     mediaDuration: m.mediaDuration,
+    sendError: m.sendError,
     createdAt: m.createdAt.toISOString(),
   };
 }
+

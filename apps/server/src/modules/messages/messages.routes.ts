@@ -1,4 +1,4 @@
-import { idField, pageNumberField, textField } from '@wadesk/contracts';
+import { idField, pageNumberField, TemplateSendInput, textField } from '@wadesk/contracts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../http/app-error.js';
@@ -10,6 +10,9 @@ import { readMultipartMessage } from '../../storage/multipart-upload.js';
 
 const TicketParams = z.object({ ticketId: idField });
 const IdParams = z.object({ id: idField });
+const MessageParams = z.object({ messageId: idField });
+/** A reaction: one emoji; an empty one removes this device's reaction. */
+const ReactBody = z.object({ emoji: z.string({ error: 'Required' }).trim().max(32, 'Too Long!') });
 const PageQuery = z.object({ pageNumber: pageNumberField });
 const ReadPageQuery = PageQuery.extend({ markRead: z.enum(['true', 'false']).optional() });
 
@@ -74,6 +77,29 @@ export function messagesRoutes(app: FastifyInstance, tickets: TicketsService, me
     if (!input.body.trim()) throw new AppError('ERR_VALIDATION', 'body: Required', { issues: [{ path: 'body', message: 'Required' }] });
     const message = await messages.sendText(ticket, { body: input.body, quotedMessageId: input.quotedMsg?.id ?? null, sentBy: user });
     return reply.status(201).send(message);
+  });
+
+  // An approved template (Cloud API connections, issue 18): outside the 24-hour window, the only message allowed.
+  app.post('/api/messages/:ticketId/template', async (request, reply) => {
+    const { ticketId } = parse(TicketParams, request.params);
+    const user = currentUser(request);
+    const ticket = await tickets.get(user, ticketId);
+    const input = parse(TemplateSendInput, request.body);
+    return reply.status(201).send(await messages.sendTemplate(ticket, { ...input, sentBy: user }));
+  });
+
+  // A reaction to a message of the ticket (issue 18), on every channel that offers reactions: 201 with the
+  // reaction stored (a message of the emoji replying to it), 204 when an empty emoji removed it.
+  app.post('/api/messages/:messageId/react', async (request, reply) => {
+    const { messageId } = parse(MessageParams, request.params);
+    const user = currentUser(request);
+    const record = await messages.messageRecord(messageId);
+    if (!record) throw new AppError('ERR_NOT_FOUND', 'Message not found');
+    // The message's ticket before the body: a message the caller may not see answers as if it did not exist.
+    const ticket = await tickets.get(user, record.ticketId);
+    const { emoji } = parse(ReactBody, request.body);
+    const reaction = await messages.react(messageId, ticket, emoji, user);
+    return reaction ? reply.status(201).send(reaction) : reply.status(204).send();
   });
 
   app.delete('/api/messages/:id', async (request) => {

@@ -7,12 +7,16 @@ import {
   GroupsMessageInput,
   GroupsOpenCloseInput,
   GroupsSubjectInput,
+  SyncMessageInput,
+  SyncMessageUserInput,
   ProtocolInput,
   SendMediaInput,
+  SendSchedulesInput,
   SendTextInput,
   SendVoiceInput,
   type ApiConnectionsResponse,
   type GroupActionAcceptedResponse,
+  type HistoryImportAcceptedResponse,
   type SendAcceptedResponse,
 } from '@wadesk/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -22,6 +26,8 @@ import { parse } from '../../http/validate.js';
 import type { CampaignsService, SingleSend } from '../campaigns/campaigns.service.js';
 import { groupFieldsError, type GroupActionRequest, type GroupsService } from '../groups/groups.service.js';
 import type { ContactsService } from '../contacts/contacts.service.js';
+import type { SchedulesService } from '../schedules/schedules.service.js';
+import type { HistoryService } from '../history/history.service.js';
 import type { TicketsService } from '../tickets/tickets.service.js';
 import type { WhatsappService } from '../whatsapp/whatsapp.service.js';
 
@@ -31,6 +37,8 @@ export interface SendApiServices {
   whatsapps: WhatsappService;
   tickets: TicketsService;
   contacts: ContactsService;
+  schedules: SchedulesService;
+  history: HistoryService;
 }
 
 const api = (summary: string, docs: Omit<RouteDocs, 'summary'> = {}) => ({ config: { access: 'apiToken' as const, docs: { summary, ...docs } } });
@@ -40,16 +48,16 @@ const api = (summary: string, docs: Omit<RouteDocs, 'summary'> = {}) => ({ confi
  * that sends them (one recipient, durable, sent once: a campaign of one, decision 0014).
  */
 export function sendApiRoutes(app: FastifyInstance, services: SendApiServices): void {
-  const { campaigns, groups, whatsapps, tickets, contacts } = services;
+  const { campaigns, groups, whatsapps, tickets, contacts, schedules, history } = services;
 
   const accepted = async (reply: FastifyReply, send: SingleSend) => {
     const result: SendAcceptedResponse = await campaigns.sendOne(send);
     return reply.status(202).send(result);
   };
 
-  app.post('/api/zdg', api('Sends a text to a number or group (202: queued as a job)', { body: SendTextInput, status: 202 }), async (request, reply) => {
+  app.post('/api/zdg', api('Sends a text (or, on a Cloud API connection, an approved `template`) to a number or group (202: queued as a job)', { body: SendTextInput, status: 202 }), async (request, reply) => {
     const input = parse(SendTextInput, request.body);
-    return accepted(reply, { whatsappId: input.ticketwhatsappId, to: input.number, kind: 'text', message: input.message });
+    return accepted(reply, { whatsappId: input.ticketwhatsappId, to: input.number, kind: 'text', message: input.message, template: input.template });
   });
 
   for (const path of ['/api/sendMedia', '/api/sendMediaZDG']) {
@@ -137,12 +145,46 @@ export function sendApiRoutes(app: FastifyInstance, services: SendApiServices): 
     return { id: active.id, name: active.name, status: active.status };
   });
 
+  // DISPARAR of /ZDGAgendamento (issue 14): every scheduled message of that day (server time zone) on that connection, now.
+  app.post(
+    '/api/sendAgendamento',
+    api("Sends now every scheduled message of the day dataEnvio (YYYY-MM-DD, server time zone) on the connection (202: queued as jobs)", {
+      body: SendSchedulesInput,
+      status: 202,
+    }),
+    async (request, reply) => {
+      const input = parse(SendSchedulesInput, request.body);
+      return reply.status(202).send(await schedules.sendDay(input.dataEnvio, input.ticketwhatsappId));
+    },
+  );
+
   app.post('/api/zdgGetWppId', api('The connection a ticket uses: { dbWpp: [{ whatsappId }] }', { body: GetWppIdInput }), async (request) => {
     const { ticketid } = parse(GetWppIdInput, request.body);
     const [ticket] = await tickets.loadMany([ticketid]);
     if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND', 'Ticket not found.');
     return { dbWpp: [{ whatsappId: ticket.whatsappId }] };
   });
+
+  // History import (issue 14): the same durable job as /ZDGHistorico.
+  const historyImport = async (reply: FastifyReply, input: { whatsappId?: number; limit: number; contactNumber?: string }) => {
+    const { historyImport: started, jobId } = await history.start(null, input);
+    const result: HistoryImportAcceptedResponse = { jobId, historyImportId: started.id };
+    return reply.status(202).send(result);
+  };
+
+  app.post('/api/syncMessage', api("Imports the device's history: the newest `limit` messages of every chat (202: queued as a job)", { body: SyncMessageInput, status: 202 }), async (request, reply) => {
+    const input = parse(SyncMessageInput, request.body);
+    return historyImport(reply, { whatsappId: input.ticketwhatsappId, limit: input.limit });
+  });
+
+  app.post(
+    '/api/zdgSyncMessageUser',
+    api("Imports one contact's history (`user`: the number), the newest `limit` messages (202: queued as a job)", { body: SyncMessageUserInput, status: 202 }),
+    async (request, reply) => {
+      const input = parse(SyncMessageUserInput, request.body);
+      return historyImport(reply, { whatsappId: input.ticketwhatsappId, limit: input.limit, contactNumber: input.user });
+    },
+  );
 
   app.post('/api/zdgProtocolo', api('Records a protocol number on a ticket', { body: ProtocolInput }), async (request) => {
     const input = parse(ProtocolInput, request.body);

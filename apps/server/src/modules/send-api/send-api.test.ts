@@ -141,7 +141,9 @@ describe('send API (§7 auxiliary calls)', () => {
     expect(res.body.openapi).toBe('3.1.0');
     const zdg = res.body.paths['/api/zdg'].post;
     expect(zdg.security).toEqual([{ apiToken: [] }, { bearer: [] }]);
-    expect(zdg.requestBody.content['application/json'].schema.required).toEqual(expect.arrayContaining(['number', 'message']));
+    // `message`, or an approved `template` on a Cloud API connection (issue 18): one of the two, checked by the route.
+    expect(zdg.requestBody.content['application/json'].schema.required).toEqual(expect.arrayContaining(['number']));
+    expect(Object.keys(zdg.requestBody.content['application/json'].schema.properties)).toEqual(expect.arrayContaining(['number', 'message', 'template']));
     expect(Object.keys(zdg.responses)).toContain('202');
     expect(res.body.paths['/api/campaigns'].post.requestBody).toBeDefined();
     expect(res.body.paths['/api/tickets/{id}'].put).toBeDefined();

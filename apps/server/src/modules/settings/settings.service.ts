@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   isPublicSetting,
   isSettingKey,
+  maskSecret,
   SETTING_DEFINITIONS,
   SETTING_KEYS,
   settingDefinition,
@@ -16,6 +17,11 @@ import { SettingsRepository } from './settings.repository.js';
 
 function newApiToken(): string {
   return randomBytes(24).toString('base64url');
+}
+
+/** A setting as the browser may see it: secrets masked (only whether one is set, and its end when long). */
+export function masked(setting: SettingDto): SettingDto {
+  return settingDefinition(setting.key).kind === 'secret' ? { key: setting.key, value: maskSecret(setting.value) } : setting;
 }
 
 export class SettingsService {
@@ -37,7 +43,7 @@ export class SettingsService {
 
   async list(forAdmin: boolean): Promise<SettingDto[]> {
     const all = await this.repo().all();
-    return forAdmin ? all : all.filter((s) => isPublicSetting(s.key));
+    return forAdmin ? all.map(masked) : all.filter((s) => isPublicSetting(s.key));
   }
 
   /** A setting's value (its default when unset); inside a transaction, pass it: its connection reads. */
@@ -52,7 +58,7 @@ export class SettingsService {
     }
     const problem = validateSettingValue(key, value);
     if (problem) throw new AppError('ERR_VALIDATION', `value: ${problem}`, { issues: [{ path: 'value', message: problem }] });
-    return this.write(key, value);
+    return masked(await this.write(key, value));
   }
 
   async regenerateApiToken(): Promise<SettingDto> {

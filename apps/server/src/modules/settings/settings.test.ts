@@ -47,6 +47,39 @@ describe('settings', () => {
     expect(text.status).toBe(200);
   });
 
+  it('never sends a secret back in full, even to an admin (masked; the last two characters of a long one)', async () => {
+    const put = await t.call('PUT', '/api/settings/emailPass', { token: t.admin, body: { value: 'a-long-smtp-password-42' } });
+    expect(put.status).toBe(200);
+    expect(put.body).toEqual({ key: 'emailPass', value: '••••••••42' });
+    const list = await t.call('GET', '/api/settings', { token: t.admin });
+    expect(valueOf(list.body, 'emailPass')).toBe('••••••••42');
+    expect(valueOf(list.body, 'vonageApiSecret')).toBe('');
+    expect(await t.app.services.settings.value('emailPass')).toBe('a-long-smtp-password-42');
+  });
+
+  it('checks the e-mail settings: port, host, addresses and the TLS mode', async () => {
+    for (const [key, value] of [
+      ['emailPort', '70000'],
+      ['emailPort', 'abc'],
+      ['emailHost', 'smtp example.com'],
+      ['emailFrom', 'not-an-address'],
+      ['emailTo', 'a@'],
+      ['emailSecure', 'ssl'],
+    ]) {
+      const res = await t.call('PUT', `/api/settings/${key}`, { token: t.admin, body: { value } });
+      expect(res.status, `${key}=${value}`).toBe(400);
+      expect(res.body.error).toBe('ERR_VALIDATION');
+    }
+    for (const [key, value] of [
+      ['emailPort', '465'],
+      ['emailHost', 'smtp.example.com'],
+      ['emailFrom', 'desk@example.com'],
+      ['emailSecure', 'tls'],
+    ]) {
+      expect((await t.call('PUT', `/api/settings/${key}`, { token: t.admin, body: { value } })).status, `${key}=${value}`).toBe(200);
+    }
+  });
+
   it('refuses an unknown key with ERR_NO_SETTING_FOUND', async () => {
     const res = await t.call('PUT', '/api/settings/nope', { token: t.admin, body: { value: 'x' } });
     expect(res.status).toBe(404);
@@ -90,7 +123,7 @@ describe('realtime', () => {
 
     const adminSecret = nextEvent<{ action: string; setting: Setting }>(adminSocket, 'settings');
     await t.call('PUT', '/api/settings/emailPass', { token: t.admin, body: { value: 'hunter2' } });
-    expect(await adminSecret).toEqual({ action: 'update', setting: { key: 'emailPass', value: 'hunter2' } });
+    expect(await adminSecret).toEqual({ action: 'update', setting: { key: 'emailPass', value: '••••••••' } });
 
     const userPublic = nextEvent<{ action: string; setting: Setting }>(userSocket, 'settings');
     await t.call('PUT', '/api/settings/groups', { token: t.admin, body: { value: 'enabled' } });

@@ -1,8 +1,6 @@
 import type { TicketEventDto, TicketEventKind } from '@wadesk/contracts';
-import { and, asc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { prepared } from '../../db/prepared.js';
-import { ticketEvents, users } from '../../db/schema.js';
+import { ticketEvents } from '../../db/schema.js';
 
 export interface TicketEventWrite {
   ticketId: number;
@@ -10,15 +8,22 @@ export interface TicketEventWrite {
   actorUserId: number | null;
   toUser?: { id: number; name: string } | null;
   toQueue?: { id: number; name: string } | null;
+  error?: string;
+  video?: boolean;
   createdAt?: Date;
 }
 
 interface TicketEventData {
   toUser?: { id: number; name: string } | null;
   toQueue?: { id: number; name: string } | null;
+  error?: string;
+  video?: boolean;
 }
 
-/** The only file that queries ticket events (the timeline's "resolved by …", "transferred to …"). */
+/**
+ * Writes ticket events (the timeline's "resolved by …", "transferred to …"); the messages page's statement reads
+ * them with the page (MessagesRepository.readPage).
+ */
 export class TicketEventsRepository {
   constructor(private readonly db: Executor) {}
 
@@ -29,39 +34,37 @@ export class TicketEventsRepository {
         const data: TicketEventData = {};
         if (e.toUser !== undefined) data.toUser = e.toUser;
         if (e.toQueue !== undefined) data.toQueue = e.toQueue;
+        if (e.error !== undefined) data.error = e.error;
+        if (e.video !== undefined) data.video = e.video;
         return { ticketId: e.ticketId, kind: e.kind, actorUserId: e.actorUserId, data, ...(e.createdAt ? { createdAt: e.createdAt } : {}) };
       }),
     );
   }
+}
 
-  /** A ticket's events with `from <= createdAt < until` (either bound may be open), oldest first. */
-  async listBetween(ticketId: number, from: Date | null, until: Date | null): Promise<TicketEventDto[]> {
-    // Read with every messages page: a prepared statement for each of the four shapes.
-    const between = prepared(this.db, `ticketEvents.between:${from ? 'from' : ''},${until ? 'until' : ''}`, (name) => {
-      const conditions: SQL[] = [eq(ticketEvents.ticketId, sql.placeholder('ticketId'))];
-      if (from) conditions.push(gte(ticketEvents.createdAt, sql.placeholder('from')));
-      if (until) conditions.push(lt(ticketEvents.createdAt, sql.placeholder('until')));
-      return this.db
-        .select({ event: ticketEvents, actorName: users.name })
-        .from(ticketEvents)
-        .leftJoin(users, eq(users.id, ticketEvents.actorUserId))
-        .where(and(...conditions))
-        .orderBy(asc(ticketEvents.createdAt), asc(ticketEvents.id))
-        .prepare(name);
-    });
-    const rows = await between.execute({ ticketId, from, until });
-    return rows.map(({ event, actorName }) => {
-      const data = (event.data ?? {}) as TicketEventData;
-      const dto: TicketEventDto = {
-        id: event.id,
-        ticketId: event.ticketId,
-        kind: event.kind as TicketEventKind,
-        actor: event.actorUserId && actorName ? { id: event.actorUserId, name: actorName } : null,
-        createdAt: event.createdAt.toISOString(),
-      };
-      if (data.toUser) dto.toUser = data.toUser;
-      if (data.toQueue) dto.toQueue = data.toQueue;
-      return dto;
-    });
-  }
+/** A ticket event as the messages page's statement reads it (JSON built by PostgreSQL; `createdAt` already ISO). */
+export interface TicketEventJson {
+  id: number;
+  ticketId: number;
+  kind: string;
+  actorUserId: number | null;
+  actorName: string | null;
+  data: TicketEventData | null;
+  createdAt: string;
+}
+
+export function ticketEventFromJson(event: TicketEventJson): TicketEventDto {
+  const data = event.data ?? {};
+  const dto: TicketEventDto = {
+    id: Number(event.id),
+    ticketId: event.ticketId,
+    kind: event.kind as TicketEventKind,
+    actor: event.actorUserId && event.actorName ? { id: event.actorUserId, name: event.actorName } : null,
+    createdAt: event.createdAt,
+  };
+  if (data.toUser) dto.toUser = data.toUser;
+  if (data.toQueue) dto.toQueue = data.toQueue;
+  if (data.error) dto.error = data.error;
+  if (data.video !== undefined) dto.video = data.video;
+  return dto;
 }

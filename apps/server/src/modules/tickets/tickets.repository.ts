@@ -1,6 +1,7 @@
 import { foldForSearch, searchExcerpt, type ContactDto, type QueueDto, type TicketDto, type TicketStatus } from '@wadesk/contracts';
 import { and, count, desc, eq, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Executor } from '../../db/client.js';
+import { isoTime } from '../../db/json-sql.js';
 import { containsPattern, foldedContains } from '../../db/like-pattern.js';
 import { intArrayParam, prepared } from '../../db/prepared.js';
 import { contacts, queues, tickets, users, whatsapps } from '../../db/schema.js';
@@ -66,6 +67,28 @@ function toContact(row: typeof contacts.$inferSelect): ContactDto {
     updatedAt: row.updatedAt.toISOString(),
   };
 }
+
+/**
+ * A ticket's DTO as JSON built by PostgreSQL (the same fields as `toTicketDto`), from the ticket row `t`, its contact
+ * `tc`, queue `tq`, user `tu` and connection `tw` (joined by `TICKET_DTO_JOINS`), its newest message's time given by
+ * `lastMessageAt` (a timestamp or null): for a statement that changes a ticket and returns it as it now is.
+ */
+export const ticketDtoJson = (lastMessageAt: SQL): SQL => sql`json_build_object(
+  'id', t.id, 'status', t.status, 'userId', t.user_id, 'queueId', t.queue_id, 'whatsappId', t.whatsapp_id, 'contactId', t.contact_id,
+  'contact', json_build_object('id', tc.id, 'name', tc.name, 'number', tc.number, 'email', tc.email, 'profilePicUrl', tc.profile_pic_url,
+    'isGroup', tc.is_group, 'extraInfo', json_build_array(), 'createdAt', ${isoTime(sql`tc.created_at`)}, 'updatedAt', ${isoTime(sql`tc.updated_at`)}),
+  'queue', case when tq.id is null then null else json_build_object('id', tq.id, 'name', tq.name, 'color', tq.color,
+    'greetingMessage', tq.greeting_message, 'createdAt', ${isoTime(sql`tq.created_at`)}, 'updatedAt', ${isoTime(sql`tq.updated_at`)}) end,
+  'user', case when t.user_id is null or tu.name is null then null else json_build_object('id', t.user_id, 'name', tu.name) end,
+  'whatsapp', case when tw.name is null then null else json_build_object('id', t.whatsapp_id, 'name', tw.name) end,
+  'lastMessage', t.last_message, 'lastMessageAt', ${isoTime(lastMessageAt)}, 'unreadMessages', t.unread_messages, 'isGroup', t.is_group,
+  'protocol', t.protocol, 'createdAt', ${isoTime(sql`t.created_at`)}, 'updatedAt', ${isoTime(sql`t.updated_at`)})`;
+
+/** The rows `ticketDtoJson` reads besides the ticket `t`. */
+export const TICKET_DTO_JOINS = sql`join contacts tc on tc.id = t.contact_id
+  left join queues tq on tq.id = t.queue_id
+  left join users tu on tu.id = t.user_id
+  left join whatsapps tw on tw.id = t.whatsapp_id`;
 
 function toTicketDto(row: TicketRow): TicketDto {
   const t = row.ticket;
@@ -228,7 +251,7 @@ export class TicketsRepository {
   }
 
   /**
-   * Tickets whose contact's name or number contains the text (ignoring case and accents, trigram indexes), or
+   * Tickets whose protocol is the text, or whose contact's name or number contains the text (ignoring case and accents, trigram indexes), or
    * whose messages hold every word of it as a word prefix (ticket_search, one GIN index: decision 0012).
    * Few candidates (at most SEARCH_COUNT_CAP by either way): all of them are filtered, counted and sorted.
    * Many (a common word): the tickets are walked newest change first and each is probed, which finds a page
@@ -236,17 +259,22 @@ export class TicketsRepository {
    */
   private async search(filter: TicketListFilter, page: number, pageSize: number): Promise<TicketPage> {
     const search = filter.search!;
-    const byContact = sql`${tickets.contactId} in (select c.id from contacts c where ${foldedContains(sql`c.name`, search)} or c.number like ${containsPattern(search)})`;
+    // The contact's name or number, or the ticket's protocol number (whole, in any letter case: issue 15).
+    const contactIds = sql`select c.id from contacts c where ${foldedContains(sql`c.name`, search)} or c.number like ${containsPattern(search)}`;
+    const protocol = sql`lower(${search.trim()})`;
+    const byContact = sql`(${tickets.contactId} in (${contactIds}) or lower(${tickets.protocol}) = ${protocol})`;
+    // The same tickets as two index reads (contact, protocol): an OR of the two would read every ticket.
+    const byContactIds = sql`select t.id from tickets t where t.contact_id in (${contactIds}) union all select t.id from tickets t where lower(t.protocol) = ${protocol}`;
     const words = sql`search_query(${search})`;
     const limitPlusOne = SEARCH_COUNT_CAP + 1;
     const [candidates] = rowsOf<{ by_contact: number; by_words: number }>(
       await this.db.execute(sql`
-        select (select count(*) from (select 1 from ${tickets} where ${byContact} limit ${limitPlusOne}) a)::int as by_contact,
+        select (select count(*) from (${byContactIds} limit ${limitPlusOne}) a)::int as by_contact,
                (select count(*) from (select 1 from ticket_search s where s.words @@ ${words} limit ${limitPlusOne}) b)::int as by_words`),
     );
     const few = candidates!.by_contact + candidates!.by_words <= SEARCH_COUNT_CAP;
     const matches = few
-      ? sql`${tickets.id} in (select ${tickets.id} from ${tickets} where ${byContact} union select s.ticket_id from ticket_search s where s.words @@ ${words})`
+      ? sql`${tickets.id} in (${byContactIds} union select s.ticket_id from ticket_search s where s.words @@ ${words})`
       : // A scalar subquery, so that each walked ticket is probed (an EXISTS here would be hashed: all matches read).
         sql`(${byContact} or (select s.words from ticket_search s where s.ticket_id = ${tickets.id}) @@ ${words})`;
     const where = and(this.where(filter), matches);
@@ -334,6 +362,28 @@ export class TicketsRepository {
   async insert(data: { contactId: number; whatsappId: number; status: TicketStatus; userId?: number | null; queueId?: number | null; isGroup: boolean }): Promise<number> {
     const [row] = await this.db.insert(tickets).values(data).returning({ id: tickets.id });
     return row!.id;
+  }
+
+  /**
+   * A closed ticket holding imported history (issue 14): created at its oldest message, last changed at its newest,
+   * so it takes its place in the Resolved list by the conversation's own time.
+   */
+  async insertImported(data: { contactId: number; whatsappId: number; isGroup: boolean; lastMessage: string; createdAt: Date; updatedAt: Date }): Promise<number> {
+    const [row] = await this.db
+      .insert(tickets)
+      .values({ ...data, status: 'closed', unreadMessages: 0 })
+      .returning({ id: tickets.id });
+    return row!.id;
+  }
+
+  /** Imported messages joined a ticket: its last message and time follow the newest of them only if it is newer. */
+  async touchWithImported(id: number, lastMessage: string, at: Date): Promise<boolean> {
+    const rows = await this.db
+      .update(tickets)
+      .set({ lastMessage, updatedAt: at })
+      .where(and(eq(tickets.id, id), lt(tickets.updatedAt, at)))
+      .returning({ id: tickets.id });
+    return rows.length > 0;
   }
 
   async update(id: number, data: TicketWrite): Promise<void> {

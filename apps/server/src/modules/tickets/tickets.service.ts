@@ -6,11 +6,12 @@ import { AppError } from '../../http/app-error.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { renderGreeting, ticketTemplateValues } from '../inbound/greeting-template.js';
 import type { MessagesService } from '../messages/messages.service.js';
+import type { SettingsService } from '../settings/settings.service.js';
 import { QueuesRepository } from '../queues/queues.repository.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { WhatsappRepository } from '../whatsapp/whatsapp.repository.js';
 import { canSeeTicket, type Viewer } from './ticket-access.js';
-import { TicketEventsRepository } from './ticket-events.repository.js';
+import { TicketEventsRepository, type TicketEventWrite } from './ticket-events.repository.js';
 import { transitionEvents } from './ticket-timeline.js';
 import { TicketsRepository, type TicketListFilter, type TicketWrite } from './tickets.repository.js';
 
@@ -50,6 +51,7 @@ export class TicketsService {
     private readonly events: DomainEvents,
     private readonly messages: MessagesService,
     private readonly now: Clock = () => new Date(),
+    private readonly settings: SettingsService | null = null,
   ) {}
 
   private repo(): TicketsRepository {
@@ -176,19 +178,23 @@ export class TicketsService {
       throw err;
     }
     let ticket = (await this.repo().findDto(id))!;
-    await new TicketEventsRepository(this.db).insert(transitionEvents(current, ticket, user.id));
+    const transitions = transitionEvents(current, ticket, user.id);
+    await new TicketEventsRepository(this.db).insert(transitions);
     this.events.emit('ticket.updated', { ticket, previous: { queueId: current.queueId, userId: current.userId } });
+    const transfer = transitions.find((e) => e.kind === 'transferred');
+    if (transfer && ticket.status !== 'closed') await this.sendTransferNotice(ticket, transfer, user);
 
     if (change.status === 'closed' && current.status !== 'closed') {
       await this.sendFarewell(ticket, user);
       ticket = (await this.repo().findDto(id))!;
+      this.events.emit('ticket.closed', { ticket, by: user.name });
     }
     return ticket;
   }
 
   /**
-   * The send API's /zdgProtocolo: a protocol number given from outside is recorded on the ticket (the Protocolo
-   * e-mails of §4 come with the e-mail issue). ERR_NO_TICKET_FOUND when there is no such ticket.
+   * The send API's /zdgProtocolo: a protocol number given from outside is recorded on the ticket.
+   * ERR_NO_TICKET_FOUND when there is no such ticket.
    */
   async registerProtocol(id: number, protocol: string): Promise<TicketDto> {
     if ((await this.loadMany([id])).length === 0) throw new AppError('ERR_NO_TICKET_FOUND', 'Ticket not found.');
@@ -201,8 +207,14 @@ export class TicketsService {
   /** Resolves with a protocol number (from the current time in seconds) sent to the contact. */
   async resolveWithProtocol(user: AuthUser, id: number): Promise<{ protocol: string; ticket: TicketDto }> {
     const current = await this.get(user, id);
-    const protocol = `${Math.floor(Date.now() / 1000)}${String(id).padStart(4, '0').slice(-4)}`;
-    await this.messages.sendText(current, { body: `*Protocolo:* ${protocol}`, sentBy: user, auto: true }).catch(() => undefined);
+    const protocol = `${Math.floor(this.now().getTime() / 1000)}${String(id).padStart(4, '0').slice(-4)}`;
+    const template = this.settings ? await this.settings.value('protocolMessage') : '*Protocolo:* {{protocol}}';
+    if (template.trim()) {
+      const connection = await new WhatsappRepository(this.db).findDto(current.whatsappId);
+      const values = ticketTemplateValues(current, connection?.name, { fallbackUser: user.name, now: this.now() });
+      const body = renderGreeting(template.replace(/\{\{\s*protocol\s*\}\}/gi, protocol), values);
+      await this.messages.sendText(current, { body, sentBy: user, auto: true }).catch(() => undefined);
+    }
     await this.repo().update(id, { protocol });
     const ticket = await this.update(user, id, { status: 'closed' });
     return { protocol, ticket };
@@ -252,6 +264,27 @@ export class TicketsService {
     await new TicketEventsRepository(this.db).insert(ids.map((ticketId) => ({ ticketId, kind: 'resolved', actorUserId: null })));
     if (ids.length > 0) this.events.emit('tickets.changed', { ticketIds: ids });
     return ids.length;
+  }
+
+  /**
+   * The transfer notice (setting transferMessage, issue 15), after the transfer is committed: best effort (a
+   * connection that is down does not undo the transfer). {{destination}} names the attendant, the queue, or both.
+   */
+  private async sendTransferNotice(ticket: TicketDto, transfer: TicketEventWrite, user: AuthUser): Promise<void> {
+    if (!this.settings || ticket.isGroup) return;
+    const template = (await this.settings.value('transferMessage')).trim();
+    if (!template) return;
+    const who = transfer.toUser?.name;
+    const where = transfer.toQueue?.name;
+    const destination = who && where ? `${who} (${where})` : (who ?? where ?? ticket.user?.name ?? ticket.queue?.name ?? '');
+    const connection = await new WhatsappRepository(this.db).findDto(ticket.whatsappId);
+    const values = ticketTemplateValues(ticket, connection?.name, { now: this.now() });
+    const body = renderGreeting(template.replace(/\{\{\s*destination\s*\}\}/gi, destination), values);
+    try {
+      await this.messages.sendText(ticket, { body, sentBy: user, auto: true });
+    } catch {
+      // The transfer stands even when the notice cannot be sent.
+    }
   }
 
   private async sendFarewell(ticket: TicketDto, user: AuthUser): Promise<void> {

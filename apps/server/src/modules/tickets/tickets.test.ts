@@ -160,6 +160,25 @@ describe('queue menu', () => {
     });
     expect(sent[2]!.body).toBe('Suporte aqui, Joana.');
   });
+
+  it('queues the menu as a job kept in the database (once across processes, over a restart); one asked for by an older message sends nothing', async () => {
+    const first = await createQueue(t, 'Financeiro', '');
+    const second = await createQueue(t, 'Compras', '');
+    const c = await connectedSimulator(t, { queueIds: [first, second], greetingMessage: 'Escolha:' });
+    const number = phone();
+    const ticket = await inbound(t, c.id, { from: number, body: 'oi' });
+    const jobs = await queryRows<{ data: { ticketId: number; messageId: number } }>(
+      t,
+      sql`select data from pgboss.job where name = 'queue.menu' and (data->>'ticketId')::int = ${ticket.id}`,
+    );
+    expect(jobs).toHaveLength(1);
+    await eventually(async () => (await outbox(t, c.id, number)).length === 1, 3000, 'menu sent');
+    await inbound(t, c.id, { from: number, body: 'e agora?' });
+    expect(await t.app.services.inbound.sendMenuIfDue(ticket.id, jobs[0]!.data.messageId)).toBe('superseded');
+    await eventually(async () => (await outbox(t, c.id, number)).length === 2, 3000, "the newer message's menu");
+    await new Promise((r) => setTimeout(r, 600));
+    expect(await outbox(t, c.id, number)).toHaveLength(2);
+  });
 });
 
 describe('tickets API and transitions', () => {

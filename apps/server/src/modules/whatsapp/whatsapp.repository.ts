@@ -1,8 +1,8 @@
-import type { Channel, SessionStatus, WhatsappDto, WhatsappSessionDto } from '@wadesk/contracts';
+import { maskCredential, type Channel, type CloudApiConfigDto, type SessionStatus, type WhatsappDto, type WhatsappSessionDto } from '@wadesk/contracts';
 import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { intArrayParam, prepared } from '../../db/prepared.js';
-import { queues, whatsappQueues, whatsapps } from '../../db/schema.js';
+import { queues, whatsappQueues, whatsapps, type CloudApiConfig } from '../../db/schema.js';
 import { toQueueDto } from '../queues/queues.mapper.js';
 
 export interface WhatsappWrite {
@@ -11,6 +11,19 @@ export interface WhatsappWrite {
   isDefault?: boolean;
   greetingMessage?: string;
   farewellMessage?: string;
+  cloud?: CloudApiConfig | null;
+}
+
+/** A `cloud-api` connection's settings as read back: the token and app secret masked (issue 18). */
+export function cloudDto(id: number, cloud: CloudApiConfig): CloudApiConfigDto {
+  return {
+    phoneNumberId: cloud.phoneNumberId,
+    businessAccountId: cloud.businessAccountId,
+    accessToken: maskCredential(cloud.accessToken),
+    appSecret: maskCredential(cloud.appSecret),
+    verifyToken: cloud.verifyToken,
+    webhookPath: `/api/webhooks/whatsapp/${id}`,
+  };
 }
 
 export interface SessionWrite {
@@ -57,6 +70,12 @@ export class WhatsappRepository {
   async ownNumber(id: number): Promise<string | null> {
     const [row] = await this.db.select({ number: whatsapps.number }).from(whatsapps).where(eq(whatsapps.id, id)).limit(1);
     return row?.number ? row.number.replace(/\D/g, '') || null : null;
+  }
+
+  /** A connection's Cloud API credentials, in full (the driver and the webhook only); null when it has none. */
+  async cloudConfig(id: number): Promise<{ channel: Channel; cloud: CloudApiConfig | null } | null> {
+    const [row] = await this.db.select({ channel: whatsapps.channel, cloud: whatsapps.cloud }).from(whatsapps).where(eq(whatsapps.id, id)).limit(1);
+    return row ? { channel: row.channel as Channel, cloud: row.cloud ?? null } : null;
   }
 
   async queueIdsOf(id: number): Promise<number[]> {
@@ -177,6 +196,7 @@ export class WhatsappRepository {
       queues: queueRows.filter((q) => q.whatsappId === w.id).map((q) => toQueueDto(q.queue)),
       createdAt: w.createdAt.toISOString(),
       updatedAt: w.updatedAt.toISOString(),
+      ...(w.channel === 'cloud-api' ? { cloud: w.cloud ? cloudDto(w.id, w.cloud) : null } : {}),
     }));
   }
 }

@@ -17,6 +17,12 @@ export function whatsappRoutes(app: FastifyInstance, whatsapps: WhatsappService)
     return whatsapps.get(id, isAdmin(currentUser(request)));
   });
 
+  // The approved templates of a Cloud API connection (issue 18), for the chat's template picker.
+  app.get('/api/whatsapp/:id/templates', async (request) => {
+    const { id } = parse(IdParams, request.params);
+    return whatsapps.templates(id);
+  });
+
   app.post('/api/whatsapp', admin, async (request, reply) => {
     const whatsapp = await whatsapps.create(parse(WhatsappInput, request.body));
     return reply.status(201).send(whatsapp);

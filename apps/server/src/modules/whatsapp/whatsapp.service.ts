@@ -1,7 +1,10 @@
-import type { WhatsappDto, WhatsappInput, WhatsappUpdateInput } from '@wadesk/contracts';
+import type { CloudTemplateDto, WhatsappDto, WhatsappInput, WhatsappUpdateInput } from '@wadesk/contracts';
+import { listTemplates } from '../../channels/cloud-api/cloud-templates.js';
+import { GraphClient } from '../../channels/cloud-api/graph-client.js';
 import type { z } from 'zod';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { Database } from '../../db/client.js';
+import type { CloudApiConfig } from '../../db/schema.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
 import type { DomainEvents } from '../../events/domain-events.js';
 import { AppError } from '../../http/app-error.js';
@@ -14,6 +17,28 @@ export type UpdateData = z.output<typeof WhatsappUpdateInput>;
 /** More than one queue needs a greeting that lets the contact choose. */
 function checkGreeting(queueIds: number[], greetingMessage: string): void {
   if (new Set(queueIds).size > 1 && greetingMessage.trim() === '') throw new AppError('ERR_WAPP_GREETING_REQUIRED');
+}
+
+/**
+ * The Cloud API credentials a write leaves on the connection (issue 18): on a `cloud-api` connection the five are
+ * needed (ERR_CLOUD_API_CONFIG); a secret left out, or sent back masked as it was read, keeps the stored one.
+ * Other channels keep nothing.
+ */
+function cloudConfigOf(channel: string, data: CreateData | UpdateData, current: CloudApiConfig | null): CloudApiConfig | null {
+  if (channel !== 'cloud-api') return null;
+  const secret = (given: string | undefined, stored: string | undefined) => (given === undefined || given.startsWith('••••') ? stored : given);
+  const config = {
+    phoneNumberId: data.cloudPhoneNumberId ?? current?.phoneNumberId,
+    businessAccountId: data.cloudBusinessAccountId ?? current?.businessAccountId,
+    accessToken: secret(data.cloudAccessToken, current?.accessToken),
+    appSecret: secret(data.cloudAppSecret, current?.appSecret),
+    verifyToken: data.cloudVerifyToken ?? current?.verifyToken,
+  };
+  const missing = Object.entries(config).filter(([, value]) => !value).map(([key]) => `cloud${key[0]!.toUpperCase()}${key.slice(1)}`);
+  if (missing.length > 0) {
+    throw new AppError('ERR_CLOUD_API_CONFIG', undefined, { issues: missing.map((path) => ({ path, message: 'Required' })) });
+  }
+  return config as CloudApiConfig;
 }
 
 /**
@@ -30,6 +55,8 @@ export class WhatsappService {
     private readonly db: Database,
     private readonly events: DomainEvents,
     private readonly sessions: SessionManager,
+    /** Meta's Graph API (WHATSAPP_GRAPH_URL): a Cloud API connection's templates read from any process. */
+    private readonly graphUrl: string | null = null,
   ) {}
 
   private repo(): WhatsappRepository {
@@ -55,6 +82,7 @@ export class WhatsappService {
   /** Creates a connection (the first one is the default) and starts its session. */
   async create(data: CreateData): Promise<WhatsappDto> {
     checkGreeting(data.queueIds, data.greetingMessage);
+    const cloud = cloudConfigOf(data.channel, data, null);
     const { id, unset } = await this.retryOnDefaultRace(() =>
       this.db.transaction(async (tx) => {
         const repo = new WhatsappRepository(tx);
@@ -66,6 +94,7 @@ export class WhatsappService {
           isDefault,
           greetingMessage: data.greetingMessage,
           farewellMessage: data.farewellMessage,
+          cloud,
         });
         await repo.setQueues(newId, [...new Set(data.queueIds)]);
         return { id: newId, unset: unsetIds };
@@ -84,6 +113,10 @@ export class WhatsappService {
     const queueIds = data.queueIds ? [...new Set(data.queueIds)] : current.queues.map((q) => q.id);
     checkGreeting(queueIds, data.greetingMessage ?? current.greetingMessage);
     const makeDefault = data.isDefault === true && !current.isDefault;
+    const channel = data.channel ?? current.channel;
+    const stored = channel === 'cloud-api' ? ((await repo.cloudConfig(id))?.cloud ?? null) : null;
+    const cloud = cloudConfigOf(channel, data, stored);
+    const cloudChanged = channel === 'cloud-api' && JSON.stringify(cloud) !== JSON.stringify(stored);
     const unset = await this.retryOnDefaultRace(() =>
       this.db.transaction(async (tx) => {
         const txRepo = new WhatsappRepository(tx);
@@ -93,6 +126,7 @@ export class WhatsappService {
           channel: data.channel,
           greetingMessage: data.greetingMessage,
           farewellMessage: data.farewellMessage,
+          ...(cloudChanged || data.channel ? { cloud } : {}),
           ...(makeDefault ? { isDefault: true } : {}),
         });
         if (data.queueIds) await txRepo.setQueues(id, queueIds);
@@ -102,6 +136,8 @@ export class WhatsappService {
     await this.announce([...unset, id]);
     // Another channel means other credentials: log the old device out and pair again.
     if (data.channel && data.channel !== current.channel) await this.sessions.newQr(id);
+    // New Cloud API credentials: connect again with them (the test call).
+    else if (cloudChanged) await this.sessions.restart(id);
     return this.withLastError((await repo.findDto(id))!);
   }
 
@@ -119,6 +155,17 @@ export class WhatsappService {
     for (const ticket of tickets) this.events.emit('ticket.deleted', { ticket });
     this.events.emit('whatsapp.deleted', { whatsappId: id });
     if (promoted) await this.announce([promoted]);
+  }
+
+  /** The templates of a `cloud-api` connection, from the Graph API (ERR_VALIDATION on other channels). */
+  async templates(id: number): Promise<CloudTemplateDto[]> {
+    await this.get(id);
+    if (this.graphUrl && this.sessions.status(id) === null) {
+      // Another server process runs the connection (several processes): the Graph API answers this one as well.
+      const row = await this.repo().cloudConfig(id);
+      if (row?.channel === 'cloud-api' && row.cloud) return listTemplates(new GraphClient(this.graphUrl, row.cloud));
+    }
+    return listTemplates(this.sessions.driver(id));
   }
 
   /** POST /whatsappsession/:id: try again. */

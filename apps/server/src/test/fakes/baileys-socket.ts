@@ -76,6 +76,8 @@ export function makeFakeSocket(config: UserFacingSocketConfig) {
     groupUpdateDescription: vi.fn(async () => undefined),
     groupSettingUpdate: vi.fn(async () => undefined),
     updateMediaMessage: vi.fn(async (m: WAMessage) => m),
+    fetchMessageHistory: vi.fn(async () => 'HISTORY-REQUEST-1'),
+    rejectCall: vi.fn(async (_callId: string, _callFrom: string) => undefined),
     logout: vi.fn(async () => {
       ev.emit('connection.update', { connection: 'close', lastDisconnect: { error: boomLike(401), date: new Date() } });
     }),

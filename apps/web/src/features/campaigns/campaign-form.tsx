@@ -12,6 +12,7 @@ import {
   parseNumberLines,
   type CampaignCreatedResponse,
   type CampaignKind,
+  type MessageTemplate,
 } from '@wadesk/contracts';
 import { useEffect, useMemo } from 'react';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
@@ -19,6 +20,7 @@ import { useTranslation } from 'react-i18next';
 import { FormSelect } from '../../components/form-select';
 import { FormTextField } from '../../components/form-text-field';
 import { toastError, toastSuccess } from '../../services/toast-error';
+import { TemplatePicker } from '../chat/template-picker';
 import { useWhatsapps } from '../connections/connections-api';
 import { startCampaign } from './campaigns-api';
 
@@ -32,6 +34,8 @@ interface CampaignFormValues {
   path: string;
   minInterval: string;
   maxInterval: string;
+  /** The approved template of a text send on a Cloud API connection (issue 18). */
+  template?: MessageTemplate;
 }
 
 const resolver = zodResolver(CampaignInput) as unknown as Resolver<CampaignFormValues>;
@@ -62,6 +66,12 @@ export function CampaignForm({ kind, onStarted, pathHelp }: CampaignFormProps) {
   const numbersText = useWatch({ control: form.control, name: 'numbers' });
   const lines = useMemo(() => parseNumberLines(numbersText ?? ''), [numbersText]);
   const fields = CAMPAIGN_FIELDS[kind];
+  const whatsappId = useWatch({ control: form.control, name: 'whatsappId' });
+  /** A Cloud API connection sends an approved template instead of free text (issue 18). */
+  const cloud = whatsappId !== null && connections.find((c) => c.id === whatsappId)?.channel === 'cloud-api';
+  useEffect(() => {
+    if (!cloud) form.setValue('template', undefined);
+  }, [cloud, form]);
 
   const submit = form.handleSubmit(async (values) => {
     try {
@@ -71,7 +81,7 @@ export function CampaignForm({ kind, onStarted, pathHelp }: CampaignFormProps) {
         numbers: values.numbers,
         minInterval: values.minInterval,
         maxInterval: values.maxInterval,
-        ...Object.fromEntries(fields.map((f) => [f, values[f]])),
+        ...(cloud ? { template: values.template } : Object.fromEntries(fields.map((f) => [f, values[f]]))),
       });
       toastSuccess(t('campaigns.started', { count: created.total }));
       onStarted(created);
@@ -110,7 +120,20 @@ export function CampaignForm({ kind, onStarted, pathHelp }: CampaignFormProps) {
           {lines.invalid.length > SHOWN_INVALID && <div>{t('campaigns.moreInvalid', { count: lines.invalid.length - SHOWN_INVALID })}</div>}
         </Alert>
       )}
-      {fields.includes('message') && (
+      {cloud && kind === 'text' && whatsappId !== null && (
+        <TemplatePicker
+          key={whatsappId}
+          whatsappId={whatsappId}
+          error={form.formState.errors.message || form.formState.errors.template ? t('chat.template.required') : undefined}
+          onChange={(value) => form.setValue('template', value ?? undefined, { shouldValidate: form.formState.isSubmitted })}
+        />
+      )}
+      {cloud && kind !== 'text' && (
+        <Alert severity="warning" data-testid="campaign-cloud-no-media">
+          {t('chat.template.noMediaBulk')}
+        </Alert>
+      )}
+      {!cloud && fields.includes('message') && (
         <FormTextField form={form} name="message" label={t('campaigns.fields.message')} multiline minRows={3} maxRows={10} />
       )}
       {fields.includes('url') && (

@@ -4,7 +4,7 @@ import { activeCampaignOf, isCurrent } from './campaigns-api';
 
 const base: CampaignDto = {
   id: 1, kind: 'text', status: 'running', whatsappId: 1, whatsappName: 'Sim', userId: 2, userName: 'Ana', message: 'Oi', url: null,
-  title: null, path: null, minInterval: 0, maxInterval: 1, total: 10, sent: 3, failed: 0, unknown: 0, invalid: 0, nextSendAt: null,
+  title: null, path: null, minInterval: 0, maxInterval: 1, template: null, total: 10, sent: 3, failed: 0, unknown: 0, invalid: 0, nextSendAt: null,
   lastError: null, createdAt: '2026-11-24T10:00:00.000Z', updatedAt: '2026-11-24T10:00:05.000Z', startedAt: null, finishedAt: null,
 };
 

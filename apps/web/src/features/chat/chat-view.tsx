@@ -19,7 +19,7 @@ import { useOpenedOnce } from '../tickets/use-opened-once';
 import { ChatConnectionBanner } from './chat-connection-banner';
 import { ImportExportPanel } from './import-export-panel';
 import { MessageInput } from './message-input';
-import { deleteMessage, flattenMessages, markRead, messagesKey, upsertMessage, useEventsFollowTicket, useMessages, useTicketEvents } from './messages-api';
+import { deleteMessage, flattenMessages, markRead, messagesKey, reactToMessage, upsertMessage, useEventsFollowTicket, useMessages, useTicketEvents } from './messages-api';
 import { MessagesList } from './messages-list';
 import { isPeek } from './peek';
 
@@ -135,6 +135,17 @@ export function ChatView({ ticketId }: { ticketId: number }) {
     if (updated && typeof updated === 'object' && 'id' in updated) upsertMessage(queryClient, updated);
   }, () => undefined);
   const deleteDialogMounted = useOpenedOnce(!!messageDeletion.target);
+  const onReact = useCallback(
+    (m: MessageDto, emoji: string) => {
+      reactToMessage(m.id, emoji).then(
+        (reaction) => {
+          if (reaction) upsertMessage(queryClient, reaction);
+        },
+        (err: unknown) => toastError(err),
+      );
+    },
+    [queryClient],
+  );
 
   if (!ticket) {
     return (
@@ -162,8 +173,9 @@ export function ChatView({ ticketId }: { ticketId: number }) {
         loadOlder={loadOlder}
         onReply={onReply}
         onDelete={messageDeletion.ask}
+        onReact={ticket.status === 'open' ? onReact : undefined}
       />
-      <MessageInput ticketId={ticketId} disabled={ticket.status !== 'open'} replyingTo={replyingTo} onCancelReply={onCancelReply} />
+      <MessageInput ticketId={ticketId} contact={ticket.contact} whatsappId={ticket.whatsappId} disabled={ticket.status !== 'open'} replyingTo={replyingTo} onCancelReply={onCancelReply} />
     </Box>
       <ContactDrawer contact={ticket.contact} open={contactOpen} onClose={onCloseContact} />
       {deleteDialogMounted && (

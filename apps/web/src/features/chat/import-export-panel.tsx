@@ -1,8 +1,14 @@
-import type { MessageDto, TicketDto } from '@wadesk/contracts';
+import { isAdmin, type MessageDto, type TicketDto } from '@wadesk/contracts';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Collapse from '@mui/material/Collapse';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { toastError } from '../../services/toast-error';
+import { useAuth } from '../auth/auth-context';
+import { ChatHistoryImportDialog, ticketConnectionId } from '../history/chat-history-import';
+import { EmailButton } from '../email/email-button';
 import { formatDate, formatTime } from '../tickets/format';
 
 function csvCell(value: string): string {
@@ -21,12 +27,29 @@ export function chatCsv(ticket: TicketDto, messages: MessageDto[], me: string): 
 }
 
 /**
- * The expandable import/export panel (§2): WPP id, import, CSV, EMAIL. Only CSV works today: WPP id arrives with
- * the bulk-send issue, import with the history import, EMAIL with the e-mail one; each button is added here as
- * its issue lands, never shown before it does anything.
+ * The expandable import/export panel (§2): WPP id, import, CSV, EMAIL. WPP id shows the connection the ticket uses
+ * (an admin asks /zdgGetWppId, the send API route admins may call; an attendant reads it from the ticket they see).
+ * Import (this contact's history, issue 14) is for admins, as its server route is. EMAIL arrives with the e-mail
+ * issue; a button is added here as its issue lands, never before.
  */
 export function ImportExportPanel({ open, ticket, messages, me }: { open: boolean; ticket: TicketDto; messages: MessageDto[]; me: string }) {
   const { t } = useTranslation();
+  const { user } = useAuth();
+  const admin = isAdmin(user);
+  const [shownConnection, setConnection] = useState<{ ticketId: number; whatsappId: number } | null>(null);
+  const connection = shownConnection?.ticketId === ticket.id ? shownConnection.whatsappId : null;
+  const [importing, setImporting] = useState(false);
+  const showWppId = async () => {
+    if (!admin) {
+      setConnection({ ticketId: ticket.id, whatsappId: ticket.whatsappId });
+      return;
+    }
+    try {
+      setConnection({ ticketId: ticket.id, whatsappId: await ticketConnectionId(ticket.id) });
+    } catch (err) {
+      toastError(err);
+    }
+  };
   const downloadCsv = () => {
     const blob = new Blob([`\uFEFF${chatCsv(ticket, messages, me)}`], { type: 'text/csv;charset=utf-8' });
     const url = URL.createObjectURL(blob);
@@ -39,10 +62,25 @@ export function ImportExportPanel({ open, ticket, messages, me }: { open: boolea
   return (
     <Collapse in={open} unmountOnExit>
       <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', px: 2, py: 1, borderBottom: 1, borderColor: 'divider', bgcolor: 'background.paper' }} data-testid="import-export-panel">
+        <Button size="small" variant="outlined" onClick={() => void showWppId()} data-testid="chat-wpp-id">
+          {t('historyImport.wppId')}
+        </Button>
+        {admin && (
+          <Button size="small" variant="outlined" onClick={() => setImporting(true)} data-testid="chat-history-import">
+            {t('historyImport.importButton')}
+          </Button>
+        )}
         <Button size="small" variant="outlined" onClick={downloadCsv}>
           {t('chat.tools.csv')}
         </Button>
+        <EmailButton ticket={ticket} />
+        {connection !== null && (
+          <Typography variant="body2" role="status" sx={{ alignSelf: 'center' }} data-testid="chat-wpp-id-value">
+            {t('historyImport.wppIdText', { id: connection, name: ticket.whatsapp?.id === connection ? ticket.whatsapp.name : '' })}
+          </Typography>
+        )}
       </Box>
+      {admin && <ChatHistoryImportDialog ticket={ticket} open={importing} onClose={() => setImporting(false)} />}
     </Collapse>
   );
 }

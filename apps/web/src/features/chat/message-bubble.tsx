@@ -1,13 +1,18 @@
-import type { MessageDto } from '@wadesk/contracts';
+import { isReaction, REACTION_EMOJIS, type MessageDto } from '@wadesk/contracts';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
+import Popover from '@mui/material/Popover';
+import Tooltip from '@mui/material/Tooltip';
 import AccessTimeIcon from '@mui/icons-material/AccessTime';
+import AddReactionOutlinedIcon from '@mui/icons-material/AddReactionOutlined';
 import BlockIcon from '@mui/icons-material/Block';
 import DoneAllIcon from '@mui/icons-material/DoneAll';
 import DoneIcon from '@mui/icons-material/Done';
+import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlineOutlined';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import SmartToyOutlinedIcon from '@mui/icons-material/SmartToyOutlined';
 import { memo, useState } from 'react';
@@ -48,17 +53,102 @@ export interface MessageBubbleProps {
   isGroup: boolean;
   onReply: (message: MessageDto) => void;
   onDelete: (message: MessageDto) => void;
+  /** Reacts to the message (an empty emoji removes the reaction); absent: no reaction button (the ticket is not open). */
+  onReact?: (message: MessageDto, emoji: string) => void;
+  /** The reactions on the message: the latest of this side (`mine`, marked in the picker) and of the contact. */
+  reactions?: { mine?: string; theirs?: string };
 }
 
-export const MessageBubble = memo(function MessageBubble({ message, isGroup, onReply, onDelete }: MessageBubbleProps) {
+/** The reaction button beside a bubble and its short choice of emojis (issue 18). */
+function ReactionPicker({ message, mine, reaction, onReact }: { message: MessageDto; mine: boolean; reaction?: string; onReact: (message: MessageDto, emoji: string) => void }) {
+  const { t } = useTranslation();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const pick = (emoji: string) => {
+    setAnchor(null);
+    onReact(message, emoji);
+  };
+  return (
+    <>
+      <Tooltip title={t('chat.message.react')}>
+        <IconButton
+          className="message-react"
+          size="small"
+          aria-label={t('chat.message.react')}
+          aria-haspopup="true"
+          data-testid="message-react"
+          onClick={(e) => setAnchor(e.currentTarget)}
+          sx={{
+            position: 'absolute',
+            top: '50%',
+            transform: 'translateY(-50%)',
+            ...(mine ? { left: -34 } : { right: -34 }),
+            p: 0.5,
+            opacity: { xs: 0.6, md: anchor ? 1 : 0 },
+            bgcolor: '#ffffffd9',
+            boxShadow: '0 1px 0.5px rgba(11,20,26,.13)',
+            '&:hover': { bgcolor: '#ffffff' },
+          }}
+        >
+          <AddReactionOutlinedIcon sx={{ fontSize: 18 }} />
+        </IconButton>
+      </Tooltip>
+      <Popover
+        open={!!anchor}
+        anchorEl={anchor}
+        onClose={() => setAnchor(null)}
+        anchorOrigin={{ vertical: 'top', horizontal: 'center' }}
+        transformOrigin={{ vertical: 'bottom', horizontal: 'center' }}
+        slotProps={{ paper: { sx: { borderRadius: 6 } } }}
+      >
+        <Box role="listbox" aria-label={t('chat.message.reactions')} data-testid="reaction-picker" sx={{ display: 'flex', alignItems: 'center', gap: 0.25, px: 1, py: 0.5 }}>
+          {REACTION_EMOJIS.map((emoji) => (
+            <Box
+              key={emoji}
+              component="button"
+              type="button"
+              role="option"
+              aria-selected={reaction === emoji}
+              aria-label={emoji}
+              onClick={() => pick(reaction === emoji ? '' : emoji)}
+              sx={{
+                fontSize: 24,
+                width: 40,
+                height: 40,
+                border: 0,
+                borderRadius: '50%',
+                cursor: 'pointer',
+                bgcolor: reaction === emoji ? 'action.selected' : 'transparent',
+                '&:hover': { bgcolor: 'action.hover', transform: 'scale(1.15)' },
+                transition: 'transform 120ms',
+              }}
+            >
+              {emoji}
+            </Box>
+          ))}
+        </Box>
+        {reaction && (
+          <Box sx={{ borderTop: 1, borderColor: 'divider', display: 'flex', justifyContent: 'center' }}>
+            <Button size="small" color="inherit" onClick={() => pick('')} data-testid="reaction-remove" sx={{ flex: 1, textTransform: 'none', fontSize: 13, borderRadius: 0 }}>
+              {t('chat.message.removeReaction')} {reaction}
+            </Button>
+          </Box>
+        )}
+      </Popover>
+    </>
+  );
+}
+
+export const MessageBubble = memo(function MessageBubble({ message, isGroup, onReply, onDelete, onReact, reactions }: MessageBubbleProps) {
   const { t } = useTranslation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const mine = message.fromMe;
-  // Greeting, queue menu, farewell, protocol: sent by the desk, not typed by an attendant.
-  const auto = message.senderKind === 'auto';
+  // Greeting, queue menu, farewell, protocol: sent by the desk, not typed by an attendant; bot: the Typebot chatbot.
+  const bot = message.senderKind === 'bot';
+  const auto = message.senderKind === 'auto' || bot;
   const sender = isGroup && !mine ? (message.participantName ?? message.contact?.name) : null;
+  const shown = message.isDeleted ? [] : [reactions?.theirs, reactions?.mine].filter((e): e is string => !!e);
   return (
-    <Box sx={{ display: 'flex', justifyContent: mine ? 'flex-end' : 'flex-start', px: { xs: 1, sm: 2 }, py: 0.25 }}>
+    <Box sx={{ display: 'flex', justifyContent: mine ? 'flex-end' : 'flex-start', px: { xs: 1, sm: 2 }, pt: 0.25, pb: shown.length > 0 ? 2 : 0.25 }}>
       <Box
         data-testid="message"
         data-message-id={message.id}
@@ -78,9 +168,35 @@ export const MessageBubble = memo(function MessageBubble({ message, isGroup, onR
           pt: 0.5,
           pb: 0.25,
           // Shown on hover, and when reached with the keyboard.
-          '&:hover .message-menu, & .message-menu:focus-visible': { opacity: 1 },
+          '&:hover .message-menu, & .message-menu:focus-visible, &:hover .message-react, & .message-react:focus-visible': { opacity: 1 },
         }}
       >
+        {!message.isDeleted && onReact && !isReaction(message) && <ReactionPicker message={message} mine={mine} reaction={reactions?.mine} onReact={onReact} />}
+        {shown.length > 0 && (
+          <Box
+            data-testid="message-reactions"
+            aria-label={t('chat.message.reactions')}
+            sx={{
+              position: 'absolute',
+              bottom: -14,
+              ...(mine ? { right: 8 } : { left: 8 }),
+              display: 'flex',
+              gap: 0.25,
+              px: 0.5,
+              height: 24,
+              alignItems: 'center',
+              fontSize: 15,
+              lineHeight: 1,
+              bgcolor: 'background.paper',
+              borderRadius: 3,
+              boxShadow: '0 1px 2px rgba(11,20,26,.2)',
+            }}
+          >
+            {shown.map((emoji, i) => (
+              <span key={i}>{emoji}</span>
+            ))}
+          </Box>
+        )}
         {!message.isDeleted && (
           <IconButton
             className="message-menu"
@@ -100,11 +216,11 @@ export const MessageBubble = memo(function MessageBubble({ message, isGroup, onR
         {auto && (
           <Typography
             variant="caption"
-            data-testid="automatic-label"
+            data-testid={bot ? 'bot-label' : 'automatic-label'}
             sx={{ display: 'flex', alignItems: 'center', gap: 0.5, fontWeight: 600, color: '#4a6a86', pr: 3, fontSize: 11 }}
           >
             <SmartToyOutlinedIcon sx={{ fontSize: 14 }} />
-            {t('chat.automatic')}
+            {t(bot ? 'chat.bot' : 'chat.automatic')}
           </Typography>
         )}
         {message.quotedMsg && !message.isDeleted && <QuotedMessage quoted={message.quotedMsg} />}
@@ -131,6 +247,12 @@ export const MessageBubble = memo(function MessageBubble({ message, isGroup, onR
           {formatTime(message.createdAt)}
           {mine && <AckIcon ack={message.ack} />}
         </Typography>
+        {message.sendError && (
+          <Typography variant="caption" color="error" sx={{ display: 'flex', alignItems: 'center', gap: 0.5, pr: 1 }} data-testid="message-send-error">
+            <ErrorOutlineIcon sx={{ fontSize: 14 }} />
+            {t('chat.sendError', { error: message.sendError })}
+          </Typography>
+        )}
         {anchor && (
         <Menu anchorEl={anchor} open onClose={() => setAnchor(null)}>
           <MenuItem

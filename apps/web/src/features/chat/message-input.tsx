@@ -1,4 +1,4 @@
-import type { MessageDto, QuickAnswerListResponse } from '@wadesk/contracts';
+import type { ContactDto, MessageDto, QuickAnswerListResponse } from '@wadesk/contracts';
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -10,13 +10,16 @@ import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import ArticleIcon from '@mui/icons-material/Article';
 import AttachFileIcon from '@mui/icons-material/AttachFile';
 import CancelIcon from '@mui/icons-material/Cancel';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import CloseIcon from '@mui/icons-material/Close';
 import InsertDriveFileIcon from '@mui/icons-material/InsertDriveFile';
 import MicIcon from '@mui/icons-material/Mic';
+import ScheduleSendIcon from '@mui/icons-material/ScheduleSend';
 import SendIcon from '@mui/icons-material/Send';
 import { useQuery } from '@tanstack/react-query';
 import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
@@ -24,11 +27,14 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { useDebouncedValue } from '../../hooks/use-debounced-value';
 import { api } from '../../services/api';
-import { toastError } from '../../services/toast-error';
+import { errorMessage, toastError } from '../../services/toast-error';
+import { useWhatsapp } from '../connections/connections-api';
 import { useAuth } from '../auth/auth-context';
+import { ScheduleDialog } from '../schedules/schedule-dialog';
 import { renderMarkdown } from '../tickets/format';
 import { encodeMp3, formatTimer, MIN_AUDIO_BYTES, startRecording, type Recording } from './audio-recorder';
 import { EmojiPicker } from './emoji-picker';
+import { TemplateDialog } from './template-dialog';
 import { sendMedia, sendText, useUpsertMessage } from './messages-api';
 
 export const SIGN_OPTION_KEY = 'signOption';
@@ -63,13 +69,16 @@ function FilePreview({ file }: { file: File }) {
 
 export interface MessageInputProps {
   ticketId: number;
+  /** The ticket's contact and connection: the clock button schedules the typed message for them. */
+  contact: Pick<ContactDto, 'id' | 'name'>;
+  whatsappId: number;
   disabled: boolean;
   replyingTo: MessageDto | null;
   onCancelReply: () => void;
 }
 
-/** The message input (§2): quick answers, emoji, attachments, audio recording, signing. */
-export const MessageInput = memo(function MessageInput({ ticketId, disabled, replyingTo, onCancelReply }: MessageInputProps) {
+/** The message input (§2): quick answers, emoji, attachments, audio recording, signing; the clock schedules the text (issue 14). */
+export const MessageInput = memo(function MessageInput({ ticketId, contact, whatsappId, disabled, replyingTo, onCancelReply }: MessageInputProps) {
   const { t } = useTranslation();
   const { user } = useAuth();
   const upsert = useUpsertMessage();
@@ -79,6 +88,11 @@ export const MessageInput = memo(function MessageInput({ ticketId, disabled, rep
   const [files, setFiles] = useState<File[]>([]);
   const [caption, setCaption] = useState('');
   const [recording, setRecording] = useState<Recording | null>(null);
+  const [scheduling, setScheduling] = useState(false);
+  /** The template dialog (Cloud API connections): open, and whether a refused message opened it. */
+  const [templating, setTemplating] = useState<null | { windowClosed: boolean }>(null);
+  const { data: connection } = useWhatsapp(whatsappId);
+  const cloud = connection?.channel === 'cloud-api';
   const [seconds, setSeconds] = useState(0);
   const fileRef = useRef<HTMLInputElement>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
@@ -146,6 +160,8 @@ export const MessageInput = memo(function MessageInput({ ticketId, disabled, rep
       onCancelReply();
     } catch (err) {
       toastError(err);
+      // Outside the 24-hour window only a template may go: offer one, keeping the typed text.
+      if (errorMessage(err).code === 'ERR_CLOUD_API_WINDOW_CLOSED') setTemplating({ windowClosed: true });
     } finally {
       setSending(false);
       inputRef.current?.focus();
@@ -357,6 +373,22 @@ export const MessageInput = memo(function MessageInput({ ticketId, disabled, rep
               inputProps={{ 'aria-label': t('chat.input.placeholder') }}
               sx={{ bgcolor: 'background.paper', borderRadius: 2, px: 1.5, py: 1, alignSelf: 'center' }}
             />
+            {cloud && (
+              <Tooltip title={t('chat.template.open')}>
+                <span>
+                  <IconButton aria-label={t('chat.template.open')} disabled={disabled || sending} onClick={() => setTemplating({ windowClosed: false })} data-testid="open-templates">
+                    <ArticleIcon />
+                  </IconButton>
+                </span>
+              </Tooltip>
+            )}
+            <Tooltip title={t('chat.input.schedule')}>
+              <span>
+                <IconButton aria-label={t('chat.input.schedule')} disabled={disabled || sending} onClick={() => setScheduling(true)} data-testid="schedule-message">
+                  <ScheduleSendIcon />
+                </IconButton>
+              </span>
+            </Tooltip>
             {text.trim() ? (
               <IconButton color="primary" aria-label={t('chat.input.send')} disabled={disabled || sending} onClick={() => void send()}>
                 {sending ? <CircularProgress size={22} /> : <SendIcon />}
@@ -369,6 +401,23 @@ export const MessageInput = memo(function MessageInput({ ticketId, disabled, rep
           </>
         )}
       </Box>
+      {templating && (
+        <TemplateDialog
+          ticketId={ticketId}
+          whatsappId={whatsappId}
+          windowClosed={templating.windowClosed}
+          onClose={() => setTemplating(null)}
+          onSent={(message) => upsert(message)}
+        />
+      )}
+      {scheduling && (
+        <ScheduleDialog
+          fixed={{ contactId: contact.id, contactName: contact.name, whatsappId }}
+          initialBody={text.trim() ? signBody(text.trim(), user?.name, sign) : ''}
+          onClose={() => setScheduling(false)}
+          onSaved={() => setText('')}
+        />
+      )}
       {/* The sign switch on phones sits under the input. */}
       <Box sx={{ display: { xs: 'flex', sm: 'none' }, px: 1.5, pb: 0.5 }}>
         <FormControlLabel

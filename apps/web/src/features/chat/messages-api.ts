@@ -136,6 +136,15 @@ export async function deleteMessage(id: number): Promise<MessageDto | undefined>
   return (await api.delete<MessageDto | undefined>(`/messages/${id}`)).data;
 }
 
+/**
+ * Reacts to a message with an emoji; an empty emoji removes this device's reaction. Answers the reaction stored
+ * (a message of the emoji replying to the one it reacts to), or undefined when removed.
+ */
+export async function reactToMessage(id: number, emoji: string): Promise<MessageDto | undefined> {
+  const res = await api.post<MessageDto | ''>(`/messages/${id}/react`, { emoji });
+  return res.status === 201 && res.data ? res.data : undefined;
+}
+
 /** Marks a ticket read (the first page load does it on the server). */
 export async function markRead(ticketId: number): Promise<void> {
   await api.get(`/messages/${ticketId}`, { params: { pageNumber: 1 } });

@@ -1,4 +1,4 @@
-import type { MessageDto, TicketEventDto } from '@wadesk/contracts';
+import { reactionsOn, type MessageDto, type TicketEventDto } from '@wadesk/contracts';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -70,13 +70,17 @@ export interface MessagesListProps {
   loadOlder: () => void;
   onReply: (message: MessageDto) => void;
   onDelete: (message: MessageDto) => void;
+  /** Reacts to a message; absent: no reactions (the ticket is not open). */
+  onReact?: (message: MessageDto, emoji: string) => void;
   /** The ticket's events (accepted, transferred, resolved…), shown between the messages. */
   events?: TicketEventDto[];
 }
 
 /** The conversation, virtualized: stays at the bottom for new messages and keeps its place when older ones load. */
-export const MessagesList = memo(function MessagesList({ messages, isGroup, loading, hasOlder, loadingOlder, loadOlder, onReply, onDelete, events }: MessagesListProps) {
+export const MessagesList = memo(function MessagesList({ messages, isGroup, loading, hasOlder, loadingOlder, loadOlder, onReply, onDelete, onReact, events }: MessagesListProps) {
   const { t } = useTranslation();
+  // The reactions on each message (its latest of each side), shown on its bubble; the picker marks this side's.
+  const reactions = useMemo(() => reactionsOn(messages), [messages]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const items = useMemo(() => buildItems(messages, events), [messages, events]);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -222,7 +226,7 @@ export const MessagesList = memo(function MessagesList({ messages, isGroup, load
               ) : item.kind === 'event' ? (
                 <TimelineEventLine event={item.event} />
               ) : (
-                <MessageBubble message={item.message} isGroup={isGroup} onReply={onReply} onDelete={onDelete} />
+                <MessageBubble message={item.message} isGroup={isGroup} onReply={onReply} onDelete={onDelete} onReact={onReact} reactions={reactions.get(item.message.id)} />
               )}
             </div>
           );

@@ -25,6 +25,12 @@ export function timelineText(t: TFunction, event: TicketEventDto): string {
       return event.actor ? t('chat.timeline.resolved', { actor }) : t('chat.timeline.resolvedAutomatically');
     case 'reopened':
       return event.actor ? t('chat.timeline.reopened', { actor }) : t('chat.timeline.reopenedByContact');
+    case 'botHandedOver':
+      return t('chat.timeline.botHandedOver');
+    case 'botFailed':
+      return t('chat.timeline.botFailed', { error: event.error ?? '' });
+    case 'callRejected':
+      return t(event.video ? 'chat.timeline.videoCallRejected' : 'chat.timeline.callRejected');
     default:
       return event.kind;
   }

@@ -1,5 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { CHANNELS, WhatsappInput, type Channel, type WhatsappDto } from '@wadesk/contracts';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
@@ -22,7 +24,16 @@ interface ConnectionFormValues {
   farewellMessage: string;
   isDefault: boolean;
   queueIds: number[];
+  /** A `cloud-api` connection's credentials (issue 18); the token and app secret come back masked. */
+  cloudPhoneNumberId?: string;
+  cloudBusinessAccountId?: string;
+  cloudAccessToken?: string;
+  cloudAppSecret?: string;
+  cloudVerifyToken?: string;
 }
+
+const CLOUD_FIELDS = ['cloudPhoneNumberId', 'cloudBusinessAccountId', 'cloudAccessToken', 'cloudAppSecret', 'cloudVerifyToken'] as const;
+const CLOUD_SECRETS = new Set<string>(['cloudAccessToken', 'cloudAppSecret']);
 
 const EMPTY: ConnectionFormValues = {
   name: '',
@@ -46,7 +57,17 @@ function toFormValues(w: WhatsappDto): ConnectionFormValues {
     farewellMessage: w.farewellMessage,
     isDefault: w.isDefault,
     queueIds: w.queues.map((q) => q.id),
+    cloudPhoneNumberId: w.cloud?.phoneNumberId,
+    cloudBusinessAccountId: w.cloud?.businessAccountId,
+    cloudAccessToken: w.cloud?.accessToken,
+    cloudAppSecret: w.cloud?.appSecret,
+    cloudVerifyToken: w.cloud?.verifyToken,
   };
+}
+
+/** Where Meta calls this connection: the server's address as the browser reaches it, and the connection's webhook path. */
+function webhookUrl(path: string): string {
+  return `${window.location.origin}${path}`;
 }
 
 export interface ConnectionModalProps {
@@ -70,8 +91,13 @@ export function ConnectionModal({ onClose, whatsappId, first = false }: Connecti
     if (existing) reset(toFormValues(existing));
   }, [existing, reset]);
 
-  const save = async ({ channel, ...fields }: ConnectionFormValues) => {
-    await (editing ? update(whatsappId, fields) : create({ ...fields, channel }));
+  const channel = form.watch('channel');
+  const cloud = channel === 'cloud-api';
+
+  const save = async ({ channel: chosen, ...values }: ConnectionFormValues) => {
+    // Cloud API credentials only for a cloud-api connection; a masked secret sent back keeps the stored one.
+    const fields: Omit<ConnectionFormValues, 'channel'> = chosen === 'cloud-api' ? values : { ...values, ...Object.fromEntries(CLOUD_FIELDS.map((key) => [key, undefined])) };
+    await (editing ? update(whatsappId, fields) : create({ ...fields, channel: chosen }));
   };
 
   return (
@@ -107,6 +133,34 @@ export function ConnectionModal({ onClose, whatsappId, first = false }: Connecti
         disabled={editing}
         helperText={editing ? t('connections.fields.channelFixed') : undefined}
       />
+      {cloud && (
+        <Stack spacing={2} data-testid="cloud-api-fields">
+          <Alert severity="info" variant="outlined">
+            {existing?.cloud ? (
+              <>
+                {t('connections.cloud.webhookHelp')}
+                <Box component="code" data-testid="cloud-webhook-url" sx={{ display: 'block', mt: 0.5, wordBreak: 'break-all' }}>
+                  {webhookUrl(existing.cloud.webhookPath)}
+                </Box>
+              </>
+            ) : (
+              t('connections.cloud.webhookAfterSave')
+            )}
+          </Alert>
+          {CLOUD_FIELDS.map((name) => (
+            <FormTextField
+              key={name}
+              form={form}
+              name={name}
+              label={t(`connections.cloud.${name}`)}
+              type={CLOUD_SECRETS.has(name) ? 'password' : 'text'}
+              autoComplete="off"
+              helperText={CLOUD_SECRETS.has(name) && editing ? t('connections.cloud.secretKept') : undefined}
+              slotProps={{ htmlInput: { 'data-testid': `field-${name}`, inputMode: name.endsWith('Id') ? 'numeric' : undefined } }}
+            />
+          ))}
+        </Stack>
+      )}
       {MESSAGE_FIELDS.map((name) => (
         <FormTextField
           key={name}

@@ -1,11 +1,7 @@
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import FormControl from '@mui/material/FormControl';
 import Grid from '@mui/material/Grid';
-import InputLabel from '@mui/material/InputLabel';
-import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
-import Select from '@mui/material/Select';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -13,11 +9,11 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../components/empty-state';
 import { Page } from '../../components/page';
-import { useWhatsapps } from '../connections/connections-api';
+import { ConnectionPicker, useChosenConnection } from '../connections/connection-picker';
 import { GroupActionForm } from './group-action-form';
 import { GROUP_ACTION_COLORS, GroupActionPanel } from './group-action-panel';
 import { useGroupAction, useGroupActions, useGroupActionsLiveUpdates, useGroups } from './groups-api';
@@ -25,11 +21,8 @@ import { useGroupAction, useGroupActions, useGroupActionsLiveUpdates, useGroups 
 /** /ZDGGroups (§2, issue 13): the six group actions on every group of a connection, run as paced jobs. Admins only. */
 export function GroupsPage() {
   const { t } = useTranslation();
-  const labelId = useId();
   useGroupActionsLiveUpdates();
-  const { data: connections = [] } = useWhatsapps();
-  const [chosenConnection, setChosenConnection] = useState<number | null>(null);
-  const whatsappId = chosenConnection ?? connections.find((c) => c.isDefault)?.id ?? connections[0]?.id ?? null;
+  const { connections, whatsappId, choose } = useChosenConnection();
   const groups = useGroups(whatsappId);
   const actions = useGroupActions();
   const all = actions.data?.pages.flatMap((p) => p.groupActions) ?? [];
@@ -43,22 +36,7 @@ export function GroupsPage() {
         <Grid size={{ xs: 12, md: 5 }}>
           <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2 } }}>
             <Stack spacing={2}>
-              <FormControl fullWidth>
-                <InputLabel id={labelId}>{t('campaigns.fields.connection')}</InputLabel>
-                <Select
-                  labelId={labelId}
-                  label={t('campaigns.fields.connection')}
-                  value={whatsappId === null ? '' : String(whatsappId)}
-                  onChange={(e) => setChosenConnection(Number(e.target.value))}
-                  data-testid="groups-connection"
-                >
-                  {connections.map((c) => (
-                    <MenuItem key={c.id} value={String(c.id)}>
-                      {c.name} ({c.status})
-                    </MenuItem>
-                  ))}
-                </Select>
-              </FormControl>
+              <ConnectionPicker connections={connections} whatsappId={whatsappId} onChange={choose} testId="groups-connection" />
               <Typography variant="body2" color="text.secondary" data-testid="groups-count">
                 {groups.isLoading
                   ? t('common.loading')

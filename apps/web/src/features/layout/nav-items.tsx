@@ -56,12 +56,12 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { path: '/ZDGMedia2', titleKey: 'pages.bulkMediaPath', icon: <FolderIcon />, section: 'tools', ready: true },
   { path: '/ZDGMedia3', titleKey: 'pages.bulkAudio', icon: <AudiotrackIcon />, section: 'tools', ready: true },
   { path: '/ZDGGroups', titleKey: 'pages.groups', icon: <GroupsIcon />, section: 'tools', ready: true, audience: 'admin' },
-  { path: '/ZDGChatbot', titleKey: 'pages.chatbot', icon: <SmartToyIcon />, section: 'tools', ready: false },
-  { path: '/ZDGAgendamento', titleKey: 'pages.scheduled', icon: <AlarmIcon />, section: 'tools', ready: false },
-  { path: '/ZDGHistorico', titleKey: 'pages.historyImport', icon: <HistoryIcon />, section: 'tools', ready: false },
-  { path: '/InstaDirect', titleKey: 'pages.instaDirect', icon: <InstagramIcon />, section: 'tools', ready: false },
-  { path: '/SMS', titleKey: 'pages.sms', icon: <SmsIcon />, section: 'tools', ready: false },
-  { path: '/VoiceCall', titleKey: 'pages.voiceCall', icon: <CallIcon />, section: 'tools', ready: false },
+  { path: '/ZDGChatbot', titleKey: 'pages.chatbot', icon: <SmartToyIcon />, section: 'tools', ready: true },
+  { path: '/ZDGAgendamento', titleKey: 'pages.scheduled', icon: <AlarmIcon />, section: 'tools', ready: true },
+  { path: '/ZDGHistorico', titleKey: 'pages.historyImport', icon: <HistoryIcon />, section: 'tools', ready: true, audience: 'admin' },
+  { path: '/InstaDirect', titleKey: 'pages.instaDirect', icon: <InstagramIcon />, section: 'tools', ready: true, audience: 'admin' },
+  { path: '/SMS', titleKey: 'pages.sms', icon: <SmsIcon />, section: 'tools', ready: true, audience: 'admin' },
+  { path: '/VoiceCall', titleKey: 'pages.voiceCall', icon: <CallIcon />, section: 'tools', ready: true, audience: 'admin' },
   // The simulator's routes are admin-only and exist only when the server runs with SIMULATOR=on.
   { path: '/simulator', titleKey: 'pages.simulator', icon: <PhoneAndroidIcon />, section: 'tools', ready: true, audience: 'simulator' },
 ];

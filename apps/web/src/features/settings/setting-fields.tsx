@@ -1,5 +1,6 @@
 import { SETTING_DEFINITIONS, type SettingKey } from '@wadesk/contracts';
 import FormControl from '@mui/material/FormControl';
+import FormHelperText from '@mui/material/FormHelperText';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import InputLabel from '@mui/material/InputLabel';
@@ -30,6 +31,7 @@ export function OptionSettingField({ settingKey, value, onSave }: FieldProps) {
   const def = SETTING_DEFINITIONS[settingKey];
   const options: readonly string[] = 'options' in def ? def.options : [];
   const labelId = `setting-${settingKey}-label`;
+  const help = t(`settings.help.${settingKey}`, { defaultValue: '' });
   return (
     <FormControl fullWidth size="small">
       <InputLabel id={labelId}>{t(`settings.keys.${settingKey}`)}</InputLabel>
@@ -46,12 +48,17 @@ export function OptionSettingField({ settingKey, value, onSave }: FieldProps) {
           </MenuItem>
         ))}
       </Select>
+      {help && <FormHelperText>{help}</FormHelperText>}
     </FormControl>
   );
 }
 
+/** The messages sent to contacts: several lines (Enter starts a new line; saved on blur, Ctrl+Enter or the button). */
+const MULTILINE_KEYS: readonly SettingKey[] = ['callRejectMessage', 'transferMessage', 'protocolMessage'];
+
 /** Free text (or a secret): saved on blur, on Enter, or with the save button. */
 export function TextSettingField({ settingKey, value, onSave, secret }: FieldProps & { secret?: boolean }) {
+  const multiline = MULTILINE_KEYS.includes(settingKey);
   const { t } = useTranslation();
   const [draft, setDraft] = useState(value);
   const [saving, setSaving] = useState(false);
@@ -94,16 +101,59 @@ export function TextSettingField({ settingKey, value, onSave, secret }: FieldPro
     onChange: (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => setDraft(e.target.value),
     onBlur: () => void save(),
     onKeyDown: (e: KeyboardEvent) => {
-      if (e.key === 'Enter') void save();
+      if (e.key === 'Enter' && (!multiline || e.ctrlKey || e.metaKey)) {
+        if (multiline) e.preventDefault();
+        void save();
+      }
     },
     helperText: t(`settings.help.${settingKey}`, { defaultValue: '' }) || undefined,
   };
 
-  if (secret) return <PasswordField {...common} autoComplete="off" />;
+  if (secret) return <SecretSettingField settingKey={settingKey} value={value} onSave={onSave} />;
   return (
     <TextField
       {...common}
+      multiline={multiline}
+      minRows={multiline ? 2 : undefined}
+      maxRows={multiline ? 6 : undefined}
       slotProps={{ input: { endAdornment: <InputAdornment position="end">{saveButton}</InputAdornment> } }}
+    />
+  );
+}
+
+/**
+ * A secret: the server sends back only a mask (never the value), so the field starts empty and says whether one
+ * is saved; typing a new value and saving (blur, Enter) replaces it.
+ */
+function SecretSettingField({ settingKey, value, onSave }: FieldProps) {
+  const { t } = useTranslation();
+  const [draft, setDraft] = useState('');
+  const [saving, setSaving] = useState(false);
+  const save = async () => {
+    if (!draft || saving) return;
+    setSaving(true);
+    try {
+      await onSave(draft);
+      setDraft('');
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <PasswordField
+      label={t(`settings.keys.${settingKey}`)}
+      value={draft}
+      size="small"
+      fullWidth
+      autoComplete="new-password"
+      placeholder={value || t('settings.secret.notSet')}
+      slotProps={{ inputLabel: { shrink: true } }}
+      onChange={(e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => setDraft(e.target.value)}
+      onBlur={() => void save()}
+      onKeyDown={(e: KeyboardEvent) => {
+        if (e.key === 'Enter') void save();
+      }}
+      helperText={value ? t('settings.secret.set') : t('settings.secret.notSet')}
     />
   );
 }

@@ -17,14 +17,17 @@ import { toast } from 'react-toastify';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Page } from '../../components/page';
 import { toastError, toastSuccess } from '../../services/toast-error';
+import { EmailTestSection } from '../email/email-test';
 import { OptionSettingField, TextSettingField } from './setting-fields';
 import { regenerateApiToken, saveSetting, useApplySetting, useSettings, useSettingsLiveUpdates } from './settings-api';
 
 const GROUPS: { id: string; keys: SettingKey[] }[] = [
-  { id: 'general', keys: ['userCreation', 'groups', 'CheckMsgIsGroup', 'acceptCalls', 'timeCreateNewTicket'] },
+  { id: 'general', keys: ['userCreation', 'groups', 'CheckMsgIsGroup', 'acceptCalls', 'callRejectMessage', 'timeCreateNewTicket'] },
+  { id: 'notices', keys: ['transferMessage', 'protocolMessage'] },
   { id: 'typebot', keys: ['typebot', 'typebotUrl', 'typebotName', 'typebotRestart', 'typebotOff', 'typebotTime'] },
-  { id: 'email', keys: ['emailUser', 'emailPass', 'emailFrom', 'emailTo'] },
-  { id: 'vonage', keys: ['vonageApiKey', 'vonageApiSecret', 'vonageApiId'] },
+  { id: 'email', keys: ['emailHost', 'emailPort', 'emailSecure', 'emailUser', 'emailPass', 'emailFrom', 'emailTo'] },
+  { id: 'vonage', keys: ['vonageApiKey', 'vonageApiSecret', 'vonageApiId', 'vonagePrivateKey'] },
+  { id: 'instagram', keys: ['instagramAccountId', 'instagramAccessToken', 'instagramAppSecret', 'instagramVerifyToken'] },
 ];
 
 function ApiTokenField({ value, onRegenerated }: { value: string; onRegenerated: () => void }) {
@@ -120,6 +123,8 @@ export function SettingsPage() {
     try {
       applySetting(await saveSetting(key, value));
       toastSuccess(t('settings.saved'));
+      // §8: an alert says what turning groups on or off does.
+      if (key === 'groups') toast.info(t(value === 'enabled' ? 'settings.groupsAlert.on' : 'settings.groupsAlert.off'), { autoClose: 6000 });
     } catch (err) {
       toastError(err);
     }
@@ -148,6 +153,7 @@ export function SettingsPage() {
               <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
                 {group.keys.map(field)}
               </Box>
+              {group.id === 'email' && <EmailTestSection />}
             </Paper>
           ))}
           <Paper variant="outlined" sx={{ p: 2 }} component="section" aria-labelledby="settings-api">

@@ -23,6 +23,7 @@ import { useAuth } from '../auth/auth-context';
 import { ContactFormFields, contactFormResolver, toContactFormValues, type ContactFormValues } from '../contacts/contact-form';
 import { CONTACTS_KEY, updateContact, useContact } from '../contacts/contacts-api';
 import { SMALL_SCREEN_QUERY } from '../layout/app-layout';
+import { ContactSchedules } from '../schedules/contact-schedules';
 import { TICKETS_KEY } from './tickets-api';
 
 export const CONTACT_DRAWER_WIDTH = 320;
@@ -182,6 +183,9 @@ function ContactPanel({ contact: ticketContact, onClose }: { contact: ContactDto
                   </Typography>
                 </Paper>
               ))}
+            </Box>
+            <Box sx={{ px: 2, pb: 2 }}>
+              <ContactSchedules contactId={contact.id} />
             </Box>
           </>
         )}

@@ -7,6 +7,7 @@ import ListItemButton from '@mui/material/ListItemButton';
 import Typography from '@mui/material/Typography';
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ChannelIcon } from './channel-icon';
 import { formatRowTime, renderLastMessage, renderSearchMatch } from './format';
 
 export const TICKET_ROW_HEIGHT = 84;
@@ -99,6 +100,7 @@ export const TicketRow = memo(function TicketRow({ ticket, selected, busy, onOpe
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, mt: 0.25, minWidth: 0 }}>
           {(ticket.user || ticket.whatsapp) && (
             <Box component="span" sx={{ ...TAG_SX, bgcolor: 'transparent', border: 1, borderColor: 'divider', maxWidth: '60%' }}>
+              <ChannelIcon whatsappId={ticket.whatsappId} />
               {[ticket.user?.name, ticket.whatsapp?.name].filter(Boolean).join(' · ')}
             </Box>
           )}

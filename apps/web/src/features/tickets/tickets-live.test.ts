@@ -66,6 +66,22 @@ describe('live ticket lists', () => {
     expect(added.pages[0].tickets.map((t) => t.id)).toEqual([5, 1]);
     expect(added.pages[0].count).toBe(2);
   });
+
+  it('adds a ticket new to a list where its last change puts it: an imported old conversation does not jump to the top', () => {
+    const params = { status: 'closed' as const, showAll: true };
+    const closed = (id: number, updatedAt: string) => ticket({ id, status: 'closed', updatedAt });
+    const list = pages(closed(1, '2026-11-20T10:00:00Z'), closed(2, '2025-05-01T10:00:00Z'));
+    const imported = applyTicketToList(list, closed(9, '2025-12-24T10:00:00Z'), params, admin, false);
+    expect(imported.pages[0].tickets.map((t) => t.id)).toEqual([1, 9, 2]);
+    expect(imported.pages[0].count).toBe(3);
+    const oldest = applyTicketToList(list, closed(8, '2024-03-10T12:00:00Z'), params, admin, false);
+    expect(oldest.pages[0].tickets.map((t) => t.id)).toEqual([1, 2, 8]);
+    // Older than every loaded row while more pages remain: left for those pages, counted.
+    const longer: TicketsPages = { ...list, pages: [{ ...list.pages[0]!, hasMore: true, count: 50 }] };
+    const later = applyTicketToList(longer, closed(7, '2024-03-10T12:00:00Z'), params, admin, false);
+    expect(later.pages[0].tickets.map((t) => t.id)).toEqual([1, 2]);
+    expect(later.pages[0].count).toBe(51);
+  });
 });
 
 describe('ticket row texts', () => {

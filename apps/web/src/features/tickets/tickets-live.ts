@@ -48,9 +48,37 @@ export function applyTicketToList(
   if (!present && belongs === 'unknown') return data;
   const without = present ? removeFrom(data, ticket.id) : data;
   if (without.pages.length === 0) return without;
+  if (!present && !moveToTop) return insertInOrder(without, ticket);
   return {
     ...without,
     pages: without.pages.map((p, i) => (i === 0 ? { ...p, tickets: [ticket, ...p.tickets], count: p.count + 1 } : p)),
+  };
+}
+
+/** Whether `a` comes before `b` in a list: newest change first, then the higher id (the server's order). */
+function before(a: TicketDto, b: TicketDto): boolean {
+  const [ta, tb] = [Date.parse(a.updatedAt), Date.parse(b.updatedAt)];
+  return ta !== tb ? ta > tb : a.id > b.id;
+}
+
+/**
+ * A ticket new to a list goes where its last change puts it, as the server orders the lists: a conversation
+ * imported from the phone's history (issue 14) lands among the tickets of its own time, not at the top. Older
+ * than every loaded row while more pages remain, it is left for those pages (only the count grows).
+ */
+function insertInOrder(data: TicketsPages, ticket: TicketDto): TicketsPages {
+  const pageIndex = data.pages.findIndex((p) => p.tickets.some((t) => before(ticket, t)));
+  const last = data.pages.length - 1;
+  const target = pageIndex >= 0 ? pageIndex : data.pages[last]!.hasMore ? -1 : last;
+  return {
+    ...data,
+    pages: data.pages.map((p, i) => {
+      const counted = i === 0 ? { ...p, count: p.count + 1 } : p;
+      if (i !== target) return counted;
+      const at = p.tickets.findIndex((t) => before(ticket, t));
+      const tickets = at < 0 ? [...p.tickets, ticket] : [...p.tickets.slice(0, at), ticket, ...p.tickets.slice(at)];
+      return { ...counted, tickets };
+    }),
   };
 }
 

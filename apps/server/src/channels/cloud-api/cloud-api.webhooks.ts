@@ -1,0 +1,107 @@
+import { CloudWebhookJobPayload, idField } from '@wadesk/contracts';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { Database } from '../../db/client.js';
+import type { CloudApiConfig } from '../../db/schema.js';
+import { parse } from '../../http/validate.js';
+import type { JobDefinition, JobQueue } from '../../jobs/job-queue.js';
+import type { MessagesService } from '../../modules/messages/messages.service.js';
+import { WhatsappRepository } from '../../modules/whatsapp/whatsapp.repository.js';
+import type { DriverContext } from '../channel-driver.js';
+import type { SessionManager } from '../session-manager.js';
+import { readWebhook, validSignature, type WebhookPayload } from './cloud-api-inbound.js';
+import { GraphClient, type FetchLike } from './graph-client.js';
+
+export interface CloudApiWebhookOptions {
+  db: Database;
+  sessions: SessionManager;
+  messages: MessagesService;
+  graphUrl: string;
+  fetch?: FetchLike;
+  log: DriverContext['log'];
+}
+
+const Params = z.object({ connectionId: idField });
+const VerifyQuery = z.object({
+  'hub.mode': z.string().optional(),
+  'hub.verify_token': z.string().optional(),
+  'hub.challenge': z.string().max(1000).optional(),
+});
+
+/** Largest webhook body taken (Meta batches up to a few hundred KB). */
+const WEBHOOK_BODY_LIMIT = 4 * 1024 * 1024;
+
+/**
+ * Meta's webhook for `cloud-api` connections (issue 18), public routes (Meta holds no session): the GET answers
+ * the verify handshake with the connection's verify token; the POST checks `X-Hub-Signature-256` against the RAW
+ * body with the app secret (refused with 401 and nothing stored otherwise), queues the call as a job and answers
+ * 200 at once. The job stores messages through the same pipeline as the other drivers (the message id makes a
+ * retried webhook one message) and applies statuses as acks (a `failed` status stores why on the message).
+ */
+export async function cloudApiWebhooks(http: FastifyInstance, jobs: JobQueue, options: CloudApiWebhookOptions): Promise<void> {
+  const configOf = async (whatsappId: number): Promise<CloudApiConfig | null> => {
+    const row = await new WhatsappRepository(options.db).cloudConfig(whatsappId);
+    return row?.channel === 'cloud-api' ? row.cloud : null;
+  };
+
+  const job: JobDefinition<typeof CloudWebhookJobPayload> = {
+    name: 'cloud-api.webhook',
+    payload: CloudWebhookJobPayload,
+    handler: async ({ whatsappId, body }) => {
+      const config = await configOf(whatsappId);
+      if (!config) return { skipped: 'not a cloud-api connection any more' };
+      const graph = new GraphClient(options.graphUrl, config, options.fetch);
+      const { messages, statuses } = readWebhook(body as WebhookPayload, config.phoneNumberId, graph);
+      const outcomes: string[] = [];
+      // One at a time, in order: a throw retries the whole call, and the stored ones come back as duplicates.
+      for (const message of messages) outcomes.push(await options.sessions.receive(whatsappId, message));
+      for (const status of statuses) {
+        if (status.ack !== null) options.sessions.receiveAck(whatsappId, { id: status.id, chatId: status.chatId, ack: status.ack });
+        else await options.messages.applySendError(whatsappId, status.id, status.error ?? 'failed');
+      }
+      return { messages: outcomes, statuses: statuses.length };
+    },
+    retryLimit: 10,
+    retryDelaySeconds: 5,
+    expireInSeconds: 300,
+    pollingIntervalSeconds: 0.5,
+  };
+  await jobs.register(job);
+
+  await http.register(async (scope) => {
+    // The signature is over the exact bytes Meta sent: this scope keeps JSON bodies raw (only these two routes).
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => done(null, body));
+
+    scope.get('/api/webhooks/whatsapp/:connectionId', { config: { access: 'public' } }, async (request, reply) => {
+      const { connectionId } = parse(Params, request.params);
+      const query = parse(VerifyQuery, request.query);
+      const config = await configOf(connectionId);
+      if (!config || query['hub.mode'] !== 'subscribe' || query['hub.verify_token'] !== config.verifyToken) {
+        return reply.status(403).send({ error: 'ERR_NO_PERMISSION', message: 'Verify token does not match.' });
+      }
+      return reply.type('text/plain').send(query['hub.challenge'] ?? '');
+    });
+
+    scope.post('/api/webhooks/whatsapp/:connectionId', { config: { access: 'public' } }, async (request, reply) => {
+      const { connectionId } = parse(Params, request.params);
+      const config = await configOf(connectionId);
+      if (!config) return reply.status(404).send({ error: 'ERR_NO_WAPP_FOUND', message: 'No Cloud API connection here.' });
+      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const signature = request.headers['x-hub-signature-256'];
+      if (!validSignature(raw, typeof signature === 'string' ? signature : undefined, config.appSecret)) {
+        options.log.warn({ whatsappId: connectionId }, 'cloud api webhook refused: bad signature');
+        return reply.status(401).send({ error: 'ERR_CLOUD_API_SIGNATURE', message: 'X-Hub-Signature-256 does not match.' });
+      }
+      let body: unknown;
+      try {
+        body = JSON.parse(raw.toString('utf8'));
+      } catch {
+        return reply.status(400).send({ error: 'ERR_VALIDATION', message: 'The body is not JSON.' });
+      }
+      if (!body || typeof body !== 'object' || Array.isArray(body)) return reply.status(400).send({ error: 'ERR_VALIDATION', message: 'The body is not a JSON object.' });
+      await jobs.send(job, { whatsappId: connectionId, body: body as Record<string, unknown> });
+      return reply.status(200).send({ received: true });
+    });
+  });
+}

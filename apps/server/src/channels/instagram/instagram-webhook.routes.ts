@@ -1,0 +1,113 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { AppError } from '../../http/app-error.js';
+import type { SettingsService } from '../../modules/settings/settings.service.js';
+import type { InboundMessage } from '../channel-driver.js';
+import type { InstagramHub } from './instagram-driver.js';
+
+const PATH = '/api/webhooks/instagram';
+const publicRoute = { config: { access: 'public' as const } };
+
+interface WebhookBody {
+  object?: string;
+  entry?: {
+    id?: string;
+    messaging?: {
+      sender?: { id?: string };
+      recipient?: { id?: string };
+      timestamp?: number;
+      message?: { mid?: string; text?: string; is_echo?: boolean; is_deleted?: boolean };
+    }[];
+  }[];
+}
+
+/** Whether `header` (`sha256=<hex>`) is the HMAC-SHA256 of the raw body with the app secret. */
+export function validSignature(raw: Buffer, header: string | undefined, secret: string): boolean {
+  if (!secret || !header?.startsWith('sha256=')) return false;
+  const expected = Buffer.from(createHmac('sha256', secret).update(raw).digest('hex'));
+  const given = Buffer.from(header.slice('sha256='.length));
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
+/** The direct messages of a webhook delivery, as the channel pipeline takes them (text only). */
+export function directMessages(body: WebhookBody): InboundMessage[] {
+  const messages: InboundMessage[] = [];
+  for (const entry of body.entry ?? []) {
+    for (const event of entry.messaging ?? []) {
+      const m = event.message;
+      if (!m?.mid || m.is_deleted || !event.sender?.id || !event.recipient?.id) continue;
+      const fromMe = Boolean(m.is_echo);
+      const chatId = fromMe ? event.recipient.id : event.sender.id;
+      if (!/^\d{5,30}$/.test(chatId)) continue;
+      messages.push({
+        id: m.mid.slice(0, 200),
+        fromMe,
+        chatId,
+        isGroup: false,
+        kind: 'text',
+        body: m.text ?? '[attachment]',
+        timestamp: new Date(typeof event.timestamp === 'number' ? event.timestamp : Date.now()),
+      });
+    }
+  }
+  return messages;
+}
+
+/**
+ * Meta's webhook for Instagram direct messages: the verify-token handshake (GET) and signed deliveries (POST,
+ * X-Hub-Signature-256 over the raw body with the app secret), each message handed to the running `instagram`
+ * connection, which makes or continues the contact's ticket like any channel.
+ */
+export async function instagramWebhookRoutes(
+  app: FastifyInstance,
+  settings: SettingsService,
+  hub: InstagramHub,
+  log: FastifyBaseLogger,
+  profileName: (userId: string) => Promise<string | null> = async () => null,
+): Promise<void> {
+  // The sender's name, asked once per process (best effort: a contact without one shows its id).
+  const names = new Map<string, string | null>();
+  const nameOf = async (userId: string) => {
+    if (!names.has(userId)) names.set(userId, await profileName(userId).catch(() => null));
+    return names.get(userId) ?? undefined;
+  };
+
+  app.get(PATH, publicRoute, async (request, reply) => {
+    const query = request.query as Record<string, string | undefined>;
+    const expected = await settings.value('instagramVerifyToken');
+    const given = query['hub.verify_token'] ?? '';
+    const match = expected !== '' && given.length === expected.length && timingSafeEqual(Buffer.from(given), Buffer.from(expected));
+    if (query['hub.mode'] !== 'subscribe' || !match) throw new AppError('ERR_NO_PERMISSION', 'The verify token does not match.');
+    return reply.type('text/plain').send(query['hub.challenge'] ?? '');
+  });
+
+  // The signature is over the exact bytes Meta sent: this scope keeps the JSON body raw.
+  await app.register(async (scope) => {
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    scope.post(PATH, publicRoute, async (request, reply) => {
+      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.from('');
+      const secret = await settings.value('instagramAppSecret');
+      const signature = request.headers['x-hub-signature-256'];
+      if (!validSignature(raw, typeof signature === 'string' ? signature : undefined, secret)) {
+        throw new AppError('ERR_WEBHOOK_SIGNATURE', 'The X-Hub-Signature-256 header does not match the body (or no app secret is set).');
+      }
+      let body: WebhookBody;
+      try {
+        body = JSON.parse(raw.toString('utf8')) as WebhookBody;
+      } catch {
+        throw new AppError('ERR_VALIDATION', 'The body is not JSON.');
+      }
+      if (body.object !== 'instagram') return reply.send('IGNORED');
+      for (const message of directMessages(body)) {
+        if (!hub.receiver()) {
+          log.warn({ mid: message.id }, 'an Instagram message arrived but no instagram connection runs: create one on the Connections page');
+          // 503: Meta delivers it again later, when a connection runs.
+          return reply.status(503).send('NO_CONNECTION');
+        }
+        const chatName = message.fromMe ? undefined : await nameOf(message.chatId);
+        await hub.deliver(chatName ? { ...message, chatName } : message);
+      }
+      return reply.send('EVENT_RECEIVED');
+    });
+  });
+}

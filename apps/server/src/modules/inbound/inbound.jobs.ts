@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import type { JobDefinition, JobQueue } from '../../jobs/job-queue.js';
+import type { InboundService } from './inbound.service.js';
+
+const QueueMenuJob = z.object({
+  ticketId: z.number().int().positive(),
+  /** The contact's message that asked for the menu: a newer one supersedes it (the debounce). */
+  messageId: z.number().int().positive(),
+});
+
+/**
+ * `queue.menu`: the queue menu a contact's message asks for, sent once the contact has been quiet for the
+ * debounce time. A job rather than a timer (issue 17): run once across processes, and kept over a restart.
+ */
+export async function registerInboundJobs(jobs: JobQueue, inbound: InboundService): Promise<void> {
+  const menu: JobDefinition<typeof QueueMenuJob> = {
+    name: 'queue.menu',
+    payload: QueueMenuJob,
+    handler: async ({ ticketId, messageId }) => ({ outcome: await inbound.sendMenuIfDue(ticketId, messageId) }),
+    retryLimit: 2,
+    retryDelaySeconds: 2,
+    expireInSeconds: 60,
+    pollingIntervalSeconds: 0.5,
+  };
+  await jobs.register(menu);
+  inbound.useMenuScheduler((ticketId, messageId, delayMs) => jobs.send(menu, { ticketId, messageId }, { startAfter: new Date(Date.now() + delayMs) }));
+}

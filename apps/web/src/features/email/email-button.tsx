@@ -1,0 +1,99 @@
+import { isEmailAddress, type TicketDto } from '@wadesk/contracts';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import TextField from '@mui/material/TextField';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'react-toastify';
+import { errorMessage } from '../../services/toast-error';
+import { useSettings } from '../settings/settings-api';
+import { emailTicket } from './email-api';
+
+/**
+ * The chat panel's EMAIL button (§2): the conversation's transcript by e-mail to the settings' emailTo or an
+ * address typed in the dialog; the alert says it was sent (§8), or the SMTP server's reason it was not.
+ */
+export function EmailButton({ ticket }: { ticket: TicketDto }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const [to, setTo] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  const { data: settings } = useSettings();
+  const defaultTo = settings?.find((s) => s.key === 'emailTo')?.value ?? '';
+  const typed = to.trim();
+  const invalid = typed !== '' && !isEmailAddress(typed);
+  const canSend = !busy && !invalid && (typed !== '' || defaultTo !== '');
+
+  const close = () => {
+    if (busy) return;
+    setOpen(false);
+    setError('');
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!canSend) return;
+    setBusy(true);
+    setError('');
+    try {
+      const sent = await emailTicket(ticket.id, typed || undefined);
+      toast.info(t('chat.emailDialog.sent', { to: sent.to }));
+      if (sent.omittedAttachments) toast.warn(t('chat.emailDialog.omitted', { count: sent.omittedAttachments }));
+      setOpen(false);
+      setTo('');
+    } catch (err) {
+      setError(errorMessage(err).text);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <Button size="small" variant="outlined" onClick={() => setOpen(true)} data-testid="chat-email">
+        {t('chat.tools.email')}
+      </Button>
+      <Dialog open={open} onClose={close} fullWidth maxWidth="xs" slotProps={{ paper: { component: 'form', onSubmit: (e: FormEvent) => void submit(e) } }}>
+        <DialogTitle>{t('chat.emailDialog.title')}</DialogTitle>
+        <DialogContent>
+          <DialogContentText variant="body2" sx={{ mb: 2 }}>
+            {t('chat.emailDialog.text')}
+          </DialogContentText>
+          <TextField
+            autoFocus
+            label={t('chat.emailDialog.to')}
+            type="email"
+            size="small"
+            fullWidth
+            value={to}
+            placeholder={defaultTo}
+            onChange={(e) => setTo(e.target.value)}
+            error={invalid}
+            helperText={invalid ? t('chat.emailDialog.invalid') : defaultTo ? t('chat.emailDialog.toHelp', { to: defaultTo }) : t('chat.emailDialog.toHelpNone')}
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
+          {error && (
+            <Alert severity="error" sx={{ mt: 2 }} data-testid="chat-email-error">
+              {error}
+            </Alert>
+          )}
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={close} disabled={busy}>
+            {t('common.cancel')}
+          </Button>
+          <Button type="submit" variant="contained" disabled={!canSend} startIcon={busy ? <CircularProgress size={16} /> : undefined}>
+            {t('chat.emailDialog.send')}
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </>
+  );
+}
