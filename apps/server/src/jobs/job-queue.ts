@@ -245,16 +245,29 @@ export class JobQueue {
     if (this.stopped) return;
     this.stopped = true;
     const until = Date.now() + timeoutMs;
-    await this.boss.stop({ graceful: true, wait: true, timeout: timeoutMs });
-    // pg-boss's stop resolves once no job is marked running, which misses a fetch still under way when it was called
-    // (its job then runs after) and the completion it sends without waiting for it: both would reach a database the
-    // app closes next. Wait for every statement and handler under way (and what they lead to) instead.
+    // Our workers stop first and what they are doing drains before pg-boss stops. pg-boss's graceful stop looks for
+    // work under way only in its workers' fetched jobs: a fetch still in flight when it looked returns its job a moment
+    // later, and pg-boss's shutdown then marks that job failed ("shut down while active", so retried elsewhere) while
+    // its handler runs here: done twice. With the workers stopped and drained, pg-boss has nothing left to fail.
+    await Promise.all([...this.workers.keys()].map((name) => this.boss.offWork(name)));
+    await this.drain(until);
+    await this.boss.stop({ graceful: true, wait: true, timeout: Math.max(1000, until - Date.now()) });
+    // pg-boss's own statements (its maintenance, its completion of what it ran) must end before the app closes the
+    // database.
+    await this.drain(until);
+  }
+
+  /**
+   * Waits until no statement or handler of the queue is under way (or `until`): fetches, handlers, and the
+   * completions they lead to.
+   */
+  private async drain(until: number): Promise<void> {
     for (;;) {
       while (this.inFlight.size > 0 && Date.now() < until) {
         await Promise.race([Promise.allSettled([...this.inFlight]), delay(until - Date.now())]);
       }
-      // What settled may lead to more (a handler's end to its completion, a few promise steps later): look again once
-      // those steps have run.
+      // What settled may lead to more (a fetch to its handler, a handler's end to its completion, a few promise steps
+      // later): look again once those steps have run.
       await new Promise((resolve) => setImmediate(resolve));
       if (this.inFlight.size === 0 || Date.now() >= until) return;
     }
