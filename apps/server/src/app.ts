@@ -51,7 +51,7 @@ import { ChatbotService } from './modules/chatbot/chatbot.service.js';
 import { ticketsRoutes } from './modules/tickets/tickets.routes.js';
 import { createSocketServer, registerRealtimeListener, type RealtimeServer } from './realtime/socket-server.js';
 import { JobQueue } from './jobs/job-queue.js';
-import { useClusterAdapter } from './realtime/cluster-adapter.js';
+import { PublishesUnderWay, useClusterAdapter } from './realtime/cluster-adapter.js';
 import { registerMessageJobs } from './modules/messages/messages.jobs.js';
 import { registerInboundJobs } from './modules/inbound/inbound.jobs.js';
 import { jobsRoutes } from './modules/jobs/jobs.routes.js';
@@ -110,6 +110,8 @@ export interface AppServices {
 export interface App {
   http: FastifyInstance;
   io: RealtimeServer;
+  /** Events being published to the other processes (PostgreSQL only): a change is answered once they are out. */
+  publishes: PublishesUnderWay;
   database: DatabaseHandle;
   services: AppServices;
   config: AppConfig;
@@ -181,6 +183,8 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   registerErrorHandler(http);
   registerRequestIdHeader(http);
   inFlight.register(http);
+  const publishes = new PublishesUnderWay();
+  publishes.register(http);
   metrics?.registerHttpTiming(http);
   registerAuthHook(http, auth);
 
@@ -298,7 +302,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   await serveWebApp(http, config.webDist);
 
   const io = createSocketServer(http.server, auth);
-  if (database.kind === 'postgres' && database.pool) await useClusterAdapter(io, database.pool, http.log.child({ module: 'realtime' }));
+  if (database.kind === 'postgres' && database.pool) await useClusterAdapter(io, database.pool, http.log.child({ module: 'realtime' }), publishes);
   registerRealtimeListener(io, events, auth);
   metrics?.attach({ db, jobs, io });
   registerTicketRealtime(io, events, {
@@ -315,6 +319,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   return {
     http,
     io,
+    publishes,
     database,
     services: { events, auth, users, settings, queues, contacts, quickAnswers, sessions, whatsapps, tickets, messages, inbound, chatbot, media, campaigns, groups, schedules, history, jobs, email, outreach },
     config,

@@ -1,9 +1,55 @@
 import { createAdapter } from '@socket.io/postgres-adapter';
+import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { markClustered, type RealtimeServer } from './socket-server.js';
 
 /** The table the adapter keeps payloads over PostgreSQL's NOTIFY limit (8000 bytes) in, a few seconds each. */
 const ATTACHMENTS_TABLE = 'socket_io_attachments';
+
+/**
+ * The events being published to the other processes (a NOTIFY, or an attachment row and then its NOTIFY). A request
+ * that changed something is answered only once the events it caused have reached PostgreSQL: an acknowledged inbound
+ * message's event is out even when this process dies the next moment (without it, a process killed between its answer
+ * and its NOTIFY took the event with it, and an attendant on another process never saw a stored message).
+ */
+export class PublishesUnderWay {
+  private readonly pending = new Set<Promise<unknown>>();
+  /** Publications that have ended (sent or failed): for the tests. */
+  ended = 0;
+
+  get size(): number {
+    return this.pending.size;
+  }
+
+  track<T>(work: Promise<T>): Promise<T> {
+    this.pending.add(work);
+    const done = () => {
+      this.pending.delete(work);
+      this.ended += 1;
+    };
+    work.then(done, done);
+    return work;
+  }
+
+  /** Resolves once every publication started so far has ended (its failures are the adapter's to log). */
+  async settled(): Promise<void> {
+    if (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  /** Holds the answer of every request but a read until the events published so far are out. */
+  register(http: FastifyInstance): void {
+    http.addHook('onSend', async (request, _reply, payload) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD') await this.settled();
+      return payload;
+    });
+  }
+}
+
+/** The adapter's own type is not exported; what we wrap of it. */
+interface Publishing {
+  doPublish(message: unknown): Promise<unknown>;
+  doPublishResponse(requesterUid: string, response: unknown): Promise<unknown>;
+}
 
 /**
  * Socket.IO events across every process on the same PostgreSQL (decision 0020): `io.to(room).emit` reaches
@@ -14,6 +60,7 @@ export async function useClusterAdapter(
   io: RealtimeServer,
   pool: pg.Pool,
   log: { warn(obj: object, msg?: string): void },
+  publishes: PublishesUnderWay,
 ): Promise<void> {
   // Processes starting together may race to create it: the loser's unique violation means it exists.
   await pool
@@ -35,11 +82,18 @@ export async function useClusterAdapter(
       return client;
     },
   } as unknown as pg.Pool; // the adapter uses query and connect() only
-  io.adapter(
-    createAdapter(listening, {
-      tableName: ATTACHMENTS_TABLE,
-      errorHandler: (err) => log.warn({ err }, 'socket.io postgres adapter error'),
-    }),
-  );
+  const postgresAdapter = createAdapter(listening, {
+    tableName: ATTACHMENTS_TABLE,
+    errorHandler: (err) => log.warn({ err }, 'socket.io postgres adapter error'),
+  }) as unknown as (nsp: unknown) => Publishing;
+  // Socket.IO builds each namespace's adapter with `new`; a function returning an object serves as its constructor.
+  io.adapter(function trackedAdapter(nsp: unknown) {
+    const adapter = postgresAdapter(nsp);
+    const publish = adapter.doPublish.bind(adapter);
+    const publishResponse = adapter.doPublishResponse.bind(adapter);
+    adapter.doPublish = (message) => publishes.track(publish(message));
+    adapter.doPublishResponse = (requesterUid, response) => publishes.track(publishResponse(requesterUid, response));
+    return adapter;
+  } as unknown as Parameters<RealtimeServer['adapter']>[0]);
   markClustered(io);
 }
