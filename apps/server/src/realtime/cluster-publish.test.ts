@@ -26,7 +26,7 @@ describe.skipIf(!onPostgres)('events published to the other processes before the
     const admin = await t.adminToken();
     let release!: () => void;
     const slow = new Promise<void>((resolve) => (release = resolve));
-    t.app.publishes.track(slow);
+    void t.app.publishes.track(slow);
     try {
       const read = await Promise.race([
         t.call('GET', '/api/tickets?status=open', { token: admin }).then((res) => res.status),
