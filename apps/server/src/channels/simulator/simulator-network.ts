@@ -41,6 +41,16 @@ export class SimulatorNetwork {
     return device;
   }
 
+  /**
+   * This process's device of a connection when it is connected, without a database read: a device is connected only
+   * while its connection's session runs here (stopping or deleting the connection unlinks it), and the desk's own
+   * lookup ignores a message of a connection that is gone.
+   */
+  connectedDevice(whatsappId: number): SimulatorDevice | null {
+    const device = this.devices.get(whatsappId);
+    return device?.connected ? device : null;
+  }
+
   /** The device of an existing simulator connection; ERR_NO_WAPP_FOUND otherwise. */
   async requireDevice(whatsappId: number): Promise<SimulatorDevice> {
     const target = await new WhatsappRepository(this.db).findSessionTarget(whatsappId);

@@ -47,7 +47,7 @@ export function simulatorRoutes(app: FastifyInstance, network: SimulatorNetwork,
   app.post('/api/simulator/:whatsappId/inbound', admin, async (request, reply) => {
     const { whatsappId } = parse(Params, request.params);
     const input = parse(SimulatorInboundInput, request.body);
-    const device = await network.requireDevice(whatsappId);
+    const device = network.connectedDevice(whatsappId) ?? (await network.requireDevice(whatsappId));
     if (!device.connected) throw new AppError('ERR_WAPP_NOT_INITIALIZED', 'The simulator device is not connected.');
     // The database is what "seen" means: an id is a duplicate only once a message with it is stored.
     if (input.id && (await network.isStored(whatsappId, input.id))) return reply.status(200).send({ id: input.id, duplicate: true });
