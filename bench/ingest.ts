@@ -4,7 +4,7 @@
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/wadesk_bench npx tsx bench/ingest.ts [--rates 250,500,1000] [--seconds 10]
  *   npx tsx bench/ingest.ts --pglite data/bench-pglite
- *   options: --cpu-prof DIR (profiles the server)
+ *   options: --cpu-prof DIR (profiles the server), --node-flags='--max-semi-space-size=4' (V8 flags of the server)
  *
  * Works on a copy of the seeded database (PostgreSQL: `create database … template`, dropped after; PGlite: a copied
  * data folder), so the desk it writes into has its real size and the seeded one stays as it was. Runs the built
@@ -239,6 +239,7 @@ async function main(): Promise<void> {
       contacts: { type: 'string', default: '5000' },
       pglite: { type: 'string' },
       'cpu-prof': { type: 'string' },
+      'node-flags': { type: 'string' },
       entry: { type: 'string' },
     },
   });
@@ -251,7 +252,10 @@ async function main(): Promise<void> {
     seconds: Number(values.seconds),
     contacts: Number(values.contacts),
     serverEntry: values.entry,
-    serverNodeArgs: values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : undefined,
+    serverNodeArgs: [
+      ...(values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : []),
+      ...(values['node-flags']?.split(' ').filter(Boolean) ?? []),
+    ],
   });
   console.log(ingestBenchMarkdown(result));
 }
