@@ -15,12 +15,10 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { freePort, root, serverCommand, sleep } from './lib.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = Object.fromEntries(
   process.argv.slice(2).map((a) => {
     const [k, v] = a.replace(/^--/, '').split('=');
@@ -46,44 +44,6 @@ function check(name, ok, detail = '') {
   return ok;
 }
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** Development mode (FAULTS_SERVER=src): the server's sources through tsx, with @wadesk/contracts from its sources too. */
-function sourceHooks() {
-  const dir = mkdtempSync(path.join(tmpdir(), 'wadesk-faults-hooks-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const contracts = pathToFileURL(path.join(root, 'packages/contracts/src/index.ts')).href;
-  const hooks = path.join(dir, 'hooks.mjs');
-  writeFileSync(
-    hooks,
-    `export async function resolve(specifier, context, next) {\n` +
-      `  return next(specifier === '@wadesk/contracts' ? ${JSON.stringify(contracts)} : specifier, context);\n}\n`,
-  );
-  const register = path.join(dir, 'register.mjs');
-  writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
-  return register;
-}
-
-function serverCommand() {
-  if (process.env.FAULTS_SERVER === 'src') {
-    serverCommand.hooks ??= sourceHooks();
-    return ['--import', 'tsx', '--import', pathToFileURL(serverCommand.hooks).href, path.join(root, 'apps/server/src/main.ts')];
-  }
-  return [path.join(root, process.env.FAULTS_SERVER_ENTRY ?? 'apps/server/dist/main.js')];
-}
-
 /** One server process of a run: started, killed, restarted on the same DATA_DIR / database. */
 class Server {
   constructor(env) {
@@ -96,7 +56,7 @@ class Server {
   start() {
     const env = { ...process.env, ...this.env };
     delete env.NODE_ID; // each process its own node id, as after a real restart
-    const child = spawn(process.execPath, serverCommand(), {
+    const child = spawn(process.execPath, serverCommand(cleanups), {
       cwd: root,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
