@@ -3,6 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { markClustered, type RealtimeServer } from './socket-server.js';
 
+/** How long an answer waits at most for the events its request published (see PublishesUnderWay). */
+const PUBLISH_WAIT_MS = 5000;
+
 /** The table the adapter keeps payloads over PostgreSQL's NOTIFY limit (8000 bytes) in, a few seconds each. */
 const ATTACHMENTS_TABLE = 'socket_io_attachments';
 
@@ -31,9 +34,20 @@ export class PublishesUnderWay {
     return work;
   }
 
-  /** Resolves once every publication started so far has ended (its failures are the adapter's to log). */
-  async settled(): Promise<void> {
-    if (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  /**
+   * Resolves once every publication started so far has ended (its failures are the adapter's to log), or after
+   * `timeoutMs`: a database that stops answering must not hold every answer with it.
+   */
+  async settled(timeoutMs = PUBLISH_WAIT_MS): Promise<void> {
+    if (this.pending.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.pending]),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+      }),
+    ]);
+    clearTimeout(timer);
   }
 
   /** Holds the answer of every request but a read until the events published so far are out. */

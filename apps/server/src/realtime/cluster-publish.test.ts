@@ -43,6 +43,14 @@ describe.skipIf(!onPostgres)('events published to the other processes before the
       expect(answered).toBe(false);
       release();
       expect(await change).toBe(200);
+      // A publication that does not end (a database that stopped answering) holds an answer only so long.
+      let unstick!: () => void;
+      void t.app.publishes.track(new Promise<void>((resolve) => (unstick = resolve)));
+      const started = Date.now();
+      await t.app.publishes.settled(300);
+      unstick();
+      expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+      expect(Date.now() - started).toBeLessThan(2000);
     } finally {
       release();
     }
