@@ -2,7 +2,7 @@ import type { ContactDto, ExtraInfoDto } from '@wadesk/contracts';
 import { and, asc, count, eq, inArray, like, ne, notInArray, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { containsPattern } from '../../db/like-pattern.js';
-import { prepared } from '../../db/prepared.js';
+import { intArrayParam, prepared } from '../../db/prepared.js';
 import { contactCustomFields, contacts } from '../../db/schema.js';
 import { toContactDto, toExtraInfoDto } from './contacts.mapper.js';
 
@@ -224,14 +224,18 @@ export class ContactsRepository {
     return rows.length > 0;
   }
 
+  /** The contacts' extra info, by one prepared statement (every page of the contacts list ends with it). */
   private async withExtraInfo(rows: ContactRow[]): Promise<ContactDto[]> {
     if (rows.length === 0) return [];
-    const ids = rows.map((r) => r.id);
-    const fields = await this.db
-      .select()
-      .from(contactCustomFields)
-      .where(inArray(contactCustomFields.contactId, ids))
-      .orderBy(asc(contactCustomFields.id));
+    const ofContacts = prepared(this.db, 'contacts.extraInfoOf', (name) =>
+      this.db
+        .select()
+        .from(contactCustomFields)
+        .where(sql`${contactCustomFields.contactId} = any(${sql.placeholder('ids')}::int[])`)
+        .orderBy(asc(contactCustomFields.id))
+        .prepare(name),
+    );
+    const fields = await ofContacts.execute({ ids: intArrayParam(rows.map((r) => r.id)) });
     return attachExtraInfo(rows, fields);
   }
 }
