@@ -12,12 +12,11 @@
 //   FAULTS_SERVER=src runs apps/server/src/main.ts through tsx instead of the build.
 //
 // Prints one line per check and "faults: N passed, N failed"; exits non-zero on failure.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort, root, serverCommand, sleep } from './lib.mjs';
+import { api, freePort, ServerProcess, sleep } from './lib.mjs';
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((a) => {
@@ -42,87 +41,6 @@ function check(name, ok, detail = '') {
   else results.failed += 1;
   console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${detail ? ` — ${detail}` : ''}`);
   return ok;
-}
-
-/** One server process of a run: started, killed, restarted on the same DATA_DIR / database. */
-class Server {
-  constructor(env) {
-    this.env = env;
-    this.child = null;
-    this.log = [];
-    this.base = `http://127.0.0.1:${env.PORT}`;
-  }
-
-  start() {
-    const env = { ...process.env, ...this.env };
-    delete env.NODE_ID; // each process its own node id, as after a real restart
-    const child = spawn(process.execPath, serverCommand(cleanups), {
-      cwd: root,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const keep = (chunk) => {
-      this.log.push(...chunk.toString().split('\n').filter(Boolean));
-      if (this.log.length > 200) this.log.splice(0, this.log.length - 200);
-    };
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
-    children.add(child);
-    child.on('exit', () => children.delete(child));
-    this.child = child;
-    this.startedAt = Date.now();
-    return child;
-  }
-
-  async waitReady(timeoutMs = 60_000) {
-    const until = Date.now() + timeoutMs;
-    while (Date.now() < until) {
-      if (this.child.exitCode !== null) throw new Error(`server exited with ${this.child.exitCode}:\n${this.log.slice(-30).join('\n')}`);
-      try {
-        const res = await fetch(`${this.base}/api/health`, { signal: AbortSignal.timeout(1000) });
-        if (res.ok) return Date.now();
-      } catch {
-        // not listening yet
-      }
-      await sleep(50);
-    }
-    throw new Error(`server not ready within ${timeoutMs} ms:\n${this.log.slice(-30).join('\n')}`);
-  }
-
-  async kill9() {
-    const child = this.child;
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGKILL');
-    await exited;
-  }
-
-  async stop() {
-    const child = this.child;
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
-  }
-}
-
-async function api(server, token, method, url, body) {
-  const res = await fetch(`${server.base}${url}`, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-    signal: AbortSignal.timeout(15_000),
-  });
-  const text = await res.text();
-  let json;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = text;
-  }
-  return { status: res.status, body: json };
 }
 
 async function login(server) {
@@ -173,7 +91,9 @@ async function runMode(mode, databaseUrl) {
   const dataDir = mkdtempSync(path.join(tmpdir(), `wadesk-faults-${mode}-`));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const port = await freePort();
-  const server = new Server({
+  const server = new ServerProcess(
+    'server',
+    {
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
@@ -181,9 +101,12 @@ async function runMode(mode, databaseUrl) {
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     SIMULATOR: 'on',
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
-  });
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      NODE_ID: undefined, // each start its own node id, as after a real restart
+    },
+    { children, cleanups },
+  );
   const tag = `faults[${mode}]`;
   server.start();
   await server.waitReady();

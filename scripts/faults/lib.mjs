@@ -1,5 +1,6 @@
-// What the fault scripts (crash-inbound.mjs, scale-out.mjs) share: a pause, a free loopback port, and the command
-// that starts a server process (the build, or its sources through tsx with FAULTS_SERVER=src).
+// What the fault scripts (crash-inbound.mjs, scale-out.mjs) share: a pause, a free loopback port, a server process
+// (the build, or its sources through tsx with FAULTS_SERVER=src) and an API call to it.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -50,4 +51,95 @@ export function serverCommand(cleanups) {
     return ['--import', 'tsx', '--import', pathToFileURL(hooks).href, path.join(root, 'apps/server/src/main.ts')];
   }
   return [path.join(root, process.env.FAULTS_SERVER_ENTRY ?? 'apps/server/dist/main.js')];
+}
+
+/**
+ * One server process of a fault run: started, killed (SIGKILL) or stopped (SIGTERM), restarted on the same DATA_DIR /
+ * database. `env` is added to this process's environment; a key given as undefined is removed from it (NODE_ID:
+ * undefined gives each start its own node id, as after a real restart). Live children go in `children`, so the run
+ * can kill them when it ends; `logFilter` keeps only the log lines it accepts (the last 200 are kept).
+ */
+export class ServerProcess {
+  constructor(name, env, { children, cleanups, logFilter = () => true }) {
+    this.name = name;
+    this.env = env;
+    this.children = children;
+    this.cleanups = cleanups;
+    this.logFilter = logFilter;
+    this.child = null;
+    this.log = [];
+    this.base = `http://127.0.0.1:${env.PORT}`;
+    this.dead = false;
+    this.startedAt = null;
+  }
+
+  start() {
+    const env = { ...process.env, ...this.env };
+    for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
+    const child = spawn(process.execPath, serverCommand(this.cleanups), { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const keep = (chunk) => {
+      this.log.push(...chunk.toString().split('\n').filter((l) => l && this.logFilter(l)));
+      if (this.log.length > 200) this.log.splice(0, this.log.length - 200);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    this.children.add(child);
+    child.on('exit', () => this.children.delete(child));
+    this.child = child;
+    this.startedAt = Date.now();
+    return child;
+  }
+
+  /** Resolves with the time /api/health first answered 200; throws when the process exits or the time runs out. */
+  async waitReady(timeoutMs = 60_000) {
+    const until = Date.now() + timeoutMs;
+    while (Date.now() < until) {
+      if (this.child.exitCode !== null) throw new Error(`${this.name} exited with ${this.child.exitCode}:\n${this.log.slice(-30).join('\n')}`);
+      try {
+        const res = await fetch(`${this.base}/api/health`, { signal: AbortSignal.timeout(1000) });
+        if (res.ok) return Date.now();
+      } catch {
+        // not listening yet
+      }
+      await sleep(50);
+    }
+    throw new Error(`${this.name} not ready within ${timeoutMs} ms:\n${this.log.slice(-30).join('\n')}`);
+  }
+
+  async kill9() {
+    const child = this.child;
+    this.dead = true;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGKILL');
+    await exited;
+  }
+
+  async stop() {
+    const child = this.child;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  }
+}
+
+/** An API call to a server process: `{ status, body }` (body parsed as JSON when it is JSON); throws when unreachable. */
+export async function api(server, token, method, url, body) {
+  const res = await fetch(`${server.base}${url}`, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+    signal: AbortSignal.timeout(15_000),
+  });
+  const text = await res.text();
+  let json;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = text;
+  }
+  return { status: res.status, body: json };
 }

@@ -17,13 +17,12 @@
 //   FAULTS_SERVER=src runs apps/server/src/main.ts through tsx instead of the build.
 //
 // Prints one line per check and "scale-out: N passed, N failed"; exits non-zero on failure.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort, root, serverCommand, sleep } from './lib.mjs';
+import { api, freePort, root, ServerProcess, sleep } from './lib.mjs';
 
 const require = createRequire(path.join(root, 'apps/server/package.json'));
 const args = Object.fromEntries(
@@ -55,83 +54,6 @@ function check(name, ok, detail = '') {
   else results.failed += 1;
   console.log(`${ok ? 'ok  ' : 'FAIL'} scale-out: ${name}${detail ? ` — ${detail}` : ''}`);
   return ok;
-}
-
-/** One server process of the run. */
-class Server {
-  constructor(name, env) {
-    this.name = name;
-    this.env = env;
-    this.child = null;
-    this.log = [];
-    this.base = `http://127.0.0.1:${env.PORT}`;
-    this.dead = false;
-  }
-
-  start() {
-    const child = spawn(process.execPath, serverCommand(cleanups), { cwd: root, env: { ...process.env, ...this.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    const keep = (chunk) => {
-      this.log.push(...chunk.toString().split('\n').filter((l) => l && (!process.env.SCALE_LOG_GREP || l.includes(process.env.SCALE_LOG_GREP))));
-      if (this.log.length > 200) this.log.splice(0, this.log.length - 200);
-    };
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
-    children.add(child);
-    child.on('exit', () => children.delete(child));
-    this.child = child;
-    return child;
-  }
-
-  async waitReady(timeoutMs = 90_000) {
-    const until = Date.now() + timeoutMs;
-    while (Date.now() < until) {
-      if (this.child.exitCode !== null) throw new Error(`${this.name} exited with ${this.child.exitCode}:\n${this.log.slice(-30).join('\n')}`);
-      try {
-        const res = await fetch(`${this.base}/api/health`, { signal: AbortSignal.timeout(1000) });
-        if (res.ok) return Date.now();
-      } catch {
-        // not listening yet
-      }
-      await sleep(100);
-    }
-    throw new Error(`${this.name} not ready within ${timeoutMs} ms:\n${this.log.slice(-30).join('\n')}`);
-  }
-
-  async kill9() {
-    const child = this.child;
-    this.dead = true;
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGKILL');
-    await exited;
-  }
-
-  async stop() {
-    const child = this.child;
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
-  }
-}
-
-async function api(server, token, method, url, body) {
-  const res = await fetch(`${server.base}${url}`, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-    signal: AbortSignal.timeout(15_000),
-  });
-  const text = await res.text();
-  let json;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = text;
-  }
-  return { status: res.status, body: json };
 }
 
 /** An API call that answers 0 instead of throwing when the process is gone. */
@@ -176,7 +98,9 @@ async function run(databaseUrl) {
     const dataDir = mkdtempSync(path.join(tmpdir(), `wadesk-scale-p${i}-`));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     servers.push(
-      new Server(`p${i}`, {
+      new ServerProcess(
+        `p${i}`,
+        {
         PORT: String(await freePort()),
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,
@@ -185,19 +109,21 @@ async function run(databaseUrl) {
         ADMIN_EMAIL: ADMIN.email,
         ADMIN_PASSWORD: ADMIN.password,
         SIMULATOR: 'on',
-        LOG_LEVEL: process.env.SCALE_LOG_LEVEL ?? 'warn',
-        NODE_ENV: 'production',
-      }),
+          LOG_LEVEL: process.env.SCALE_LOG_LEVEL ?? 'warn',
+          NODE_ENV: 'production',
+        },
+        { children, cleanups, logFilter: (line) => !process.env.SCALE_LOG_GREP || line.includes(process.env.SCALE_LOG_GREP) },
+      ),
     );
   }
   const byNode = new Map(servers.map((s) => [s.name, s]));
   // The first one migrates the database; the two others start together once it is up.
   const t0 = Date.now();
   servers[0].start();
-  await servers[0].waitReady();
+  await servers[0].waitReady(90_000);
   servers[1].start();
   servers[2].start();
-  await Promise.all([servers[1].waitReady(), servers[2].waitReady()]);
+  await Promise.all([servers[1].waitReady(90_000), servers[2].waitReady(90_000)]);
   results.figures.startupMs = Date.now() - t0;
 
   const adminTokens = new Map();
