@@ -1,6 +1,7 @@
 import { createAdapter } from '@socket.io/postgres-adapter';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
+import { BatchedWrites } from '../db/batched.js';
 import { markClustered, type RealtimeServer } from './socket-server.js';
 
 /** How long an answer waits at most for the events its request published (see PublishesUnderWay). */
@@ -59,6 +60,31 @@ export class PublishesUnderWay {
   }
 }
 
+/** The one statement the adapter publishes an event with (@socket.io/postgres-adapter 0.5, dist/util.js). */
+const ADAPTER_NOTIFY = 'SELECT pg_notify($1, $2)';
+
+/**
+ * The adapter's NOTIFYs, several a statement (issue 11): every event published during one turn of the event loop goes
+ * out once that turn is over, in one `pg_notify` statement and so one transaction, in the order they were published
+ * (an inbound message publishes two events, its message and its ticket; at a few hundred messages a second the
+ * round trips, not the events, were the cost). One statement at a time, so the events arrive in the order they were
+ * published (separate statements on the pool's connections could commit in any order). PostgreSQL delivers a
+ * transaction's notifications in order and drops a repeat of the same channel and payload within one, so a repeat
+ * starts the next statement.
+ */
+export function batchedNotify(pool: Pick<pg.Pool, 'query'>): BatchedWrites<{ channel: string; payload: string }, undefined> {
+  return new BatchedWrites<{ channel: string; payload: string }, undefined>(
+    async (items) => {
+      await pool.query('select pg_notify(n.channel, n.payload) from unnest($1::text[], $2::text[]) as n(channel, payload)', [
+        items.map((item) => item.channel),
+        items.map((item) => item.payload),
+      ]);
+      return items.map(() => undefined);
+    },
+    { max: 64, conflicts: (item) => [`${item.channel}\n${item.payload}`], inOrder: true },
+  );
+}
+
 /** The adapter's own type is not exported; what we wrap of it. */
 interface Publishing {
   doPublish(message: unknown): Promise<unknown>;
@@ -85,8 +111,11 @@ export async function useClusterAdapter(
   // The adapter keeps one client of the pool for LISTEN and never releases it when its connection dies (a database
   // outage): it only listens for 'end' and takes another. Given back to the pool as broken here, so the pool drops
   // it (else pool.end() would wait for it forever) and the 'error' is not an uncaught one.
+  const notifies = batchedNotify(pool);
   const listening = {
-    query: pool.query.bind(pool),
+    // Its NOTIFYs of one turn of the event loop go out as one statement (see batchedNotify); anything else as it is.
+    query: (text: string, values?: unknown[]) =>
+      text === ADAPTER_NOTIFY && values?.length === 2 ? notifies.add({ channel: String(values[0]), payload: String(values[1]) }) : pool.query(text, values),
     connect: async () => {
       const client = await pool.connect();
       client.once('error', (err) => {

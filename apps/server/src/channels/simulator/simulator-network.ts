@@ -61,7 +61,7 @@ export class SimulatorNetwork {
 
   /** Whether the desk has stored a message with this network id on the connection (the database says what was seen). */
   async isStored(whatsappId: number, messageId: string): Promise<boolean> {
-    return (await new MessagesRepository(this.db).findIdByChannelId(whatsappId, messageId)) !== null;
+    return new MessagesRepository(this.db).isStored(whatsappId, messageId);
   }
 
   forget(whatsappId: number): void {

@@ -77,7 +77,7 @@ describe('simulator: inbound messages', () => {
 
   it('answers 201 only once the message is stored; a resend of a message whose storing failed is stored', async () => {
     const body = { id: 'MSG-FAIL-1', from: '5511987654321', body: 'stored on the second try' };
-    const failing = vi.spyOn(MessagesRepository.prototype, 'insertIntoTicket').mockRejectedValueOnce(new Error('disk full'));
+    const failing = vi.spyOn(MessagesRepository.prototype, 'insertIntoTicketShared').mockRejectedValueOnce(new Error('disk full'));
     try {
       const first = await t.call('POST', sim('inbound'), { token: t.admin, body });
       expect(first.status).toBe(500);

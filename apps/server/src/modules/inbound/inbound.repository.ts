@@ -1,6 +1,7 @@
 import { SETTING_DEFINITIONS } from '@wadesk/contracts';
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Executor } from '../../db/client.js';
+import { batchedRead, keysParam } from '../../db/batched.js';
 import { preparedSql } from '../../db/prepared.js';
 import type { InboundContact } from '../contacts/contacts-inbound.repository.js';
 
@@ -30,44 +31,69 @@ export interface InboundLookup {
 export class InboundRepository {
   constructor(private readonly db: Executor) {}
 
-  async lookup(whatsappId: number, channelMessageId: string, number: string, quotedChannelId: string | null): Promise<InboundLookup> {
-    const statement = preparedSql(
-      this.db,
-      'inbound.lookup',
-      () => sql`
-        select
-          exists (select 1 from messages where whatsapp_id = ${sql.placeholder('whatsappId')} and channel_message_id = ${sql.placeholder('channelMessageId')}) as duplicate,
-          c.id, c.name, c.number, c.profile_pic_url,
-          (select t.id from tickets t
-            where t.contact_id = c.id and t.whatsapp_id = ${sql.placeholder('whatsappId')} and t.status in ('open', 'pending') limit 1) as active_ticket_id,
-          (select q.id from messages q
-            where q.whatsapp_id = ${sql.placeholder('whatsappId')} and q.channel_message_id = ${sql.placeholder('quotedChannelId')} limit 1) as quoted_msg_id,
-          exists (select 1 from whatsapps where id = ${sql.placeholder('whatsappId')}) as connection_exists,
-          (select count(*)::int from whatsapp_queues where whatsapp_id = ${sql.placeholder('whatsappId')}) as connection_queues,
-          (select value from settings where key = 'typebot') as typebot
-        from (select 1) as one
-        left join contacts c on c.number = ${sql.placeholder('number')}`,
-    );
-    const [row] = rowsOf<{
-      duplicate: boolean;
-      id: number | null;
-      name: string;
-      number: string;
-      profile_pic_url: string;
-      active_ticket_id: number | null;
-      quoted_msg_id: number | string | null;
-      connection_exists: boolean;
-      connection_queues: number;
-      typebot: string | null;
-    }>(await statement.execute({ whatsappId, channelMessageId, number, quotedChannelId }));
-    return {
-      duplicate: row!.duplicate,
-      contact: row!.id === null ? null : { id: row!.id, name: row!.name, number: row!.number, profilePicUrl: row!.profile_pic_url },
-      activeTicketId: row!.active_ticket_id,
-      quotedMsgId: row!.quoted_msg_id === null ? null : Number(row!.quoted_msg_id),
-      connectionExists: row!.connection_exists,
-      connectionQueues: row!.connection_queues,
-      typebot: row!.typebot ?? SETTING_DEFINITIONS.typebot.default,
+  /** Read with the lookups of every message arriving in the same turn of the event loop: one statement (db/batched.ts). */
+  lookup(whatsappId: number, channelMessageId: string, number: string, quotedChannelId: string | null): Promise<InboundLookup> {
+    let read = lookupReaders.get(this.db);
+    if (!read) {
+      const db = this.db;
+      read = batchedRead((keys) => lookupMany(db, keys));
+      lookupReaders.set(this.db, read);
+    }
+    return read({ w: whatsappId, id: channelMessageId, number, quoted: quotedChannelId });
+  }
+}
+
+/** One message's lookup key (short names: a batch's keys travel as one JSON parameter). */
+interface LookupKey {
+  w: number;
+  id: string;
+  number: string;
+  quoted: string | null;
+}
+
+const lookupReaders = new WeakMap<Executor, (key: LookupKey) => Promise<InboundLookup>>();
+
+async function lookupMany(db: Executor, keys: readonly LookupKey[]): Promise<InboundLookup[]> {
+  const statement = preparedSql(
+    db,
+    'inbound.lookupMany',
+    () => sql`
+      select k.i,
+        exists (select 1 from messages where whatsapp_id = k.w and channel_message_id = k.id) as duplicate,
+        c.id, c.name, c.number, c.profile_pic_url,
+        (select t.id from tickets t
+          where t.contact_id = c.id and t.whatsapp_id = k.w and t.status in ('open', 'pending') limit 1) as active_ticket_id,
+        (select q.id from messages q where q.whatsapp_id = k.w and q.channel_message_id = k.quoted limit 1) as quoted_msg_id,
+        exists (select 1 from whatsapps where id = k.w) as connection_exists,
+        (select count(*)::int from whatsapp_queues where whatsapp_id = k.w) as connection_queues,
+        (select value from settings where key = 'typebot') as typebot
+      from json_to_recordset(${sql.placeholder('keys')}::json) as k(i int, w int, id text, number text, quoted text)
+      left join contacts c on c.number = k.number`,
+  );
+  const rows = rowsOf<{
+    i: number;
+    duplicate: boolean;
+    id: number | null;
+    name: string;
+    number: string;
+    profile_pic_url: string;
+    active_ticket_id: number | null;
+    quoted_msg_id: number | string | null;
+    connection_exists: boolean;
+    connection_queues: number;
+    typebot: string | null;
+  }>(await statement.execute({ keys: keysParam(keys) }));
+  const answers: InboundLookup[] = new Array(keys.length);
+  for (const row of rows) {
+    answers[row.i] = {
+      duplicate: row.duplicate,
+      contact: row.id === null ? null : { id: row.id, name: row.name, number: row.number, profilePicUrl: row.profile_pic_url },
+      activeTicketId: row.active_ticket_id,
+      quotedMsgId: row.quoted_msg_id === null ? null : Number(row.quoted_msg_id),
+      connectionExists: row.connection_exists,
+      connectionQueues: row.connection_queues,
+      typebot: row.typebot ?? SETTING_DEFINITIONS.typebot.default,
     };
   }
+  return answers;
 }

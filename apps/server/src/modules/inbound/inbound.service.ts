@@ -110,10 +110,11 @@ export class InboundService {
     const onlyQueue = connection?.queues.length === 1 ? connection.queues[0]!.id : null;
     const write = messageWrite(whatsappId, msg, prepared, quotedMsgId);
     const messages = new MessagesRepository(this.db);
-    // The usual way (a known contact in an active ticket) answers the ticket as it now is; the others read it after.
+    // A known contact in an active ticket (the usual way) and a new number answer the ticket as they left it; the
+    // others read it after. Both share their statement with the messages of other requests arriving at the same time.
     let saved: { contact: InboundContact; ticketId: number; stored: MessageDto; ticket?: TicketDto } | null;
     if (into) {
-      const stored = await messages.insertIntoTicket({ ...write, ticketId: into.ticketId, contactId: msg.fromMe ? null : into.contact.id }, preview, !msg.fromMe);
+      const stored = await messages.insertIntoTicketShared({ ...write, ticketId: into.ticketId, contactId: msg.fromMe ? null : into.contact.id }, preview, !msg.fromMe);
       saved = stored ? { contact: { ...into.contact, created: false }, ticketId: into.ticketId, stored: stored.message, ticket: stored.ticket } : null;
     } else {
       // A new number: contact, ticket and message in one statement (null when the contact was made meanwhile).
@@ -122,7 +123,7 @@ export class InboundService {
         ? null
         : await messages.insertWithNewChat({ number: msg.chatId, name, isGroup: msg.isGroup }, { queueId: onlyQueue }, write, preview, !msg.fromMe);
       saved = fresh
-        ? { contact: { id: fresh.contactId, name, number: msg.chatId, profilePicUrl: '', created: true }, ticketId: fresh.ticketId, stored: fresh.message }
+        ? { contact: { id: fresh.contactId, name, number: msg.chatId, profilePicUrl: '', created: true }, ticketId: fresh.ticketId, stored: fresh.message, ticket: fresh.ticket }
         : await this.db.transaction(async (tx) => {
             const contact = await new ContactsInboundRepository(tx).findOrCreateByNumber(msg.chatId, chatName, msg.isGroup);
             const ticketId = await this.findOrCreateTicket(tx, contact.id, whatsappId, msg.isGroup, onlyQueue);

@@ -2,6 +2,7 @@ import { isReactionEmoji, type MediaType, type MessageDto, type SenderKind, type
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { rowsOf, type Executor } from '../../db/client.js';
+import { BatchedWrites, batchedRead, keysParam } from '../../db/batched.js';
 import { isoTime } from '../../db/json-sql.js';
 import { prepared, preparedSql } from '../../db/prepared.js';
 import { ticketEventFromJson, type TicketEventJson } from '../tickets/ticket-events.repository.js';
@@ -26,6 +27,8 @@ export interface MessageWrite {
   mediaDuration?: number | null;
   createdAt?: Date;
 }
+
+const storedReaders = new WeakMap<Executor, (key: { w: number; id: string }) => Promise<boolean>>();
 
 const quoted = alias(messages, 'quoted');
 const quotedContact = alias(contacts, 'quoted_contact');
@@ -80,6 +83,157 @@ function messageValues(data: MessageWrite): Record<string, unknown> {
   };
 }
 
+interface SharedInsert {
+  data: MessageWrite;
+  preview: string;
+  unread: boolean;
+}
+
+const sharedInserts = new WeakMap<Executor, BatchedWrites<SharedInsert, { message: MessageDto; ticket: TicketDto } | null>>();
+
+/** The statement behind `insertIntoTicketShared`: each message into its ticket (all different), answered in their order. */
+async function insertIntoTickets(db: Executor, items: readonly SharedInsert[]): Promise<({ message: MessageDto; ticket: TicketDto } | null)[]> {
+  const statement = preparedSql(
+    db,
+    'messages.insertIntoTickets',
+    () => sql`
+      with k as (
+        select * from json_to_recordset(${sql.placeholder('rows')}::json) as k(${MESSAGE_ROW_COLUMNS}, ticket_id int, contact_id int, preview text, unread int)
+      ), inserted as (
+        insert into messages (ticket_id, contact_id, ${MESSAGE_ROW_INSERT})
+        select ticket_id, contact_id, ${MESSAGE_ROW_INSERT} from k order by i
+        on conflict (whatsapp_id, channel_message_id) do nothing
+        returning *
+      ), touched as (
+        update tickets t
+        set last_message = k.preview, unread_messages = t.unread_messages + k.unread, updated_at = ${sql.placeholder('now')}
+        from inserted m join k on k.whatsapp_id = m.whatsapp_id and k.channel_message_id = m.channel_message_id
+        where t.id = m.ticket_id
+        returning t.*
+      )
+      select k.i, ${MESSAGE_DTO_JSON} as dto,
+        (select ${ticketDtoJson(sql`greatest((select max(created_at) from messages where ticket_id = t.id), m.created_at)`)}
+          from touched t ${TICKET_DTO_JOINS} where t.id = m.ticket_id) as ticket
+      from inserted m join k on k.whatsapp_id = m.whatsapp_id and k.channel_message_id = m.channel_message_id
+      ${messageDtoJoins(sql`contacts`)}`,
+  );
+  const rows = items.map(({ data, preview, unread }, i) => ({
+    ...messageRow(data, i),
+    ticket_id: data.ticketId,
+    contact_id: data.contactId,
+    preview,
+    unread: unread ? 1 : 0,
+  }));
+  const answers = new Array<{ message: MessageDto; ticket: TicketDto } | null>(items.length).fill(null);
+  const result = rowsOf<{ i: number; dto: MessageDto; ticket: TicketDto | null }>(
+    await statement.execute({ rows: JSON.stringify(rows), now: new Date().toISOString() }),
+  );
+  for (const row of result) if (row.ticket) answers[row.i] = { message: row.dto, ticket: row.ticket };
+  return answers;
+}
+
+interface NewChatInsert {
+  contact: { number: string; name: string; isGroup: boolean };
+  queueId: number | null;
+  data: Omit<MessageWrite, 'ticketId' | 'contactId'>;
+  preview: string;
+  unread: boolean;
+}
+
+export interface NewChatStored {
+  contactId: number;
+  ticketId: number;
+  message: MessageDto;
+  ticket: TicketDto;
+}
+
+const newChatInserts = new WeakMap<Executor, BatchedWrites<NewChatInsert, NewChatStored | null>>();
+
+/** A message's columns as `json_to_recordset` rows name them (with its index `i` in the batch). */
+function messageRow(data: Omit<MessageWrite, 'ticketId' | 'contactId'>, i: number) {
+  const values = messageValues({ ...data, ticketId: 0, contactId: null });
+  return {
+    i,
+    channel_message_id: data.channelMessageId,
+    whatsapp_id: data.whatsappId,
+    body: data.body,
+    from_me: data.fromMe,
+    read: data.read,
+    media_type: data.mediaType,
+    media_url: data.mediaUrl,
+    ack: data.ack,
+    quoted_msg_id: data.quotedMsgId,
+    participant_name: data.participantName,
+    sent_by_user_id: values.sentByUserId,
+    sender_kind: data.senderKind,
+    media_duration: values.mediaDuration,
+    created_at: values.createdAt,
+  };
+}
+
+/** The columns of `messageRow`, for a `json_to_recordset` column list. */
+const MESSAGE_ROW_COLUMNS = sql.raw(`i int, channel_message_id varchar, whatsapp_id int, body text, from_me boolean, read boolean,
+  media_type varchar, media_url text, ack int, quoted_msg_id bigint, participant_name varchar, sent_by_user_id int,
+  sender_kind varchar, media_duration int, created_at timestamptz`);
+
+/** The messages columns `messageRow` fills, but for the ticket and contact. */
+const MESSAGE_ROW_INSERT = sql.raw(`channel_message_id, whatsapp_id, body, from_me, read, media_type, media_url, ack,
+  quoted_msg_id, participant_name, sent_by_user_id, sender_kind, media_duration, created_at`);
+
+/** The statement behind `insertWithNewChat`: each first message with its new contact and ticket, in their order. */
+async function insertWithNewChats(db: Executor, items: readonly NewChatInsert[]): Promise<(NewChatStored | null)[]> {
+  const statement = preparedSql(
+    db,
+    'messages.insertWithNewChats',
+    () => sql`
+      with k as (
+        select * from json_to_recordset(${sql.placeholder('rows')}::json) as k(${MESSAGE_ROW_COLUMNS},
+          number varchar, name varchar, is_group boolean, queue_id int, preview text, unread int)
+      ), new_contact as (
+        insert into contacts (number, name, is_group, created_at, updated_at)
+        select number, name, is_group, ${sql.placeholder('now')}::timestamptz, ${sql.placeholder('now')}::timestamptz from k order by i
+        on conflict (number) do nothing
+        returning *
+      ), new_ticket as (
+        insert into tickets (contact_id, whatsapp_id, status, is_group, queue_id, last_message, unread_messages, created_at, updated_at)
+        select c.id, k.whatsapp_id, 'pending', k.is_group, k.queue_id, k.preview, k.unread, ${sql.placeholder('now')}::timestamptz, ${sql.placeholder('now')}::timestamptz
+        from new_contact c join k on k.number = c.number order by k.i
+        returning *
+      ), inserted as (
+        insert into messages (ticket_id, contact_id, ${MESSAGE_ROW_INSERT})
+        select t.id, case when k.from_me then null else t.contact_id end, ${sql.raw(`k.channel_message_id, k.whatsapp_id, k.body, k.from_me, k.read,
+          k.media_type, k.media_url, k.ack, k.quoted_msg_id, k.participant_name, k.sent_by_user_id, k.sender_kind, k.media_duration, k.created_at`)}
+        from new_ticket t join new_contact nc on nc.id = t.contact_id join k on k.number = nc.number order by k.i
+        on conflict (whatsapp_id, channel_message_id) do nothing
+        returning *
+      )
+      select k.i, m.ticket_id, t.contact_id, ${MESSAGE_DTO_JSON} as dto, ${ticketDtoJson(sql`m.created_at`)} as ticket
+      from inserted m
+      join k on k.whatsapp_id = m.whatsapp_id and k.channel_message_id = m.channel_message_id
+      join new_ticket t on t.id = m.ticket_id
+      join new_contact tc on tc.id = t.contact_id
+      left join queues tq on tq.id = t.queue_id
+      left join users tu on tu.id = t.user_id
+      left join whatsapps tw on tw.id = t.whatsapp_id
+      ${messageDtoJoins(sql`new_contact`)}`,
+  );
+  const rows = items.map((item, i) => ({
+    ...messageRow(item.data, i),
+    number: item.contact.number,
+    name: item.contact.name,
+    is_group: item.contact.isGroup,
+    queue_id: item.queueId,
+    preview: item.preview,
+    unread: item.unread ? 1 : 0,
+  }));
+  const answers = new Array<NewChatStored | null>(items.length).fill(null);
+  const result = rowsOf<{ i: number; ticket_id: number; contact_id: number; dto: MessageDto; ticket: TicketDto }>(
+    await statement.execute({ rows: JSON.stringify(rows), now: new Date().toISOString() }),
+  );
+  for (const row of result) answers[row.i] = { contactId: row.contact_id, ticketId: row.ticket_id, message: row.dto, ticket: row.ticket };
+  return answers;
+}
+
 /** The only file that queries messages. */
 export class MessagesRepository {
   constructor(private readonly db: Executor) {}
@@ -124,53 +278,81 @@ export class MessagesRepository {
     return row?.ticket ? { message: row.dto, ticket: row.ticket } : null;
   }
 
+  /** How many statements `insertIntoTicketShared` has sent on this database handle (batches, not messages): for the tests. */
+  static sharedInsertStatements(db: Executor): number {
+    return sharedInserts.get(db)?.batches ?? 0;
+  }
+
+  /**
+   * `insertIntoTicket` for the messages of every request arriving in the same turn of the event loop (inbound, not in a
+   * transaction): one statement, one commit for all of them (db/batched.ts). Two messages of one ticket, or with one
+   * network id, never share a statement (the second waits for the next), so each answers its ticket as it was right
+   * after its own message, as alone. A batch that fails is tried message by message.
+   */
+  insertIntoTicketShared(data: MessageWrite, preview: string, unread: boolean): Promise<{ message: MessageDto; ticket: TicketDto } | null> {
+    let writes = sharedInserts.get(this.db);
+    if (!writes) {
+      const db = this.db;
+      writes = new BatchedWrites((items) => insertIntoTickets(db, items), {
+        max: 64,
+        conflicts: (item) => [`t${item.data.ticketId}`, `m${item.data.whatsappId}:${item.data.channelMessageId}`],
+        single: (item) => new MessagesRepository(db).insertIntoTicket(item.data, item.preview, item.unread),
+      });
+      sharedInserts.set(this.db, writes);
+    }
+    return writes.add({ data, preview, unread });
+  }
+
   /**
    * The first message of a chat with a new number: its contact, its pending ticket (in `queueId` when given) and the
-   * message, in one statement, so one commit and nothing half made. Null when a contact with that number exists
-   * (made meanwhile by another message): nothing is stored then, and the caller takes the usual way. Since the
-   * contact is new, no ticket of it and no message of this chat can exist.
+   * message, in one statement, so one commit and nothing half made; it answers the message's DTO and the new ticket's.
+   * Null when a contact with that number exists (made meanwhile by another message): nothing is stored then, and the
+   * caller takes the usual way. Since the contact is new, no ticket of it and no message of this chat can exist.
+   * Shared like `insertIntoTicketShared` by the first messages of every request arriving in the same turn, two of one
+   * number (or network id) never in one statement.
    */
-  async insertWithNewChat(
+  insertWithNewChat(
     contact: { number: string; name: string; isGroup: boolean },
     ticket: { queueId: number | null },
     data: Omit<MessageWrite, 'ticketId' | 'contactId'>,
     preview: string,
     unread: boolean,
-  ): Promise<{ contactId: number; ticketId: number; message: MessageDto } | null> {
-    const statement = preparedSql(
-      this.db,
-      'messages.insertWithNewChat',
-      () => sql`
-        with new_contact as (
-          insert into contacts (number, name, is_group, created_at, updated_at)
-          values (${sql.placeholder('number')}, ${sql.placeholder('name')}, ${sql.placeholder('isGroup')}, ${sql.placeholder('now')}, ${sql.placeholder('now')})
-          on conflict (number) do nothing
-          returning id, name
-        ), new_ticket as (
-          insert into tickets (contact_id, whatsapp_id, status, is_group, queue_id, last_message, unread_messages, created_at, updated_at)
-          select id, ${sql.placeholder('whatsappId')}::int, 'pending', ${sql.placeholder('isGroup')}::boolean, ${sql.placeholder('queueId')}::int,
-                 ${sql.placeholder('preview')}::text, ${sql.placeholder('unread')}::int, ${sql.placeholder('now')}::timestamptz, ${sql.placeholder('now')}::timestamptz
-          from new_contact
-          returning id, contact_id
-        ), inserted as (
-          ${insertMessage(sql`select new_ticket.id, case when ${sql.placeholder('fromMe')}::boolean then null else new_ticket.contact_id end, `, sql`from new_ticket`)}
-        )
-        select m.ticket_id, (select id from new_contact) as contact_id, ${MESSAGE_DTO_JSON} as dto
-        from inserted m ${messageDtoJoins(sql`new_contact`)}`,
-    );
-    const [row] = rowsOf<{ ticket_id: number; contact_id: number; dto: MessageDto }>(
-      await statement.execute({
-        ...messageValues({ ...data, ticketId: 0, contactId: null }),
-        number: contact.number,
-        name: contact.name,
-        isGroup: contact.isGroup,
-        queueId: ticket.queueId,
-        preview,
-        unread: unread ? 1 : 0,
-        now: new Date().toISOString(),
-      }),
-    );
-    return row ? { contactId: row.contact_id, ticketId: row.ticket_id, message: row.dto } : null;
+  ): Promise<NewChatStored | null> {
+    let writes = newChatInserts.get(this.db);
+    if (!writes) {
+      const db = this.db;
+      writes = new BatchedWrites((items) => insertWithNewChats(db, items), {
+        max: 64,
+        conflicts: (item) => [`n${item.contact.number}`, `m${item.data.whatsappId}:${item.data.channelMessageId}`],
+        single: async (item) => (await insertWithNewChats(db, [item]))[0]!,
+      });
+      newChatInserts.set(this.db, writes);
+    }
+    return writes.add({ contact, queueId: ticket.queueId, data, preview, unread });
+  }
+
+  /**
+   * Whether a message with this network id is stored on the connection, read with those of every other message
+   * arriving in the same turn of the event loop: one statement (db/batched.ts).
+   */
+  isStored(whatsappId: number, channelMessageId: string): Promise<boolean> {
+    let read = storedReaders.get(this.db);
+    if (!read) {
+      const db = this.db;
+      read = batchedRead(async (keys) => {
+        const statement = preparedSql(
+          db,
+          'messages.storedMany',
+          () => sql`
+            select k.i from json_to_recordset(${sql.placeholder('keys')}::json) as k(i int, w int, id text)
+            where exists (select 1 from messages m where m.whatsapp_id = k.w and m.channel_message_id = k.id)`,
+        );
+        const stored = new Set(rowsOf<{ i: number }>(await statement.execute({ keys: keysParam(keys) })).map((row) => row.i));
+        return keys.map((_, i) => stored.has(i));
+      });
+      storedReaders.set(this.db, read);
+    }
+    return read({ w: whatsappId, id: channelMessageId });
   }
 
   /** Read for every inbound message (is it a resend?): a prepared statement. */

@@ -2,7 +2,8 @@ import type { ColleagueDto, Profile, UserDto } from '@wadesk/contracts';
 import { and, asc, count, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { containsPattern, foldedContains } from '../../db/like-pattern.js';
-import { prepared } from '../../db/prepared.js';
+import { batchedRead } from '../../db/batched.js';
+import { intArrayParam, prepared } from '../../db/prepared.js';
 import { queues, tickets, userQueues, users, whatsapps } from '../../db/schema.js';
 import { toQueueDto } from '../queues/queues.mapper.js';
 
@@ -25,6 +26,8 @@ export interface UserWrite {
   tokensValidAfter?: Date;
 }
 
+const recordReaders = new WeakMap<Executor, (id: number) => Promise<UserRecord | null>>();
+
 /** The only file that queries users. */
 export class UsersRepository {
   constructor(private readonly db: Executor) {}
@@ -44,13 +47,25 @@ export class UsersRepository {
     return row ? { ...row, profile: row.profile as Profile } : null;
   }
 
-  /** Read on every authenticated request and socket event: a prepared statement. */
-  async findRecordById(id: number): Promise<UserRecord | null> {
-    const byId = prepared(this.db, 'users.byId', (name) =>
-      this.db.select().from(users).where(eq(users.id, sql.placeholder('id'))).limit(1).prepare(name),
-    );
-    const [row] = await byId.execute({ id });
-    return row ? { ...row, profile: row.profile as Profile } : null;
+  /**
+   * Read on every authenticated request and socket event: one prepared statement for the users of every request
+   * arriving in the same turn of the event loop (db/batched.ts), read after all of them arrived.
+   */
+  findRecordById(id: number): Promise<UserRecord | null> {
+    let read = recordReaders.get(this.db);
+    if (!read) {
+      const db = this.db;
+      read = batchedRead<number, UserRecord | null>(async (ids) => {
+        const byIds = prepared(db, 'users.byIds', (name) =>
+          db.select().from(users).where(sql`${users.id} = any(${sql.placeholder('ids')}::int[])`).prepare(name),
+        );
+        const rows = await byIds.execute({ ids: intArrayParam([...new Set(ids)]) });
+        const byId = new Map(rows.map((row) => [row.id, { ...row, profile: row.profile as Profile }]));
+        return ids.map((key) => byId.get(key) ?? null);
+      });
+      recordReaders.set(this.db, read);
+    }
+    return read(id);
   }
 
   async emailTaken(email: string, exceptId?: number): Promise<boolean> {
