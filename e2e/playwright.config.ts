@@ -28,6 +28,9 @@ function middayTimeZone(now = new Date()): string {
   if (offset > 14) offset -= 24;
   return offset === 0 ? 'Etc/UTC' : offset > 0 ? `Etc/GMT-${offset}` : `Etc/GMT+${-offset}`;
 }
+// Chosen once, when the run starts, and handed to the workers (they load this file again, maybe an hour later, and
+// inherit the environment): the tests must count days in the zone the server was started in.
+process.env.E2E_TZ ??= middayTimeZone();
 
 export default defineConfig({
   testDir: './tests',
@@ -81,7 +84,7 @@ export default defineConfig({
       VONAGE_API_URL: `http://127.0.0.1:${port + 1}`,
       INSTAGRAM_GRAPH_URL: `http://127.0.0.1:${port + 1}/v21.0`,
       OUTREACH_PAUSE_MS: '1000',
-      TZ: process.env.E2E_TZ ?? middayTimeZone(),
+      TZ: process.env.E2E_TZ,
       // Cloud API connections (issue 18) call the fake Graph server cloud-api.spec.ts starts on the next port.
       WHATSAPP_GRAPH_URL: `http://127.0.0.1:${port + 1}/v21.0`,
       ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),

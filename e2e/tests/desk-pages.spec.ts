@@ -148,6 +148,25 @@ test.describe('contacts', () => {
     await expect(page).toHaveURL(/\/contacts$/);
   });
 
+  test('a contact created before the live connection was up shows once it is', async ({ page, request }) => {
+    // The socket is held until the list has been read and a contact created: its event went to nobody.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.routeWebSocket(/\/socket\.io\//, async (ws) => {
+      await released;
+      ws.connectToServer();
+    });
+    await uiLogin(page);
+    await page.goto('/contacts');
+    await expect(page.getByTestId('contacts-table')).toBeVisible();
+    const contact = await createContact(request, { name: `Aaron ${unique()}` });
+    const row = page.getByTestId('contact-row').filter({ hasText: contact.name });
+    await expect(row).toHaveCount(0);
+    release();
+    // Once connected, the page reads again what it read before.
+    await expect(row).toBeVisible();
+  });
+
   test('exports the contacts as CSV', async ({ page, request }) => {
     const contact = await createContact(request, { name: `Export ${unique()}` });
     await uiLogin(page);

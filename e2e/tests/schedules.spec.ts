@@ -13,14 +13,13 @@ async function localTimeIn(page: Page, ms: number): Promise<string> {
 }
 
 /**
- * The e2e server's time zone (playwright.config.ts): its local time is about 13:00 when the run starts, so the day of
- * a time 48 hours ahead there is the same whichever hour of the run this is.
+ * The day of `iso` in the e2e server's time zone (E2E_TZ, chosen once by playwright.config.ts when the run starts so
+ * that the server's local time is about 13:00 then): a time 48 hours ahead falls on the same day there, whichever
+ * hour of the run this is. Not computed again here: an hour boundary during the run would change the zone.
  */
 function serverDay(iso: string): string {
-  const now = new Date();
-  let offset = (13 - now.getUTCHours() + 24) % 24;
-  if (offset > 14) offset -= 24;
-  const zone = process.env.E2E_TZ ?? (offset === 0 ? 'Etc/UTC' : offset > 0 ? `Etc/GMT-${offset}` : `Etc/GMT+${-offset}`);
+  const zone = process.env.E2E_TZ;
+  if (!zone) throw new Error('E2E_TZ is set by playwright.config.ts');
   return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
 }
 

@@ -4,6 +4,7 @@ import type {
   ServerEventPayload,
   ServerToClientEvents,
 } from '@wadesk/contracts';
+import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { io, type Socket } from 'socket.io-client';
 import { useAuth } from '../features/auth/auth-context';
@@ -22,6 +23,7 @@ const SocketContext = createContext<AppSocket | null>(null);
 export function SocketProvider({ children }: { children: ReactNode }) {
   const { user } = useAuth();
   const userId = user?.id;
+  const queryClient = useQueryClient();
   const socket = useMemo<AppSocket | null>(() => {
     if (userId === undefined) return null;
     return io(socketOptions());
@@ -41,6 +43,10 @@ export function SocketProvider({ children }: { children: ReactNode }) {
     };
     const onConnect = () => {
       refreshAttempts = 0;
+      // What the screen read before the socket first joined its rooms may have changed meanwhile, unannounced to it
+      // (a contact or ticket created between the page's first read and this moment): read it again once. Later
+      // connects are a recovery, which refetches everything itself (use-connection-recovery.ts).
+      if (!wasConnected) void queryClient.invalidateQueries();
       wasConnected = true;
       connection.reportSocket(true);
     };
@@ -95,7 +101,7 @@ export function SocketProvider({ children }: { children: ReactNode }) {
       socket.disconnect();
       connection.forgetSocket();
     };
-  }, [socket]);
+  }, [socket, queryClient]);
 
   return <SocketContext.Provider value={socket}>{children}</SocketContext.Provider>;
 }
