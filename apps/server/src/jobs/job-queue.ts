@@ -95,6 +95,9 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)).unref());
 }
 
+/** How often pg-boss fails expired jobs (and archives and drops old ones). */
+export const MAINTENANCE_INTERVAL_SECONDS = 30;
+
 const DEFAULTS = { retryLimit: 5, retryDelaySeconds: 5, expireInSeconds: 15 * 60, pollingIntervalSeconds: 2 };
 
 function iso(value: unknown): string | null {
@@ -121,7 +124,14 @@ export class JobQueue {
   /** Starts pg-boss on the app's database (creating or migrating its `pgboss` schema). */
   static async start(database: DatabaseHandle, options: { log: JobLog }): Promise<JobQueue> {
     const inFlight = new Set<Promise<unknown>>();
-    const boss = new PgBoss({ application_name: 'wadesk-jobs', db: executorOf(database, (work) => track(inFlight, work)) });
+    const boss = new PgBoss({
+      application_name: 'wadesk-jobs',
+      db: executorOf(database, (work) => track(inFlight, work)),
+      // A job still active past its expiry (its process died holding it) is failed, and so retried, by this maintenance
+      // (one process of all does it each time): every 30 s rather than pg-boss's 120, so a routed send of a killed
+      // process goes out within its expiry and 30 s, not up to two minutes more.
+      maintenanceIntervalSeconds: MAINTENANCE_INTERVAL_SECONDS,
+    });
     boss.on('error', (err) => options.log.error({ err }, 'job queue error'));
     await boss.start();
     return new JobQueue(boss, options.log, inFlight);
