@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import type { Executor } from './client.js';
 
 /** At most this many keys a statement (a larger turn is read in several). */
 const MAX_BATCH = 128;
@@ -16,6 +17,22 @@ const MAX_BATCH = 128;
 export function batchedRead<K, V>(read: (keys: readonly K[]) => Promise<readonly V[]>): (key: K) => Promise<V> {
   const loader = new DataLoader<K, V>(read, { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (run) => setImmediate(run) });
   return (key) => loader.load(key);
+}
+
+/**
+ * One of something per database handle (a batcher: requests share it only on the same handle, and a transaction,
+ * being its own handle, shares with nobody), made the first time the handle asks for it.
+ */
+export function perDatabase<T>(make: (db: Executor) => T): (db: Executor) => T {
+  const made = new WeakMap<Executor, T>();
+  return (db) => {
+    let value = made.get(db);
+    if (value === undefined) {
+      value = make(db);
+      made.set(db, value);
+    }
+    return value;
+  };
 }
 
 /** A batch's keys as one JSON parameter (`json_to_recordset($1::json)`), each row with its index `i` in the batch. */

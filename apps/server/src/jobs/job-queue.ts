@@ -96,7 +96,7 @@ function delay(ms: number): Promise<void> {
 }
 
 /** How often pg-boss fails expired jobs (and archives and drops old ones). */
-export const MAINTENANCE_INTERVAL_SECONDS = 30;
+const MAINTENANCE_INTERVAL_SECONDS = 30;
 
 const DEFAULTS = { retryLimit: 5, retryDelaySeconds: 5, expireInSeconds: 15 * 60, pollingIntervalSeconds: 2 };
 

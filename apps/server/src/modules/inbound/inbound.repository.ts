@@ -1,7 +1,7 @@
 import { SETTING_DEFINITIONS } from '@wadesk/contracts';
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Executor } from '../../db/client.js';
-import { batchedRead, keysParam } from '../../db/batched.js';
+import { batchedRead, keysParam, perDatabase } from '../../db/batched.js';
 import { preparedSql } from '../../db/prepared.js';
 import type { InboundContact } from '../contacts/contacts-inbound.repository.js';
 
@@ -26,20 +26,14 @@ export interface InboundLookup {
 /**
  * The inbound pipeline's read of every message: is it a resend, who is the contact, which ticket is active, what
  * does it quote, does the connection exist and have queues, may the chatbot answer. One round trip instead of four (each a query of its own repository before), the usual message of a
- * known contact in an active ticket then being one more statement to store (MessagesRepository.insertIntoTicket).
+ * known contact in an active ticket then being one more statement to store (MessagesRepository.insertIntoTicketShared).
  */
 export class InboundRepository {
   constructor(private readonly db: Executor) {}
 
   /** Read with the lookups of every message arriving in the same turn of the event loop: one statement (db/batched.ts). */
   lookup(whatsappId: number, channelMessageId: string, number: string, quotedChannelId: string | null): Promise<InboundLookup> {
-    let read = lookupReaders.get(this.db);
-    if (!read) {
-      const db = this.db;
-      read = batchedRead((keys) => lookupMany(db, keys));
-      lookupReaders.set(this.db, read);
-    }
-    return read({ w: whatsappId, id: channelMessageId, number, quoted: quotedChannelId });
+    return lookupReader(this.db)({ w: whatsappId, id: channelMessageId, number, quoted: quotedChannelId });
   }
 }
 
@@ -51,7 +45,7 @@ interface LookupKey {
   quoted: string | null;
 }
 
-const lookupReaders = new WeakMap<Executor, (key: LookupKey) => Promise<InboundLookup>>();
+const lookupReader = perDatabase((db) => batchedRead((keys: readonly LookupKey[]) => lookupMany(db, keys)));
 
 async function lookupMany(db: Executor, keys: readonly LookupKey[]): Promise<InboundLookup[]> {
   const statement = preparedSql(

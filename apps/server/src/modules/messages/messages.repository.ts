@@ -2,7 +2,7 @@ import { isReactionEmoji, type MediaType, type MessageDto, type SenderKind, type
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { rowsOf, type Executor } from '../../db/client.js';
-import { BatchedWrites, batchedRead, keysParam } from '../../db/batched.js';
+import { BatchedWrites, batchedRead, keysParam, perDatabase } from '../../db/batched.js';
 import { isoTime } from '../../db/json-sql.js';
 import { prepared, preparedSql } from '../../db/prepared.js';
 import { ticketEventFromJson, type TicketEventJson } from '../tickets/ticket-events.repository.js';
@@ -27,8 +27,6 @@ export interface MessageWrite {
   mediaDuration?: number | null;
   createdAt?: Date;
 }
-
-const storedReaders = new WeakMap<Executor, (key: { w: number; id: string }) => Promise<boolean>>();
 
 const quoted = alias(messages, 'quoted');
 const quotedContact = alias(contacts, 'quoted_contact');
@@ -89,7 +87,14 @@ interface SharedInsert {
   unread: boolean;
 }
 
-const sharedInserts = new WeakMap<Executor, BatchedWrites<SharedInsert, { message: MessageDto; ticket: TicketDto } | null>>();
+const sharedInserts = perDatabase(
+  (db) =>
+    new BatchedWrites((items: readonly SharedInsert[]) => insertIntoTickets(db, items), {
+      max: 64,
+      conflicts: (item) => [`t${item.data.ticketId}`, `m${item.data.whatsappId}:${item.data.channelMessageId}`],
+      single: (item) => new MessagesRepository(db).insertIntoTicket(item.data, item.preview, item.unread),
+    }),
+);
 
 /** The statement behind `insertIntoTicketShared`: each message into its ticket (all different), answered in their order. */
 async function insertIntoTickets(db: Executor, items: readonly SharedInsert[]): Promise<({ message: MessageDto; ticket: TicketDto } | null)[]> {
@@ -147,7 +152,14 @@ export interface NewChatStored {
   ticket: TicketDto;
 }
 
-const newChatInserts = new WeakMap<Executor, BatchedWrites<NewChatInsert, NewChatStored | null>>();
+const newChatInserts = perDatabase(
+  (db) =>
+    new BatchedWrites((items: readonly NewChatInsert[]) => insertWithNewChats(db, items), {
+      max: 64,
+      conflicts: (item) => [`n${item.contact.number}`, `m${item.data.whatsappId}:${item.data.channelMessageId}`],
+      single: async (item) => (await insertWithNewChats(db, [item]))[0]!,
+    }),
+);
 
 /** A message's columns as `json_to_recordset` rows name them (with its index `i` in the batch). */
 function messageRow(data: Omit<MessageWrite, 'ticketId' | 'contactId'>, i: number) {
@@ -234,6 +246,20 @@ async function insertWithNewChats(db: Executor, items: readonly NewChatInsert[])
   return answers;
 }
 
+const storedReader = perDatabase((db) =>
+  batchedRead(async (keys: readonly { w: number; id: string }[]) => {
+    const statement = preparedSql(
+      db,
+      'messages.storedMany',
+      () => sql`
+        select k.i from json_to_recordset(${sql.placeholder('keys')}::json) as k(i int, w int, id text)
+        where exists (select 1 from messages m where m.whatsapp_id = k.w and m.channel_message_id = k.id)`,
+    );
+    const stored = new Set(rowsOf<{ i: number }>(await statement.execute({ keys: keysParam(keys) })).map((row) => row.i));
+    return keys.map((_, i) => stored.has(i));
+  }),
+);
+
 /** The only file that queries messages. */
 export class MessagesRepository {
   constructor(private readonly db: Executor) {}
@@ -280,7 +306,7 @@ export class MessagesRepository {
 
   /** How many statements `insertIntoTicketShared` has sent on this database handle (batches, not messages): for the tests. */
   static sharedInsertStatements(db: Executor): number {
-    return sharedInserts.get(db)?.batches ?? 0;
+    return sharedInserts(db).batches;
   }
 
   /**
@@ -290,17 +316,7 @@ export class MessagesRepository {
    * after its own message, as alone. A batch that fails is tried message by message.
    */
   insertIntoTicketShared(data: MessageWrite, preview: string, unread: boolean): Promise<{ message: MessageDto; ticket: TicketDto } | null> {
-    let writes = sharedInserts.get(this.db);
-    if (!writes) {
-      const db = this.db;
-      writes = new BatchedWrites((items) => insertIntoTickets(db, items), {
-        max: 64,
-        conflicts: (item) => [`t${item.data.ticketId}`, `m${item.data.whatsappId}:${item.data.channelMessageId}`],
-        single: (item) => new MessagesRepository(db).insertIntoTicket(item.data, item.preview, item.unread),
-      });
-      sharedInserts.set(this.db, writes);
-    }
-    return writes.add({ data, preview, unread });
+    return sharedInserts(this.db).add({ data, preview, unread });
   }
 
   /**
@@ -318,17 +334,7 @@ export class MessagesRepository {
     preview: string,
     unread: boolean,
   ): Promise<NewChatStored | null> {
-    let writes = newChatInserts.get(this.db);
-    if (!writes) {
-      const db = this.db;
-      writes = new BatchedWrites((items) => insertWithNewChats(db, items), {
-        max: 64,
-        conflicts: (item) => [`n${item.contact.number}`, `m${item.data.whatsappId}:${item.data.channelMessageId}`],
-        single: async (item) => (await insertWithNewChats(db, [item]))[0]!,
-      });
-      newChatInserts.set(this.db, writes);
-    }
-    return writes.add({ contact, queueId: ticket.queueId, data, preview, unread });
+    return newChatInserts(this.db).add({ contact, queueId: ticket.queueId, data, preview, unread });
   }
 
   /**
@@ -336,23 +342,7 @@ export class MessagesRepository {
    * arriving in the same turn of the event loop: one statement (db/batched.ts).
    */
   isStored(whatsappId: number, channelMessageId: string): Promise<boolean> {
-    let read = storedReaders.get(this.db);
-    if (!read) {
-      const db = this.db;
-      read = batchedRead(async (keys) => {
-        const statement = preparedSql(
-          db,
-          'messages.storedMany',
-          () => sql`
-            select k.i from json_to_recordset(${sql.placeholder('keys')}::json) as k(i int, w int, id text)
-            where exists (select 1 from messages m where m.whatsapp_id = k.w and m.channel_message_id = k.id)`,
-        );
-        const stored = new Set(rowsOf<{ i: number }>(await statement.execute({ keys: keysParam(keys) })).map((row) => row.i));
-        return keys.map((_, i) => stored.has(i));
-      });
-      storedReaders.set(this.db, read);
-    }
-    return read({ w: whatsappId, id: channelMessageId });
+    return storedReader(this.db)({ w: whatsappId, id: channelMessageId });
   }
 
   /** Read for every inbound message (is it a resend?): a prepared statement. */

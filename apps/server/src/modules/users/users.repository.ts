@@ -2,7 +2,7 @@ import type { ColleagueDto, Profile, UserDto } from '@wadesk/contracts';
 import { and, asc, count, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { containsPattern, foldedContains } from '../../db/like-pattern.js';
-import { batchedRead } from '../../db/batched.js';
+import { batchedRead, perDatabase } from '../../db/batched.js';
 import { intArrayParam, prepared } from '../../db/prepared.js';
 import { queues, tickets, userQueues, users, whatsapps } from '../../db/schema.js';
 import { toQueueDto } from '../queues/queues.mapper.js';
@@ -26,7 +26,16 @@ export interface UserWrite {
   tokensValidAfter?: Date;
 }
 
-const recordReaders = new WeakMap<Executor, (id: number) => Promise<UserRecord | null>>();
+const recordReader = perDatabase((db) =>
+  batchedRead<number, UserRecord | null>(async (ids) => {
+    const byIds = prepared(db, 'users.byIds', (name) =>
+      db.select().from(users).where(sql`${users.id} = any(${sql.placeholder('ids')}::int[])`).prepare(name),
+    );
+    const rows = await byIds.execute({ ids: intArrayParam([...new Set(ids)]) });
+    const byId = new Map(rows.map((row) => [row.id, { ...row, profile: row.profile as Profile }]));
+    return ids.map((key) => byId.get(key) ?? null);
+  }),
+);
 
 /** The only file that queries users. */
 export class UsersRepository {
@@ -52,20 +61,7 @@ export class UsersRepository {
    * arriving in the same turn of the event loop (db/batched.ts), read after all of them arrived.
    */
   findRecordById(id: number): Promise<UserRecord | null> {
-    let read = recordReaders.get(this.db);
-    if (!read) {
-      const db = this.db;
-      read = batchedRead<number, UserRecord | null>(async (ids) => {
-        const byIds = prepared(db, 'users.byIds', (name) =>
-          db.select().from(users).where(sql`${users.id} = any(${sql.placeholder('ids')}::int[])`).prepare(name),
-        );
-        const rows = await byIds.execute({ ids: intArrayParam([...new Set(ids)]) });
-        const byId = new Map(rows.map((row) => [row.id, { ...row, profile: row.profile as Profile }]));
-        return ids.map((key) => byId.get(key) ?? null);
-      });
-      recordReaders.set(this.db, read);
-    }
-    return read(id);
+    return recordReader(this.db)(id);
   }
 
   async emailTaken(email: string, exceptId?: number): Promise<boolean> {
