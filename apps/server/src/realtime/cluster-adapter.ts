@@ -118,10 +118,19 @@ export async function useClusterAdapter(
       text === ADAPTER_NOTIFY && values?.length === 2 ? notifies.add({ channel: String(values[0]), payload: String(values[1]) }) : pool.query(text, values),
     connect: async () => {
       const client = await pool.connect();
-      client.once('error', (err) => {
+      // Released once: by the adapter's close() or here on an error, whichever comes first; an error after close()
+      // (the pool ending) belongs to the pool's own idle listener, and a second release would throw.
+      const release = client.release.bind(client);
+      const onError = (err: Error) => {
         log.warn({ err }, 'socket.io postgres adapter: the LISTEN connection failed; it reconnects');
         client.release(err);
-      });
+      };
+      client.release = ((err?: Error | boolean) => {
+        client.removeListener('error', onError);
+        client.release = () => undefined;
+        release(err);
+      }) as typeof client.release;
+      client.once('error', onError);
       return client;
     },
   } as unknown as pg.Pool; // the adapter uses query and connect() only
