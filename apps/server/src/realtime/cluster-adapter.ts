@@ -75,9 +75,10 @@ const ADAPTER_NOTIFY = 'SELECT pg_notify($1, $2)';
 export function batchedNotify(pool: Pick<pg.Pool, 'query'>): BatchedWrites<{ channel: string; payload: string }, undefined> {
   return new BatchedWrites<{ channel: string; payload: string }, undefined>(
     async (items) => {
-      await pool.query('select pg_notify(n.channel, n.payload) from unnest($1::text[], $2::text[]) as n(channel, payload)', [
-        items.map((item) => item.channel),
-        items.map((item) => item.payload),
+      // One JSON parameter rather than two text arrays: pg quotes every element of an array parameter with two
+      // regular-expression passes in JavaScript, JSON.stringify does it natively.
+      await pool.query('select pg_notify(n->>0, n->>1) from json_array_elements($1::json) as n', [
+        JSON.stringify(items.map((item) => [item.channel, item.payload])),
       ]);
       return items.map(() => undefined);
     },
@@ -85,8 +86,45 @@ export function batchedNotify(pool: Pick<pg.Pool, 'query'>): BatchedWrites<{ cha
   );
 }
 
+/**
+ * The events this process published, recognised in their echo without parsing them. PostgreSQL delivers a NOTIFY to
+ * every listener, the process that sent it too, and the adapter parses each payload only to find its own uid and drop
+ * it: with one process, every event of the desk, a few kilobytes of JSON twice per inbound message (issue 11). The
+ * adapter writes an event as `{"type":…,"data":…,"uid":"<uid>","nsp":"<nsp>"}` and a large one's header as
+ * `{"uid":"<uid>",…}` (@socket.io/postgres-adapter 0.5 on socket.io-adapter 2.5); a payload of another shape is
+ * parsed as before, so a change there costs time, not events. A uid is 16 random hex digits and a string in `data`
+ * has its quotes escaped, so no event of another process matches.
+ */
+export class OwnEchoes {
+  private readonly suffixes: string[] = [];
+  private readonly prefixes: string[] = [];
+
+  add(uid: string, nsp: string): void {
+    this.suffixes.push(`,"uid":${JSON.stringify(uid)},"nsp":${JSON.stringify(nsp)}}`);
+    this.prefixes.push(`{"uid":${JSON.stringify(uid)},`);
+  }
+
+  remove(uid: string, nsp: string): void {
+    const suffix = `,"uid":${JSON.stringify(uid)},"nsp":${JSON.stringify(nsp)}}`;
+    const at = this.suffixes.indexOf(suffix);
+    if (at >= 0) {
+      this.suffixes.splice(at, 1);
+      this.prefixes.splice(at, 1);
+    }
+  }
+
+  has(payload: string | undefined): boolean {
+    if (payload === undefined) return false;
+    for (const suffix of this.suffixes) if (payload.endsWith(suffix)) return true;
+    for (const prefix of this.prefixes) if (payload.startsWith(prefix)) return true;
+    return false;
+  }
+}
+
 /** The adapter's own type is not exported; what we wrap of it. */
 interface Publishing {
+  uid: string;
+  close(): unknown;
   doPublish(message: unknown): Promise<unknown>;
   doPublishResponse(requesterUid: string, response: unknown): Promise<unknown>;
 }
@@ -112,6 +150,7 @@ export async function useClusterAdapter(
   // outage): it only listens for 'end' and takes another. Given back to the pool as broken here, so the pool drops
   // it (else pool.end() would wait for it forever) and the 'error' is not an uncaught one.
   const notifies = batchedNotify(pool);
+  const ownEchoes = new OwnEchoes();
   const listening = {
     // Its NOTIFYs of one turn of the event loop go out as one statement (see batchedNotify); anything else as it is.
     query: (text: string, values?: unknown[]) =>
@@ -131,6 +170,14 @@ export async function useClusterAdapter(
         release(err);
       }) as typeof client.release;
       client.once('error', onError);
+      // The adapter's notification listener hears only the other processes' events (see OwnEchoes).
+      const on = client.on.bind(client);
+      client.on = ((event: string, listener: (...args: unknown[]) => void) =>
+        event === 'notification'
+          ? on('notification', (msg: pg.Notification) => {
+              if (!ownEchoes.has(msg.payload)) listener(msg);
+            })
+          : on(event as 'end', listener)) as typeof client.on;
       return client;
     },
   } as unknown as pg.Pool; // the adapter uses query and connect() only
@@ -141,6 +188,13 @@ export async function useClusterAdapter(
   // Socket.IO builds each namespace's adapter with `new`; a function returning an object serves as its constructor.
   io.adapter(function trackedAdapter(nsp: unknown) {
     const adapter = postgresAdapter(nsp);
+    const nspName = (nsp as { name: string }).name;
+    ownEchoes.add(adapter.uid, nspName);
+    const close = adapter.close.bind(adapter);
+    adapter.close = () => {
+      ownEchoes.remove(adapter.uid, nspName);
+      return close();
+    };
     const publish = adapter.doPublish.bind(adapter);
     const publishResponse = adapter.doPublishResponse.bind(adapter);
     adapter.doPublish = (message) => publishes.track(publish(message));
