@@ -13,7 +13,7 @@ export function foldedContains(column: SQLWrapper, search: string): SQL {
   return sql`f_unaccent(lower(${column})) like ${foldedPattern(search)}`;
 }
 
-/** The LIKE pattern of `search`, folded like f_unaccent(lower(...)), for a column that is already folded (messages.search_text). */
+/** The LIKE pattern of `search`, folded like f_unaccent(lower(...)), for a column that is already folded (contacts.name_folded). */
 export function foldedPattern(search: string): SQL {
   return sql`f_unaccent(lower(${containsPattern(search)}))`;
 }

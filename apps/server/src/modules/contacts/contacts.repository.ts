@@ -45,12 +45,12 @@ export class ContactsRepository {
   }
 
   /**
-   * Name (ignoring case and accents: 'joao' finds João), number or e-mail contains the LIKE `pattern`, each
-   * through its trigram index. The name's pattern is folded once, in a subquery, not for every row checked.
+   * Name (ignoring case and accents: 'joao' finds João, through the stored folded name), number or e-mail contains
+   * the LIKE `pattern`, each through its trigram index. The name's pattern is folded once, in a subquery, not for every row checked.
    */
   private matching(pattern: SQL | Placeholder): SQL {
     return or(
-      sql`f_unaccent(lower(${contacts.name})) like (select f_unaccent(lower(${pattern})))`,
+      sql`${contacts.nameFolded} like (select f_unaccent(lower(${pattern})))`,
       like(contacts.number, pattern),
       like(sql`lower(${contacts.email})`, pattern),
     )!;

@@ -2,7 +2,7 @@ import { foldForSearch, searchExcerpt, type ContactDto, type QueueDto, type Tick
 import { and, count, desc, eq, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Executor } from '../../db/client.js';
 import { isoTime } from '../../db/json-sql.js';
-import { containsPattern, foldedContains } from '../../db/like-pattern.js';
+import { containsPattern, foldedPattern } from '../../db/like-pattern.js';
 import { intArrayParam, prepared } from '../../db/prepared.js';
 import { contacts, queues, tickets, users, whatsapps } from '../../db/schema.js';
 import { toQueueDto } from '../queues/queues.mapper.js';
@@ -260,7 +260,7 @@ export class TicketsRepository {
   private async search(filter: TicketListFilter, page: number, pageSize: number): Promise<TicketPage> {
     const search = filter.search!;
     // The contact's name or number, or the ticket's protocol number (whole, in any letter case: issue 15).
-    const contactIds = sql`select c.id from contacts c where ${foldedContains(sql`c.name`, search)} or c.number like ${containsPattern(search)}`;
+    const contactIds = sql`select c.id from contacts c where c.name_folded like ${foldedPattern(search)} or c.number like ${containsPattern(search)}`;
     const protocol = sql`lower(${search.trim()})`;
     const byContact = sql`(${tickets.contactId} in (${contactIds}) or lower(${tickets.protocol}) = ${protocol})`;
     // The same tickets as two index reads (contact, protocol): an OR of the two would read every ticket.
