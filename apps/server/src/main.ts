@@ -1,7 +1,9 @@
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
+import { limitHeapGrowth } from './ops/heap-growth.js';
 
 async function main(): Promise<void> {
+  limitHeapGrowth();
   const config = loadConfig();
   const app = await buildApp(config);
   await app.http.listen({ port: config.port, host: config.host });
