@@ -1,11 +1,10 @@
-import { foldForSearch, searchExcerpt, type ContactDto, type QueueDto, type TicketDto, type TicketStatus } from '@wadesk/contracts';
+import { foldForSearch, searchExcerpt, type TicketDto, type TicketStatus } from '@wadesk/contracts';
 import { and, count, desc, eq, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Executor } from '../../db/client.js';
 import { isoTime } from '../../db/json-sql.js';
 import { containsPattern, foldedPattern } from '../../db/like-pattern.js';
-import { intArrayParam, prepared } from '../../db/prepared.js';
-import { contacts, queues, tickets, users, whatsapps } from '../../db/schema.js';
-import { toQueueDto } from '../queues/queues.mapper.js';
+import { intArrayParam, prepared, preparedSql } from '../../db/prepared.js';
+import { contacts, tickets } from '../../db/schema.js';
 
 export interface TicketListFilter {
   status?: TicketStatus;
@@ -33,43 +32,8 @@ export interface TicketWrite {
   lastMessage?: string;
 }
 
-const ticketColumns = {
-  ticket: tickets,
-  contact: contacts,
-  queue: queues,
-  userName: users.name,
-  whatsappName: whatsapps.name,
-  /** When the newest message was created (epoch ms): the row's time (§2), not the ticket's last change. */
-  lastMessageAt: sql<number | null>`(select floor(extract(epoch from max(m.created_at)) * 1000)::bigint from messages m where m.ticket_id = ${tickets.id})`.mapWith(
-    (v: unknown) => (v === null || v === undefined ? null : Number(v)),
-  ),
-};
-
-type TicketRow = {
-  ticket: typeof tickets.$inferSelect;
-  contact: typeof contacts.$inferSelect;
-  queue: typeof queues.$inferSelect | null;
-  userName: string | null;
-  whatsappName: string | null;
-  lastMessageAt: number | null;
-};
-
-function toContact(row: typeof contacts.$inferSelect): ContactDto {
-  return {
-    id: row.id,
-    name: row.name,
-    number: row.number,
-    email: row.email,
-    profilePicUrl: row.profilePicUrl,
-    isGroup: row.isGroup,
-    extraInfo: [],
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
-}
-
 /**
- * A ticket's DTO as JSON built by PostgreSQL (the same fields as `toTicketDto`), from the ticket row `t`, its contact
+ * A ticket's DTO as JSON built by PostgreSQL (the fields of TicketDto), from the ticket row `t`, its contact
  * `tc`, queue `tq`, user `tu` and connection `tw` (joined by `TICKET_DTO_JOINS`), its newest message's time given by
  * `lastMessageAt` (a timestamp or null): for a statement that changes a ticket and returns it as it now is.
  */
@@ -90,29 +54,15 @@ export const TICKET_DTO_JOINS = sql`join contacts tc on tc.id = t.contact_id
   left join users tu on tu.id = t.user_id
   left join whatsapps tw on tw.id = t.whatsapp_id`;
 
-function toTicketDto(row: TicketRow): TicketDto {
-  const t = row.ticket;
-  const queue: QueueDto | null = row.queue ? toQueueDto(row.queue) : null;
-  return {
-    id: t.id,
-    status: t.status as TicketStatus,
-    userId: t.userId,
-    queueId: t.queueId,
-    whatsappId: t.whatsappId,
-    contactId: t.contactId,
-    contact: toContact(row.contact),
-    queue,
-    user: t.userId && row.userName ? { id: t.userId, name: row.userName } : null,
-    whatsapp: row.whatsappName ? { id: t.whatsappId, name: row.whatsappName } : null,
-    lastMessage: t.lastMessage,
-    lastMessageAt: row.lastMessageAt === null ? null : new Date(row.lastMessageAt).toISOString(),
-    unreadMessages: t.unreadMessages,
-    isGroup: t.isGroup,
-    protocol: t.protocol,
-    createdAt: t.createdAt.toISOString(),
-    updatedAt: t.updatedAt.toISOString(),
-  };
-}
+/** When a ticket's newest message was created: the row's time (§2), not the ticket's last change. */
+const LAST_MESSAGE_AT = sql`(select max(m.created_at) from messages m where m.ticket_id = t.id)`;
+
+/**
+ * Tickets as their DTOs, built by PostgreSQL (issue 11: mapping the joined rows of five tables through drizzle's
+ * column decoders was the server's largest cost on the open list, more than the statements), as one JSON array.
+ */
+const ticketDtos = (from: SQL, where: SQL, order: SQL): SQL =>
+  sql`select coalesce(json_agg(${ticketDtoJson(LAST_MESSAGE_AT)} order by ${order}), '[]'::json) as dtos from ${from} ${TICKET_DTO_JOINS} where ${where}`;
 
 /** An excerpt around the longest word of the search found in the body (the words apart, not the whole text). */
 function longestWordExcerpt(body: string, words: string[]) {
@@ -137,47 +87,35 @@ export const SEARCH_COUNT_CAP = 1000;
 export class TicketsRepository {
   constructor(private readonly db: Executor) {}
 
-  private selectDtos() {
-    return this.db
-      .select(ticketColumns)
-      .from(tickets)
-      .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-      .leftJoin(queues, eq(queues.id, tickets.queueId))
-      .leftJoin(users, eq(users.id, tickets.userId))
-      .leftJoin(whatsapps, eq(whatsapps.id, tickets.whatsappId));
-  }
-
   /** Read by most requests about one ticket (its messages page, a send, an update): a prepared statement. */
   async findDto(id: number): Promise<TicketDto | null> {
-    const byId = prepared(this.db, 'tickets.dtoById', (name) => this.selectDtos().where(eq(tickets.id, sql.placeholder('id'))).limit(1).prepare(name));
-    const [row] = await byId.execute({ id });
-    return row ? toTicketDto(row) : null;
+    const byId = preparedSql(this.db, 'tickets.dtoById', () =>
+      ticketDtos(sql`tickets t`, sql`t.id = ${sql.placeholder('id')}`, sql`t.id`),
+    );
+    return (await this.dtos(byId.execute({ id })))[0] ?? null;
   }
 
   /** The tickets of these ids, in the order given: a prepared statement (every list page ends with it). */
   async findDtos(ids: number[]): Promise<TicketDto[]> {
     if (ids.length === 0) return [];
-    const byIds = prepared(this.db, 'tickets.dtosByIds', (name) =>
-      this.selectDtos()
-        .where(sql`${tickets.id} = any(${sql.placeholder('ids')}::int[])`)
-        .prepare(name),
+    const byIds = preparedSql(this.db, 'tickets.dtosByIds', () =>
+      ticketDtos(sql`unnest(${sql.placeholder('ids')}::int[]) with ordinality as k(id, i) join tickets t on t.id = k.id`, sql`true`, sql`k.i`),
     );
-    const rows = await byIds.execute({ ids: intArrayParam(ids) });
-    const byId = new Map(rows.map((row) => [row.ticket.id, row]));
-    return ids.flatMap((id) => {
-      const row = byId.get(id);
-      return row ? [toTicketDto(row)] : [];
-    });
+    return this.dtos(byIds.execute({ ids: intArrayParam(ids) }));
   }
 
   async findDtosOfContact(contactId: number): Promise<TicketDto[]> {
-    const rows = await this.selectDtos().where(eq(tickets.contactId, contactId));
-    return rows.map(toTicketDto);
+    return this.dtos(this.db.execute(ticketDtos(sql`tickets t`, sql`t.contact_id = ${contactId}`, sql`t.id`)));
   }
 
   async findDtosOfConnection(whatsappId: number): Promise<TicketDto[]> {
-    const rows = await this.selectDtos().where(eq(tickets.whatsappId, whatsappId));
-    return rows.map(toTicketDto);
+    return this.dtos(this.db.execute(ticketDtos(sql`tickets t`, sql`t.whatsapp_id = ${whatsappId}`, sql`t.id`)));
+  }
+
+  private async dtos(result: Promise<unknown>): Promise<TicketDto[]> {
+    const [row] = rowsOf<{ dtos: TicketDto[] | string }>(await result);
+    const dtos = row?.dtos ?? [];
+    return typeof dtos === 'string' ? (JSON.parse(dtos) as TicketDto[]) : dtos;
   }
 
   /**
