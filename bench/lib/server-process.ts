@@ -99,6 +99,8 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
       MEDIA_FETCH_ALLOW_PRIVATE: 'false',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
+      // The data set stays as seeded however long after the seed a run starts: no open ticket closed for being idle.
+      AUTO_CLOSE_CRON: 'off',
       ...options.env,
     },
   });

@@ -199,8 +199,10 @@ export async function seedDataSet(db: Database, scale: number, log: (line: strin
            case when status = 'pending' then null else 2 + floor(r_user * ${lit(ATTENDANTS.length)})::int end as user_id,
            least(n, case status when 'open' then floor(r_unread * r_unread * 6)::int
                                 when 'pending' then 1 + floor(r_unread * 8)::int else 0 end) as unread,
-           -- Newest message: active tickets within the last 3 days, closed ones spread over the year by id.
+           -- Newest message: open tickets within the last 20 hours (the desk closes those idle for 24), pending ones within
+           -- the last 3 days, closed ones spread over the year by id.
            case when status = 'closed' then now() - interval '365 days' * (${lit(T)} - id) / ${lit(T)} - interval '6 hours' * r_time
+                when status = 'open' then now() - interval '20 hours' * r_time
                 else now() - interval '3 days' * r_time end as last_at
     from st`);
   await db.execute(sql`alter table seed_plan add primary key (id)`);

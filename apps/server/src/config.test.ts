@@ -75,6 +75,13 @@ describe('loadConfig: metrics and shutdown', () => {
   it('takes SHUTDOWN_TIMEOUT_MS in whole milliseconds', () => {
     expect(load({ SHUTDOWN_TIMEOUT_MS: '2500' }).shutdownTimeoutMs).toBe(2500);
   });
+
+  it('closes idle tickets every 5 minutes by default, on AUTO_CLOSE_CRON, or never with AUTO_CLOSE_CRON=off', () => {
+    expect(load({}).autoCloseCron).toBe('*/5 * * * *');
+    expect(load({ AUTO_CLOSE_CRON: '0 * * * *' }).autoCloseCron).toBe('0 * * * *');
+    expect(load({ AUTO_CLOSE_CRON: 'off' }).autoCloseCron).toBeNull();
+    expect(load({ AUTO_CLOSE_CRON: ' OFF ' }).autoCloseCron).toBeNull();
+  });
 });
 
 describe('loadConfig: secrets', () => {

@@ -34,7 +34,8 @@ export interface AppConfig {
   /** How long one request to Typebot's chat API may take (TYPEBOT_TIMEOUT_MS, 15 s by default). */
   typebotTimeoutMs: number;
   /** When open tickets idle for 24 hours are closed: a cron expression (pg-boss schedule), every 5 minutes by default. */
-  autoCloseCron: string;
+  /** When open tickets idle for 24 hours are closed (a cron expression); null: never (`AUTO_CLOSE_CRON=off`). */
+  autoCloseCron: string | null;
   /**
    * MEDIA_FETCH_PRIVATE=allow (or MEDIA_FETCH_ALLOW_PRIVATE=true) lets a `mediaUrl` reach loopback, private and link-local addresses (tests,
    * development); off by default, so the server cannot be used to probe its own network.
@@ -205,7 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     signupLimitPerHour: parseWhole('SIGNUP_LIMIT_PER_HOUR', env.SIGNUP_LIMIT_PER_HOUR, 20, 0, 1_000_000),
     queueMenuDebounceMs: parseMs('QUEUE_MENU_DEBOUNCE_MS', env.QUEUE_MENU_DEBOUNCE_MS, 3000),
     typebotTimeoutMs: parseMs('TYPEBOT_TIMEOUT_MS', env.TYPEBOT_TIMEOUT_MS, 15_000),
-    autoCloseCron: env.AUTO_CLOSE_CRON ?? '*/5 * * * *',
+    autoCloseCron: env.AUTO_CLOSE_CRON?.trim().toLowerCase() === 'off' ? null : (env.AUTO_CLOSE_CRON ?? '*/5 * * * *'),
     // MEDIA_FETCH_PRIVATE=allow (issue 12's name) and MEDIA_FETCH_ALLOW_PRIVATE=true (the first one) mean the same.
     mediaFetchAllowPrivate: env.MEDIA_FETCH_ALLOW_PRIVATE === 'true' || env.MEDIA_FETCH_PRIVATE === 'allow',
     groupActionDelayMs: parseRange(env.GROUP_ACTION_DELAY_MS, { min: 5000, max: 15000 }, 'GROUP_ACTION_DELAY_MS'),

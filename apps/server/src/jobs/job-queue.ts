@@ -183,6 +183,16 @@ export class JobQueue {
     await this.boss.schedule(definition.name, cron, definition.payload.parse(data) as object);
   }
 
+  /** Removes a job's schedule (kept in the database, so for every process on it), if it has one. */
+  async unschedule<S extends z.ZodType>(definition: JobDefinition<S>): Promise<void> {
+    await this.boss.unschedule(definition.name);
+  }
+
+  /** The names of the jobs that have a schedule. */
+  async scheduled(): Promise<string[]> {
+    return (await this.boss.getSchedules()).map((schedule) => schedule.name);
+  }
+
   /** A job by id, in any of the registered queues; null when there is none. */
   async find(id: string): Promise<JobState | null> {
     for (const name of this.definitions.keys()) {

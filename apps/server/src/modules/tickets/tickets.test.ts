@@ -5,6 +5,7 @@ import { messages, tickets } from '../../db/schema.js';
 import { connectedSimulator, createQueue, inbound, outbox, phoneNumbers, queryRows } from '../../test/desk-factories.js';
 import { eventually } from '../../test/session-helpers.js';
 import { nextEvent, useTestApp } from '../../test/test-app.js';
+import { registerTicketJobs } from './tickets.jobs.js';
 
 const t = useTestApp({ config: { queueMenuDebounceMs: 400 }, admin: true });
 let conn: WhatsappDto;
@@ -292,6 +293,14 @@ describe('tickets API and transitions', () => {
     expect(await t.app.services.tickets.autoClose()).toBe(1);
     expect((await t.call('GET', `/api/tickets/${ticket.id}`, { token: t.admin })).body.status).toBe('closed');
     expect((await t.call('GET', `/api/tickets/${fresh.id}`, { token: t.admin })).body.status).toBe('open');
+  });
+
+  it('keeps auto-close on a schedule in the database, removed by a process started with AUTO_CLOSE_CRON=off', async () => {
+    expect(await t.app.services.jobs.scheduled()).toContain('tickets.auto-close');
+    await registerTicketJobs(t.app.services.jobs, t.app.services.tickets, null);
+    expect(await t.app.services.jobs.scheduled()).not.toContain('tickets.auto-close');
+    await registerTicketJobs(t.app.services.jobs, t.app.services.tickets, '*/5 * * * *');
+    expect(await t.app.services.jobs.scheduled()).toContain('tickets.auto-close');
   });
 });
 
