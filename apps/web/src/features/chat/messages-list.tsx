@@ -99,7 +99,10 @@ export const MessagesList = memo(function MessagesList({ messages, isGroup, load
     paddingEnd: 8,
   });
 
-  // Keep the view in place when older messages are prepended; follow new ones at the bottom.
+  // Keep the view in place when older messages are prepended; follow new ones at the bottom. The bottom is the
+  // element's own (scrollToEnd retargets it every frame until it holds), not the last row's offset as measured so far:
+  // a photo taking its size while the virtualizer had the row shorter sent the view back up, short of the end, and the
+  // scroll up that made read as the reader's, unpinning the view.
   useLayoutEffect(() => {
     const el = scrollRef.current;
     const before = prev.current;
@@ -108,7 +111,7 @@ export const MessagesList = memo(function MessagesList({ messages, isGroup, load
     const lastKey = items[items.length - 1]?.key;
     if (el && items.length > 0) {
       if (before.count === 0) {
-        virtualizer.scrollToIndex(items.length - 1, { align: 'end' });
+        virtualizer.scrollToEnd();
       } else if (before.anchorKey && anchorKey !== before.anchorKey) {
         const k = items.findIndex((i) => i.key === before.anchorKey);
         const start = k >= 0 ? virtualizer.measurementsCache[k]?.start : undefined;
@@ -116,7 +119,7 @@ export const MessagesList = memo(function MessagesList({ messages, isGroup, load
       } else if (lastKey !== before.lastKey) {
         const last = items[items.length - 1];
         if (before.atBottom || (last.kind === 'msg' && last.message.fromMe)) {
-          virtualizer.scrollToIndex(items.length - 1, { align: 'end' });
+          virtualizer.scrollToEnd();
           before.atBottom = true;
         } else if (last.kind === 'msg') {
           // Scrolled up reading older messages: say a new one came, without moving the view.
@@ -159,7 +162,7 @@ export const MessagesList = memo(function MessagesList({ messages, isGroup, load
     const el = scrollRef.current;
     prev.current.atBottom = true;
     setUnseen(0);
-    if (items.length > 0) virtualizer.scrollToIndex(items.length - 1, { align: 'end' });
+    if (items.length > 0) virtualizer.scrollToEnd();
     if (el) el.scrollTop = el.scrollHeight;
   };
 
