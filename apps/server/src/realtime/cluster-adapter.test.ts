@@ -29,6 +29,7 @@ describe.skipIf(!url)('the cluster adapter LISTEN client', () => {
 
     await io.of('/').adapter.close(); // what io.close() does for each namespace
     expect(pool.totalCount - pool.idleCount).toBe(0); // given back to the pool
+    expect(Object.hasOwn(client, 'on')).toBe(false); // an ordinary client again, its notifications unfiltered
 
     const gone = new Error('terminating connection due to administrator command');
     expect(() => client.emit('error', gone)).not.toThrow();

@@ -100,13 +100,12 @@ export class OwnEchoes {
   private readonly prefixes: string[] = [];
 
   add(uid: string, nsp: string): void {
-    this.suffixes.push(`,"uid":${JSON.stringify(uid)},"nsp":${JSON.stringify(nsp)}}`);
+    this.suffixes.push(suffixOf(uid, nsp));
     this.prefixes.push(`{"uid":${JSON.stringify(uid)},`);
   }
 
   remove(uid: string, nsp: string): void {
-    const suffix = `,"uid":${JSON.stringify(uid)},"nsp":${JSON.stringify(nsp)}}`;
-    const at = this.suffixes.indexOf(suffix);
+    const at = this.suffixes.indexOf(suffixOf(uid, nsp));
     if (at >= 0) {
       this.suffixes.splice(at, 1);
       this.prefixes.splice(at, 1);
@@ -120,6 +119,9 @@ export class OwnEchoes {
     return false;
   }
 }
+
+/** How the adapter's event of `uid` in namespace `nsp` ends (see OwnEchoes). */
+const suffixOf = (uid: string, nsp: string): string => `,"uid":${JSON.stringify(uid)},"nsp":${JSON.stringify(nsp)}}`;
 
 /** The adapter's own type is not exported; what we wrap of it. */
 interface Publishing {
@@ -166,6 +168,9 @@ export async function useClusterAdapter(
       };
       client.release = ((err?: Error | boolean) => {
         client.removeListener('error', onError);
+        // Back in the pool it is an ordinary client again: its own `on` (wrapped below), and a release that does nothing
+        // until the pool hands it out again with a new one.
+        delete (client as { on?: unknown }).on;
         client.release = () => undefined;
         release(err);
       }) as typeof client.release;

@@ -113,9 +113,8 @@ export class TicketsRepository {
   }
 
   private async dtos(result: Promise<unknown>): Promise<TicketDto[]> {
-    const [row] = rowsOf<{ dtos: TicketDto[] | string }>(await result);
-    const dtos = row?.dtos ?? [];
-    return typeof dtos === 'string' ? (JSON.parse(dtos) as TicketDto[]) : dtos;
+    const [row] = rowsOf<{ dtos: TicketDto[] }>(await result);
+    return row?.dtos ?? [];
   }
 
   /**
