@@ -4,6 +4,7 @@
  * whether a change made a request cheaper for the server.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/wadesk_bench npx tsx bench/cpu-per-request.ts [--only open,messages-first] [--requests 3000]
+ *   [--entry apps/server/dist-base/main.js] (another build of the server, to compare two on the same data set)
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -13,7 +14,7 @@ import { openDatabase } from '../apps/server/src/db/client.js';
 import { postgresUrl, signIn, startServer } from './lib/server-process.js';
 import { SEED_PASSWORD } from './seed/data-set.js';
 
-const { values } = parseArgs({ options: { only: { type: 'string' }, requests: { type: 'string', default: '3000' }, connections: { type: 'string', default: '16' }, 'cpu-prof': { type: 'string' } } });
+const { values } = parseArgs({ options: { only: { type: 'string' }, requests: { type: 'string', default: '3000' }, connections: { type: 'string', default: '16' }, 'cpu-prof': { type: 'string' }, entry: { type: 'string' } } });
 const url = process.env.DATABASE_URL ?? postgresUrl('wadesk_bench');
 const database = new URL(url).pathname.slice(1);
 const handle = await openDatabase({ databaseUrl: url, poolSize: 1 });
@@ -21,7 +22,7 @@ const facts = await readFacts(handle);
 await handle.close();
 const only = values.only?.split(',');
 const list = scenarios(facts).filter((s) => !only || only.includes(s.key));
-const server = await startServer({ database: { kind: 'postgres', url }, nodeArgs: values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [] });
+const server = await startServer({ database: { kind: 'postgres', url }, entry: values.entry, nodeArgs: values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [] });
 try {
   const tokens = {
     admin: await signIn(server.baseUrl, 'admin@bench.local', SEED_PASSWORD),

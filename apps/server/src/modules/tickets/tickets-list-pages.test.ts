@@ -3,8 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { connectedSimulator, inbound, phoneNumbers } from '../../test/desk-factories.js';
 import { useTestApp } from '../../test/test-app.js';
 
-// Listings run as prepared statements, one per shape of filter, with the count carried by the page's rows:
-// these calls alternate shapes and values on one server, and read pages past the end (no row to carry the count).
+// Listings run as prepared statements, one per shape of filter, each giving its page, count and DTOs at once:
+// these calls alternate shapes and values on one server, and read pages past the end (their count, no ticket).
 const t = useTestApp({ admin: true });
 let conn: WhatsappDto;
 const phone = phoneNumbers(71000000, 13);

@@ -1,4 +1,4 @@
-import { foldForSearch, searchExcerpt, type TicketDto, type TicketStatus } from '@wadesk/contracts';
+import { foldForSearch, searchExcerpt, TICKET_STATUSES, type TicketDto, type TicketStatus } from '@wadesk/contracts';
 import { and, count, desc, eq, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Executor } from '../../db/client.js';
 import { isoTime } from '../../db/json-sql.js';
@@ -63,6 +63,12 @@ const LAST_MESSAGE_AT = sql`(select max(m.created_at) from messages m where m.ti
  */
 const ticketDtos = (from: SQL, where: SQL, order: SQL): SQL =>
   sql`select coalesce(json_agg(${ticketDtoJson(LAST_MESSAGE_AT)} order by ${order}), '[]'::json) as dtos from ${from} ${TICKET_DTO_JOINS} where ${where}`;
+
+/** A status as it may be written into a statement: only one of the known ones. */
+function statusLiteral(status: TicketStatus): TicketStatus {
+  if (!TICKET_STATUSES.includes(status)) throw new Error(`unknown ticket status ${String(status)}`);
+  return status;
+}
 
 /** An excerpt around the longest word of the search found in the body (the words apart, not the whole text). */
 function longestWordExcerpt(body: string, words: string[]) {
@@ -134,7 +140,8 @@ export class TicketsRepository {
       if (condition) conditions.push(condition);
     };
     const anyOf = (name: string, ids: number[]) => sql`${tickets.queueId} = any(${value(name, intArrayParam(ids))}::int[])`;
-    if (filter.status) add('status', eq(tickets.status, value('status', filter.status) as TicketStatus));
+    // Written into the statement (one of three, checked here): see `list`.
+    if (filter.status) add(`status=${filter.status}`, sql`${tickets.status} = ${sql.raw(`'${statusLiteral(filter.status)}'`)}`);
     if (filter.isGroup !== undefined) add('isGroup', eq(tickets.isGroup, value('isGroup', filter.isGroup) as boolean));
     if (filter.withUnreadMessages) add('unread', sql`${tickets.unreadMessages} > 0`);
     if (filter.date) {
@@ -147,7 +154,7 @@ export class TicketsRepository {
       add('visibleTo', or(eq(tickets.userId, value('visibleToUser', userId) as number), isNull(tickets.queueId), anyOf('visibleToQueues', queueIds)));
     }
     if (filter.mineOrPendingOf !== undefined) {
-      add('mineOrPending', or(eq(tickets.userId, value('mineOrPendingOf', filter.mineOrPendingOf) as number), eq(tickets.status, 'pending')));
+      add('mineOrPending', or(eq(tickets.userId, value('mineOrPendingOf', filter.mineOrPendingOf) as number), sql`${tickets.status} = 'pending'`));
     }
     return { where: and(...conditions), shape: names.join(','), values };
   }
@@ -157,34 +164,30 @@ export class TicketsRepository {
   }
 
   /**
-   * One page of a listing, its count and whether more follow. The page's ids come from the (status, is_group,
-   * updated_at, id) index alone, deep pages too; only those rows are then joined to their contact, queue, user
-   * and connection. Two prepared statements, each simple enough for PostgreSQL to keep one generic plan: the
-   * page and its joins in one statement took longer to plan (1–2 ms, for every request) than to run.
+   * One page of a listing, its count and whether more follow, in one prepared statement (one round trip: on a
+   * busy machine each costs both processes more than the page's joins): the page's ids come from the
+   * (status, is_group, updated_at, id) index alone, deep pages too, and only those rows are joined to their
+   * contact, queue, user and connection. The statuses and the page's size are written into the statement and
+   * only the rest are parameters, so that PostgreSQL keeps one generic plan for it (issue 11): with the status a
+   * parameter, its estimate for 'closed' made it plan every call anew, which cost more than running it.
    */
   async list(filter: TicketListFilter, page: number, pageSize: number): Promise<TicketPage> {
     if (filter.search) return this.search(filter, page, pageSize);
     const { where, shape, values } = this.conditions(filter, true);
-    // The count rides along with the page's ids (an uncorrelated subquery: its `tickets` is its own, run once);
-    // an empty first page counts none, a page past the end has no row to carry it and counts alone.
-    const pageIds = prepared(this.db, `tickets.pageIds:${shape}`, (name) =>
-      this.db
-        .select({ id: tickets.id, total: sql<number>`(select count(*)::int from ${tickets} where ${where ?? sql`true`})` })
-        .from(tickets)
-        .where(where)
-        .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-        .limit(sql.placeholder('limit'))
-        .offset(sql.placeholder('offset'))
-        .prepare(name),
-    );
-    const rows = await pageIds.execute({ ...values, limit: pageSize, offset: (page - 1) * pageSize });
-    let n = rows[0]?.total ?? (page === 1 ? 0 : undefined);
-    if (n === undefined) {
-      const counted = prepared(this.db, `tickets.count:${shape}`, (name) => this.db.select({ n: count() }).from(tickets).where(where).prepare(name));
-      const [total] = await counted.execute(values);
-      n = total?.n ?? 0;
-    }
-    return { tickets: await this.findDtos(rows.map((r) => r.id)), count: n, hasMore: n > page * pageSize };
+    const matching = where ?? sql`true`;
+    // The first page (nearly every request) has no offset: an offset given as a parameter made the generic plan
+    // look dearer than planning each call for some shapes (an attendant's), and PostgreSQL then planned every call.
+    const first = page === 1;
+    const statement = preparedSql(this.db, `tickets.page:${shape}:${pageSize}:${first ? 'first' : 'deep'}`, () => {
+      const pageRows = sql`select ${tickets.id}, ${tickets.updatedAt} from ${tickets} where ${matching}
+        order by ${tickets.updatedAt} desc, ${tickets.id} desc limit ${sql.raw(String(pageSize))} ${first ? sql`` : sql`offset ${sql.placeholder('offset')}`}`;
+      return sql`with page as materialized (${pageRows})
+        select (select count(*)::int from ${tickets} where ${matching}) as total,
+          (${ticketDtos(sql`page k join tickets t on t.id = k.id`, sql`true`, sql`k.updated_at desc, k.id desc`)}) as dtos`;
+    });
+    const [row] = rowsOf<{ total: number; dtos: TicketDto[] }>(await statement.execute({ ...values, offset: (page - 1) * pageSize }));
+    const n = row?.total ?? 0;
+    return { tickets: row?.dtos ?? [], count: n, hasMore: n > page * pageSize };
   }
 
   /**
