@@ -173,6 +173,21 @@ export class TicketsRepository {
    */
   async list(filter: TicketListFilter, page: number, pageSize: number): Promise<TicketPage> {
     if (filter.search) return this.search(filter, page, pageSize);
+    const { count, dtos } = await this.page(filter, page, pageSize);
+    return { tickets: JSON.parse(dtos) as TicketDto[], count, hasMore: count > page * pageSize };
+  }
+
+  /**
+   * `list` as the JSON text of its TicketPage, for a reply: the DTOs go out as PostgreSQL wrote them, not parsed
+   * and written again (a page of 40 is ~30 KB: ~160 µs of the server's CPU a request, issue 11).
+   */
+  async listJson(filter: TicketListFilter, page: number, pageSize: number): Promise<string> {
+    if (filter.search) return JSON.stringify(await this.search(filter, page, pageSize));
+    const { count, dtos } = await this.page(filter, page, pageSize);
+    return `{"tickets":${dtos},"count":${count},"hasMore":${count > page * pageSize}}`;
+  }
+
+  private async page(filter: TicketListFilter, page: number, pageSize: number): Promise<{ count: number; dtos: string }> {
     const { where, shape, values } = this.conditions(filter, true);
     const matching = where ?? sql`true`;
     // The first page (nearly every request) has no offset: an offset given as a parameter made the generic plan
@@ -183,11 +198,10 @@ export class TicketsRepository {
         order by ${tickets.updatedAt} desc, ${tickets.id} desc limit ${sql.raw(String(pageSize))} ${first ? sql`` : sql`offset ${sql.placeholder('offset')}`}`;
       return sql`with page as materialized (${pageRows})
         select (select count(*)::int from ${tickets} where ${matching}) as total,
-          (${ticketDtos(sql`page k join tickets t on t.id = k.id`, sql`true`, sql`k.updated_at desc, k.id desc`)}) as dtos`;
+          (${ticketDtos(sql`page k join tickets t on t.id = k.id`, sql`true`, sql`k.updated_at desc, k.id desc`)})::text as dtos`;
     });
-    const [row] = rowsOf<{ total: number; dtos: TicketDto[] }>(await statement.execute({ ...values, offset: (page - 1) * pageSize }));
-    const n = row?.total ?? 0;
-    return { tickets: row?.dtos ?? [], count: n, hasMore: n > page * pageSize };
+    const [row] = rowsOf<{ total: number; dtos: string }>(await statement.execute({ ...values, offset: (page - 1) * pageSize }));
+    return { count: row?.total ?? 0, dtos: row?.dtos ?? '[]' };
   }
 
   /**

@@ -59,7 +59,9 @@ const TicketUpdateBody = z.object({
 const IdParams = z.object({ id: idField });
 
 export function ticketsRoutes(app: FastifyInstance, tickets: TicketsService): void {
-  app.get('/api/tickets', async (request) => tickets.list(currentUser(request), parse(TicketListQuery, request.query)));
+  app.get('/api/tickets', async (request, reply) =>
+    reply.type('application/json; charset=utf-8').send(await tickets.listJson(currentUser(request), parse(TicketListQuery, request.query))),
+  );
 
   app.get('/api/tickets/:id', async (request) => {
     const { id } = parse(IdParams, request.params);

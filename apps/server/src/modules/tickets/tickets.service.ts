@@ -81,9 +81,10 @@ export class TicketsService {
     return filter;
   }
 
-  async list(user: AuthUser, query: TicketListQuery) {
+  /** A page of the tickets the caller may see, as the JSON text of its TicketPage (the reply's body). */
+  async listJson(user: AuthUser, query: TicketListQuery): Promise<string> {
     const filter = await this.listFilter(user, query);
-    return this.repo().list(filter, query.pageNumber, PAGE_SIZE.tickets);
+    return this.repo().listJson(filter, query.pageNumber, PAGE_SIZE.tickets);
   }
 
   /** A ticket the caller may see: ERR_NO_TICKET_FOUND when missing, ERR_NO_PERMISSION otherwise. */
