@@ -81,6 +81,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   // A wait for the one client gives up after 15 s, as on PostgreSQL: a statement stuck behind a transaction fails.
   const pool = new pg.Pool({ ...pgConfig, max: 1, idleTimeoutMillis: 0, connectionTimeoutMillis: 15_000 } as pg.PoolConfig);
   pool.on('error', () => undefined);
+  keepClientOnQueryErrors(pool);
   embeddedPools.add(pool);
   const db = drizzlePg(pool, { schema, logger: options.logger }) as unknown as Database;
   return {
@@ -93,6 +94,35 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       await pglite.close();
     },
   };
+}
+
+/**
+ * `pool.query` hands its client back with the statement's error, and pg-pool then ends that client and opens a new one.
+ * Against PostgreSQL that is a new connection; against PGlite both clients are the one shared connection object:
+ * the old client's end reached the new one ('Connection terminated unexpectedly'), its messages went to the wrong
+ * query, and PGlite itself stopped answering (every later statement failed until a restart). One failed statement
+ * (a unique violation, a number out of range) took the whole embedded desk down. Here a statement's error is the
+ * caller's alone: the client goes back to the pool as after a success. A transaction already did so.
+ */
+function keepClientOnQueryErrors(pool: pg.Pool): void {
+  type Callback = (err: Error | undefined, result?: unknown) => void;
+  pool.query = ((...args: unknown[]) => {
+    const callback = typeof args[args.length - 1] === 'function' ? (args.pop() as Callback) : undefined;
+    const result = (async () => {
+      const client = await pool.connect();
+      try {
+        return await (client.query as (...a: unknown[]) => Promise<unknown>)(...args);
+      } finally {
+        client.release();
+      }
+    })();
+    if (!callback) return result;
+    result.then(
+      (value) => callback(undefined, value),
+      (err: Error) => callback(err),
+    );
+    return undefined;
+  }) as typeof pool.query;
 }
 
 /** The pools that reach an embedded PGlite (one session): no second client may be opened beside them. */
