@@ -49,6 +49,7 @@ import { messagesRoutes } from './modules/messages/messages.routes.js';
 import { TicketsService, type Clock } from './modules/tickets/tickets.service.js';
 import { ChatbotService } from './modules/chatbot/chatbot.service.js';
 import { ticketsRoutes } from './modules/tickets/tickets.routes.js';
+import { TicketCountsFolder } from './modules/tickets/ticket-counts.js';
 import { createSocketServer, registerRealtimeListener, type RealtimeServer } from './realtime/socket-server.js';
 import { JobQueue } from './jobs/job-queue.js';
 import { PublishesUnderWay, useClusterAdapter } from './realtime/cluster-adapter.js';
@@ -312,6 +313,8 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   });
   await channels.startAll();
   campaigns.startProgress();
+  const ticketCounts = new TicketCountsFolder(db, http.log.child({ module: 'ticket-counts' }));
+  ticketCounts.start();
   // Scheduled messages that fell due while the app was stopped go out now (marked late), once the connections run.
   await schedules.sweep().catch((err: unknown) => http.log.error({ err }, 'the scheduled messages sweep failed'));
 
@@ -341,6 +344,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
         await sessions.stopAll();
         await io.close();
         await httpClosed;
+        await ticketCounts.stop();
         if (ownsDatabase) await database.close();
       })();
       return closing;

@@ -13,6 +13,7 @@ import {
   serial,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
   varchar,
@@ -268,6 +269,33 @@ export const messages = pgTable(
     index('messages_ticket_created_idx').on(t.ticketId, t.createdAt),
   ],
 );
+
+/**
+ * How many tickets each (status, is_group, queue, user) has: the lists' tab counts are summed from these rows and
+ * `ticketCountChanges` instead of counting thousands of tickets a request (issue 11, decision 0024). Only ever
+ * written by the database: triggers on tickets write each change to `ticketCountChanges`, which
+ * `ticket_counts_fold()` (migration 0014) moves into these rows every few seconds (TicketCounts).
+ */
+export const ticketCounts = pgTable(
+  'ticket_counts',
+  {
+    status: varchar('status', { length: 10 }).notNull(),
+    isGroup: boolean('is_group').notNull(),
+    queueId: integer('queue_id'),
+    userId: integer('user_id'),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [unique('ticket_counts_key').on(t.status, t.isGroup, t.queueId, t.userId).nullsNotDistinct()],
+);
+
+/** Changes to `ticketCounts` not folded into it yet (+n and -n rows, written by triggers on tickets). */
+export const ticketCountChanges = pgTable('ticket_count_changes', {
+  status: varchar('status', { length: 10 }).notNull(),
+  isGroup: boolean('is_group').notNull(),
+  queueId: integer('queue_id'),
+  userId: integer('user_id'),
+  n: bigint('n', { mode: 'number' }).notNull(),
+});
 
 /** A PostgreSQL full-text vector (only ever written by the database: see ticketSearch). */
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });

@@ -126,27 +126,33 @@ export class TicketsRepository {
   /**
    * A listing's conditions. With `placeholders`, their values are named placeholders (given in `values`) and
    * `shape` names which conditions are there, so that a prepared statement serves every call of that shape.
+   * `countable`: every condition reads only the status, is_group, queue_id and user_id (the columns of ticket_counts).
    */
-  private conditions(filter: TicketListFilter, placeholders = false): { where: SQL | undefined; shape: string; values: Record<string, unknown> } {
+  private conditions(
+    filter: TicketListFilter,
+    placeholders = false,
+  ): { where: SQL | undefined; shape: string; values: Record<string, unknown>; countable: boolean } {
     const conditions: SQL[] = [];
+    let countable = true;
     const names: string[] = [];
     const values: Record<string, unknown> = {};
     const value = (name: string, v: unknown) => {
       values[name] = v;
       return placeholders ? sql.placeholder(name) : v;
     };
-    const add = (name: string, condition: SQL | undefined) => {
+    const add = (name: string, condition: SQL | undefined, onCountedColumns = true) => {
       names.push(name);
       if (condition) conditions.push(condition);
+      countable &&= onCountedColumns;
     };
     const anyOf = (name: string, ids: number[]) => sql`${tickets.queueId} = any(${value(name, intArrayParam(ids))}::int[])`;
     // Written into the statement (one of three, checked here): see `list`.
     if (filter.status) add(`status=${filter.status}`, sql`${tickets.status} = ${sql.raw(`'${statusLiteral(filter.status)}'`)}`);
     if (filter.isGroup !== undefined) add('isGroup', eq(tickets.isGroup, value('isGroup', filter.isGroup) as boolean));
-    if (filter.withUnreadMessages) add('unread', sql`${tickets.unreadMessages} > 0`);
+    if (filter.withUnreadMessages) add('unread', sql`${tickets.unreadMessages} > 0`, false);
     if (filter.date) {
       const day = value('date', filter.date);
-      add('date', and(sql`${tickets.createdAt} >= ${day}::date`, sql`${tickets.createdAt} < ${day}::date + 1`));
+      add('date', and(sql`${tickets.createdAt} >= ${day}::date`, sql`${tickets.createdAt} < ${day}::date + 1`), false);
     }
     if (filter.queueIds) add('queueIds', or(anyOf('queueIds', filter.queueIds), isNull(tickets.queueId)));
     if (filter.visibleTo) {
@@ -156,7 +162,7 @@ export class TicketsRepository {
     if (filter.mineOrPendingOf !== undefined) {
       add('mineOrPending', or(eq(tickets.userId, value('mineOrPendingOf', filter.mineOrPendingOf) as number), sql`${tickets.status} = 'pending'`));
     }
-    return { where: and(...conditions), shape: names.join(','), values };
+    return { where: and(...conditions), shape: names.join(','), values, countable };
   }
 
   private where(filter: TicketListFilter): SQL | undefined {
@@ -188,8 +194,14 @@ export class TicketsRepository {
   }
 
   private async page(filter: TicketListFilter, page: number, pageSize: number): Promise<{ count: number; dtos: string }> {
-    const { where, shape, values } = this.conditions(filter, true);
+    const { where, shape, values, countable } = this.conditions(filter, true);
     const matching = where ?? sql`true`;
+    // Conditions on the status, is_group, queue and user alone are summed from the maintained counts (decision 0024):
+    // their rows are named `tickets` here, so that the same conditions (which name "tickets"."status", ...) read them.
+    const total = countable
+      ? sql`(select coalesce(sum(n), 0)::int from (select status, is_group, queue_id, user_id, n from ticket_counts
+          union all select status, is_group, queue_id, user_id, n from ticket_count_changes) as tickets where ${matching})`
+      : sql`(select count(*)::int from ${tickets} where ${matching})`;
     // The first page (nearly every request) has no offset: an offset given as a parameter made the generic plan
     // look dearer than planning each call for some shapes (an attendant's), and PostgreSQL then planned every call.
     const first = page === 1;
@@ -197,11 +209,20 @@ export class TicketsRepository {
       const pageRows = sql`select ${tickets.id}, ${tickets.updatedAt} from ${tickets} where ${matching}
         order by ${tickets.updatedAt} desc, ${tickets.id} desc limit ${sql.raw(String(pageSize))} ${first ? sql`` : sql`offset ${sql.placeholder('offset')}`}`;
       return sql`with page as materialized (${pageRows})
-        select (select count(*)::int from ${tickets} where ${matching}) as total,
+        select ${total} as total,
           (${ticketDtos(sql`page k join tickets t on t.id = k.id`, sql`true`, sql`k.updated_at desc, k.id desc`)})::text as dtos`;
     });
     const [row] = rowsOf<{ total: number; dtos: string }>(await statement.execute({ ...values, offset: (page - 1) * pageSize }));
     return { count: row?.total ?? 0, dtos: row?.dtos ?? '[]' };
+  }
+
+  /**
+   * Moves the triggers' count changes into ticket_counts (decision 0024); answers how many change rows it moved (0
+   * when another process is folding at that moment).
+   */
+  async foldCounts(): Promise<number> {
+    const [row] = rowsOf<{ moved: number }>(await this.db.execute(sql`select public.ticket_counts_fold() as moved`));
+    return row?.moved ?? 0;
   }
 
   /**
