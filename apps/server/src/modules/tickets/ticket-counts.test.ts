@@ -8,7 +8,7 @@ import { TicketsRepository, type TicketListFilter } from './tickets.repository.j
 // The lists' counts are sums of counts the database maintains (decision 0024): triggers on tickets write every
 // change, a fold moves the changes into ticket_counts. Random writes of every kind (one row and many, cascades from
 // contacts, queues and users, a rolled-back transaction), folded at random moments; after each round, every list's
-// count must be what counting the tickets themselves gives.
+// count must be what counting the tickets themselves gives (the dashboard's counts by status too).
 let handle: DatabaseHandle;
 const QUEUES = [1, 2, 3];
 const USERS = [1, 2, 3];
@@ -63,6 +63,12 @@ async function checkCounts(repo: TicketsRepository, round: string): Promise<void
   const rows = rowsOf<Row>(await handle.db.execute(sql`select status, is_group, queue_id, user_id from tickets`));
   for (const filter of FILTERS) {
     expect((await repo.list(filter, 1, 40)).count, `${round}: ${JSON.stringify(filter)}`).toBe(expectedCount(rows, filter));
+    // The dashboard's counters: every status at once.
+    if (!filter.status) {
+      const byStatus = { open: 0, pending: 0, closed: 0 };
+      for (const status of ['open', 'pending', 'closed'] as const) byStatus[status] = expectedCount(rows, { ...filter, status });
+      expect(await repo.countByStatus(filter), `${round}, by status: ${JSON.stringify(filter)}`).toEqual(byStatus);
+    }
   }
 }
 

@@ -64,6 +64,14 @@ const LAST_MESSAGE_AT = sql`(select max(m.created_at) from messages m where m.ti
 const ticketDtos = (from: SQL, where: SQL, order: SQL): SQL =>
   sql`select coalesce(json_agg(${ticketDtoJson(LAST_MESSAGE_AT)} order by ${order}), '[]'::json) as dtos from ${from} ${TICKET_DTO_JOINS} where ${where}`;
 
+/**
+ * The tickets' kept counts (decision 0024) as rows of (status, is_group, queue_id, user_id, n), the folded counts and
+ * the changes not folded yet, named `tickets`: a listing's conditions (which name "tickets"."status", ...) read them as
+ * they read tickets, and the sum of `n` over the rows they keep is the number of tickets they would keep.
+ */
+const KEPT_COUNTS = sql`(select status, is_group, queue_id, user_id, n from ticket_counts
+  union all select status, is_group, queue_id, user_id, n from ticket_count_changes) as tickets`;
+
 /** A status as it may be written into a statement: only one of the known ones. */
 function statusLiteral(status: TicketStatus): TicketStatus {
   if (!TICKET_STATUSES.includes(status)) throw new Error(`unknown ticket status ${String(status)}`);
@@ -196,11 +204,9 @@ export class TicketsRepository {
   private async page(filter: TicketListFilter, page: number, pageSize: number): Promise<{ count: number; dtos: string }> {
     const { where, shape, values, countable } = this.conditions(filter, true);
     const matching = where ?? sql`true`;
-    // Conditions on the status, is_group, queue and user alone are summed from the maintained counts (decision 0024):
-    // their rows are named `tickets` here, so that the same conditions (which name "tickets"."status", ...) read them.
+    // Conditions on the status, is_group, queue and user alone are summed from the kept counts (decision 0024).
     const total = countable
-      ? sql`(select coalesce(sum(n), 0)::int from (select status, is_group, queue_id, user_id, n from ticket_counts
-          union all select status, is_group, queue_id, user_id, n from ticket_count_changes) as tickets where ${matching})`
+      ? sql`(select coalesce(sum(n), 0)::int from ${KEPT_COUNTS} where ${matching})`
       : sql`(select count(*)::int from ${tickets} where ${matching})`;
     // The first page (nearly every request) has no offset: an offset given as a parameter made the generic plan
     // look dearer than planning each call for some shapes (an attendant's), and PostgreSQL then planned every call.
@@ -413,11 +419,12 @@ export class TicketsRepository {
 
   /** Counts by status for the dashboard, limited like a listing. */
   async countByStatus(filter: TicketListFilter): Promise<Record<TicketStatus, number>> {
-    const rows = await this.db
-      .select({ status: tickets.status, n: count() })
-      .from(tickets)
-      .where(this.where(filter))
-      .groupBy(tickets.status);
+    const { where, countable } = this.conditions(filter);
+    const rows = countable
+      ? rowsOf<{ status: string; n: number }>(
+          await this.db.execute(sql`select status, coalesce(sum(n), 0)::int as n from ${KEPT_COUNTS} where ${where ?? sql`true`} group by status`),
+        )
+      : await this.db.select({ status: tickets.status, n: count() }).from(tickets).where(where).groupBy(tickets.status);
     const result: Record<TicketStatus, number> = { open: 0, pending: 0, closed: 0 };
     for (const r of rows) result[r.status as TicketStatus] = r.n;
     return result;
