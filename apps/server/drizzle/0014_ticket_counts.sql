@@ -20,17 +20,12 @@ CREATE TABLE "ticket_counts" (
 	CONSTRAINT "ticket_counts_key" UNIQUE NULLS NOT DISTINCT("status","is_group","queue_id","user_id")
 );
 --> statement-breakpoint
-CREATE OR REPLACE FUNCTION public.ticket_counts_add() RETURNS trigger LANGUAGE plpgsql AS $f$
+-- The rows a statement inserted count +1 each, the rows it deleted -1: both triggers name them `changed`.
+CREATE OR REPLACE FUNCTION public.ticket_counts_add_rows() RETURNS trigger LANGUAGE plpgsql AS $f$
 BEGIN
   INSERT INTO public.ticket_count_changes (status, is_group, queue_id, user_id, n)
-    SELECT status, is_group, queue_id, user_id, count(*) FROM added GROUP BY 1, 2, 3, 4;
-  RETURN NULL;
-END
-$f$;--> statement-breakpoint
-CREATE OR REPLACE FUNCTION public.ticket_counts_remove() RETURNS trigger LANGUAGE plpgsql AS $f$
-BEGIN
-  INSERT INTO public.ticket_count_changes (status, is_group, queue_id, user_id, n)
-    SELECT status, is_group, queue_id, user_id, -count(*) FROM removed GROUP BY 1, 2, 3, 4;
+    SELECT status, is_group, queue_id, user_id, CASE TG_OP WHEN 'INSERT' THEN count(*) ELSE -count(*) END
+    FROM changed GROUP BY 1, 2, 3, 4;
   RETURN NULL;
 END
 $f$;--> statement-breakpoint
@@ -49,10 +44,10 @@ BEGIN
 END
 $f$;--> statement-breakpoint
 -- Inserts and deletes (cascades from contacts and connections included): one row per group a statement.
-CREATE TRIGGER "tickets_counts_insert" AFTER INSERT ON "tickets" REFERENCING NEW TABLE AS added
-  FOR EACH STATEMENT EXECUTE FUNCTION public.ticket_counts_add();--> statement-breakpoint
-CREATE TRIGGER "tickets_counts_delete" AFTER DELETE ON "tickets" REFERENCING OLD TABLE AS removed
-  FOR EACH STATEMENT EXECUTE FUNCTION public.ticket_counts_remove();--> statement-breakpoint
+CREATE TRIGGER "tickets_counts_insert" AFTER INSERT ON "tickets" REFERENCING NEW TABLE AS changed
+  FOR EACH STATEMENT EXECUTE FUNCTION public.ticket_counts_add_rows();--> statement-breakpoint
+CREATE TRIGGER "tickets_counts_delete" AFTER DELETE ON "tickets" REFERENCING OLD TABLE AS changed
+  FOR EACH STATEMENT EXECUTE FUNCTION public.ticket_counts_add_rows();--> statement-breakpoint
 -- Updates: only a row whose counted columns changed (a new message's update of the ticket calls nothing).
 CREATE TRIGGER "tickets_counts_update" AFTER UPDATE OF "status", "is_group", "queue_id", "user_id" ON "tickets" FOR EACH ROW
   WHEN (OLD.status IS DISTINCT FROM NEW.status OR OLD.is_group IS DISTINCT FROM NEW.is_group

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateDatabase, rowsOf, type DatabaseHandle } from '../../db/client.js';
 import { openTestDatabase } from '../../test/test-database.js';
 import { openThrowawayDatabase } from '../../test/throwaway-database.js';
-import { TicketsRepository, type TicketListFilter } from './tickets.repository.js';
+import { TicketsRepository, type TicketListFilter, type TicketPage } from './tickets.repository.js';
 
 // The lists' counts are sums of counts the database maintains (decision 0024): triggers on tickets write every
 // change, a fold moves the changes into ticket_counts. Random writes of every kind (one row and many, cascades from
@@ -62,7 +62,7 @@ for (const status of [undefined, 'open', 'pending', 'closed'] as const) {
 async function checkCounts(repo: TicketsRepository, round: string): Promise<void> {
   const rows = rowsOf<Row>(await handle.db.execute(sql`select status, is_group, queue_id, user_id from tickets`));
   for (const filter of FILTERS) {
-    expect((await repo.list(filter, 1, 40)).count, `${round}: ${JSON.stringify(filter)}`).toBe(expectedCount(rows, filter));
+    expect((JSON.parse(await repo.listJson(filter, 1, 40)) as TicketPage).count, `${round}: ${JSON.stringify(filter)}`).toBe(expectedCount(rows, filter));
     // The dashboard's counters: every status at once.
     if (!filter.status) {
       const byStatus = { open: 0, pending: 0, closed: 0 };

@@ -154,7 +154,7 @@ export class TicketsRepository {
       countable &&= onCountedColumns;
     };
     const anyOf = (name: string, ids: number[]) => sql`${tickets.queueId} = any(${value(name, intArrayParam(ids))}::int[])`;
-    // Written into the statement (one of three, checked here): see `list`.
+    // Written into the statement (one of three, checked here): see `page`.
     if (filter.status) add(`status=${filter.status}`, sql`${tickets.status} = ${sql.raw(`'${statusLiteral(filter.status)}'`)}`);
     if (filter.isGroup !== undefined) add('isGroup', eq(tickets.isGroup, value('isGroup', filter.isGroup) as boolean));
     if (filter.withUnreadMessages) add('unread', sql`${tickets.unreadMessages} > 0`, false);
@@ -178,22 +178,9 @@ export class TicketsRepository {
   }
 
   /**
-   * One page of a listing, its count and whether more follow, in one prepared statement (one round trip: on a
-   * busy machine each costs both processes more than the page's joins): the page's ids come from the
-   * (status, is_group, updated_at, id) index alone, deep pages too, and only those rows are joined to their
-   * contact, queue, user and connection. The statuses and the page's size are written into the statement and
-   * only the rest are parameters, so that PostgreSQL keeps one generic plan for it (issue 11): with the status a
-   * parameter, its estimate for 'closed' made it plan every call anew, which cost more than running it.
-   */
-  async list(filter: TicketListFilter, page: number, pageSize: number): Promise<TicketPage> {
-    if (filter.search) return this.search(filter, page, pageSize);
-    const { count, dtos } = await this.page(filter, page, pageSize);
-    return { tickets: JSON.parse(dtos) as TicketDto[], count, hasMore: count > page * pageSize };
-  }
-
-  /**
-   * `list` as the JSON text of its TicketPage, for a reply: the DTOs go out as PostgreSQL wrote them, not parsed
-   * and written again (a page of 40 is ~30 KB: ~160 µs of the server's CPU a request, issue 11).
+   * One page of a listing, its count and whether more follow, as the JSON text of its TicketPage (the reply's body):
+   * the DTOs go out as PostgreSQL wrote them, not parsed and written again (a page of 40 is ~30 KB: ~160 µs of the
+   * server's CPU a request, issue 11). A search's page is built by `search`.
    */
   async listJson(filter: TicketListFilter, page: number, pageSize: number): Promise<string> {
     if (filter.search) return JSON.stringify(await this.search(filter, page, pageSize));
@@ -201,6 +188,14 @@ export class TicketsRepository {
     return `{"tickets":${dtos},"count":${count},"hasMore":${count > page * pageSize}}`;
   }
 
+  /**
+   * A page's DTOs (JSON text) and the listing's count, in one prepared statement (one round trip: on a busy machine
+   * each costs both processes more than the page's joins): the page's ids come from the (status, is_group,
+   * updated_at, id) index alone, deep pages too, and only those rows are joined to their contact, queue, user and
+   * connection. The statuses and the page's size are written into the statement and only the rest are parameters,
+   * so that PostgreSQL keeps one generic plan for it (issue 11): with the status a parameter, its estimate for
+   * 'closed' made it plan every call anew, which cost more than running it.
+   */
   private async page(filter: TicketListFilter, page: number, pageSize: number): Promise<{ count: number; dtos: string }> {
     const { where, shape, values, countable } = this.conditions(filter, true);
     const matching = where ?? sql`true`;
