@@ -1,7 +1,7 @@
 import { foldForSearch, searchExcerpt, TICKET_STATUSES, type TicketDto, type TicketStatus } from '@wadesk/contracts';
 import { and, count, desc, eq, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Executor } from '../../db/client.js';
-import { isoTime } from '../../db/json-sql.js';
+import { jsonArrayText, jsonText, type JsonText } from '../../db/json-sql.js';
 import { containsPattern, foldedPattern } from '../../db/like-pattern.js';
 import { intArrayParam, prepared, preparedSql } from '../../db/prepared.js';
 import { contacts, tickets } from '../../db/schema.js';
@@ -33,20 +33,55 @@ export interface TicketWrite {
 }
 
 /**
- * A ticket's DTO as JSON built by PostgreSQL (the fields of TicketDto), from the ticket row `t`, its contact
+ * A ticket's DTO as JSON text built by PostgreSQL (the fields of TicketDto), from the ticket row `t`, its contact
  * `tc`, queue `tq`, user `tu` and connection `tw` (joined by `TICKET_DTO_JOINS`), its newest message's time given by
- * `lastMessageAt` (a timestamp or null): for a statement that changes a ticket and returns it as it now is.
+ * `lastMessageAt` (a timestamp or null).
  */
-export const ticketDtoJson = (lastMessageAt: SQL): SQL => sql`json_build_object(
-  'id', t.id, 'status', t.status, 'userId', t.user_id, 'queueId', t.queue_id, 'whatsappId', t.whatsapp_id, 'contactId', t.contact_id,
-  'contact', json_build_object('id', tc.id, 'name', tc.name, 'number', tc.number, 'email', tc.email, 'profilePicUrl', tc.profile_pic_url,
-    'isGroup', tc.is_group, 'extraInfo', json_build_array(), 'createdAt', ${isoTime(sql`tc.created_at`)}, 'updatedAt', ${isoTime(sql`tc.updated_at`)}),
-  'queue', case when tq.id is null then null else json_build_object('id', tq.id, 'name', tq.name, 'color', tq.color,
-    'greetingMessage', tq.greeting_message, 'createdAt', ${isoTime(sql`tq.created_at`)}, 'updatedAt', ${isoTime(sql`tq.updated_at`)}) end,
-  'user', case when t.user_id is null or tu.name is null then null else json_build_object('id', t.user_id, 'name', tu.name) end,
-  'whatsapp', case when tw.name is null then null else json_build_object('id', t.whatsapp_id, 'name', tw.name) end,
-  'lastMessage', t.last_message, 'lastMessageAt', ${isoTime(lastMessageAt)}, 'unreadMessages', t.unread_messages, 'isGroup', t.is_group,
-  'protocol', t.protocol, 'createdAt', ${isoTime(sql`t.created_at`)}, 'updatedAt', ${isoTime(sql`t.updated_at`)})`;
+const ticketDtoText = (lastMessageAt: SQL): JsonText => {
+  const { string, scalar, time, constant, when, object } = jsonText;
+  return object({
+    id: scalar(sql`t.id`),
+    status: string(sql`t.status`),
+    userId: scalar(sql`t.user_id`),
+    queueId: scalar(sql`t.queue_id`),
+    whatsappId: scalar(sql`t.whatsapp_id`),
+    contactId: scalar(sql`t.contact_id`),
+    contact: object({
+      id: scalar(sql`tc.id`),
+      name: string(sql`tc.name`),
+      number: string(sql`tc.number`),
+      email: string(sql`tc.email`),
+      profilePicUrl: string(sql`tc.profile_pic_url`),
+      isGroup: scalar(sql`tc.is_group`),
+      extraInfo: constant('[]'),
+      createdAt: time(sql`tc.created_at`),
+      updatedAt: time(sql`tc.updated_at`),
+    }),
+    queue: when(
+      sql`tq.id is not null`,
+      object({
+        id: scalar(sql`tq.id`),
+        name: string(sql`tq.name`),
+        color: string(sql`tq.color`),
+        greetingMessage: string(sql`tq.greeting_message`),
+        createdAt: time(sql`tq.created_at`),
+        updatedAt: time(sql`tq.updated_at`),
+      }),
+    ),
+    user: when(sql`t.user_id is not null and tu.name is not null`, object({ id: scalar(sql`t.user_id`), name: string(sql`tu.name`) })),
+    whatsapp: when(sql`tw.name is not null`, object({ id: scalar(sql`t.whatsapp_id`), name: string(sql`tw.name`) })),
+    lastMessage: string(sql`t.last_message`),
+    lastMessageAt: time(lastMessageAt),
+    unreadMessages: scalar(sql`t.unread_messages`),
+    isGroup: scalar(sql`t.is_group`),
+    protocol: string(sql`t.protocol`),
+    createdAt: time(sql`t.created_at`),
+    updatedAt: time(sql`t.updated_at`),
+  });
+};
+
+/** `ticketDtoText` as a json value: for a statement that changes a ticket and returns it as it now is. */
+export const ticketDtoJson = (lastMessageAt: SQL): SQL => sql`${ticketDtoText(lastMessageAt).sql}::json`;
 
 /** The rows `ticketDtoJson` reads besides the ticket `t`. */
 export const TICKET_DTO_JOINS = sql`join contacts tc on tc.id = t.contact_id
@@ -62,7 +97,7 @@ const LAST_MESSAGE_AT = sql`(select max(m.created_at) from messages m where m.ti
  * column decoders was the server's largest cost on the open list, more than the statements), as one JSON array.
  */
 const ticketDtos = (from: SQL, where: SQL, order: SQL): SQL =>
-  sql`select coalesce(json_agg(${ticketDtoJson(LAST_MESSAGE_AT)} order by ${order}), '[]'::json) as dtos from ${from} ${TICKET_DTO_JOINS} where ${where}`;
+  sql`select ${jsonArrayText(ticketDtoText(LAST_MESSAGE_AT), order)} as dtos from ${from} ${TICKET_DTO_JOINS} where ${where}`;
 
 /**
  * The tickets' kept counts (decision 0024) as rows of (status, is_group, queue_id, user_id, n), the folded counts and
@@ -127,8 +162,8 @@ export class TicketsRepository {
   }
 
   private async dtos(result: Promise<unknown>): Promise<TicketDto[]> {
-    const [row] = rowsOf<{ dtos: TicketDto[] }>(await result);
-    return row?.dtos ?? [];
+    const [row] = rowsOf<{ dtos: string }>(await result);
+    return row ? (JSON.parse(row.dtos) as TicketDto[]) : [];
   }
 
   /**
@@ -211,7 +246,7 @@ export class TicketsRepository {
         order by ${tickets.updatedAt} desc, ${tickets.id} desc limit ${sql.raw(String(pageSize))} ${first ? sql`` : sql`offset ${sql.placeholder('offset')}`}`;
       return sql`with page as materialized (${pageRows})
         select ${total} as total,
-          (${ticketDtos(sql`page k join tickets t on t.id = k.id`, sql`true`, sql`k.updated_at desc, k.id desc`)})::text as dtos`;
+          (${ticketDtos(sql`page k join tickets t on t.id = k.id`, sql`true`, sql`k.updated_at desc, k.id desc`)}) as dtos`;
     });
     const [row] = rowsOf<{ total: number; dtos: string }>(await statement.execute({ ...values, offset: (page - 1) * pageSize }));
     return { count: row?.total ?? 0, dtos: row?.dtos ?? '[]' };
