@@ -203,6 +203,8 @@ export const tickets = pgTable(
     status: varchar('status', { length: 10 }).notNull().default('pending'),
     unreadMessages: integer('unread_messages').notNull().default(0),
     lastMessage: text('last_message').notNull().default(''),
+    /** When its newest message was created (null: none yet); kept by triggers on messages (migration 0015). */
+    lastMessageAt: timestamp('last_message_at', { withTimezone: true }),
     isGroup: boolean('is_group').notNull().default(false),
     protocol: varchar('protocol', { length: 40 }),
     contactId: integer('contact_id')

@@ -3,7 +3,7 @@ import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { rowsOf, type Executor } from '../../db/client.js';
 import { BatchedWrites, batchedRead, keysParam, perDatabase } from '../../db/batched.js';
-import { isoTime } from '../../db/json-sql.js';
+import { isoTime, jsonArrayText, jsonText, JsonText } from '../../db/json-sql.js';
 import { prepared, preparedSql } from '../../db/prepared.js';
 import { ticketEventFromJson, type TicketEventJson } from '../tickets/ticket-events.repository.js';
 import { TICKET_DTO_JOINS, ticketDtoJson } from '../tickets/tickets.repository.js';
@@ -31,21 +31,47 @@ export interface MessageWrite {
 const quoted = alias(messages, 'quoted');
 const quotedContact = alias(contacts, 'quoted_contact');
 
-const nameOf = (column: SQL) => sql`case when coalesce(${column}, '') = '' then null else json_build_object('name', ${column}) end`;
+const { string, scalar, time, when, object } = jsonText;
+
+/** `{ name }` of a contact or null when it has none (a message's sender, a quoted message's). */
+const nameOf = (column: SQL) => when(sql`coalesce(${column}, '') <> ''`, object({ name: string(column) }));
 
 /**
- * A message's DTO as JSON built by PostgreSQL (the same fields as `toMessageDto`), from the message `m`, its
+ * A message's DTO as JSON text built by PostgreSQL (the same fields as `toMessageDto`), from the message `m`, its
  * contact `c`, the message it quotes `q` and that one's contact `qc`: for statements that return DTOs without
  * mapping joined rows in the server.
  */
-const MESSAGE_DTO_JSON = sql`json_build_object(
-  'id', m.id, 'ticketId', m.ticket_id, 'body', m.body, 'fromMe', m.from_me, 'read', m.read, 'isDeleted', m.is_deleted,
-  'mediaType', m.media_type, 'mediaUrl', m.media_url, 'ack', m.ack,
-  'quotedMsg', case when q.id is null then null else json_build_object(
-    'id', q.id, 'fromMe', q.from_me, 'body', q.body, 'contact', ${nameOf(sql`qc.name`)},
-    'mediaType', q.media_type, 'mediaDuration', q.media_duration) end,
-  'contact', ${nameOf(sql`c.name`)}, 'participantName', m.participant_name, 'senderKind', m.sender_kind,
-  'mediaDuration', m.media_duration, 'sendError', m.send_error, 'createdAt', ${isoTime(sql`m.created_at`)})`;
+const MESSAGE_DTO_TEXT = object({
+  id: scalar(sql`m.id`),
+  ticketId: scalar(sql`m.ticket_id`),
+  body: string(sql`m.body`),
+  fromMe: scalar(sql`m.from_me`),
+  read: scalar(sql`m.read`),
+  isDeleted: scalar(sql`m.is_deleted`),
+  mediaType: string(sql`m.media_type`),
+  mediaUrl: string(sql`m.media_url`),
+  ack: scalar(sql`m.ack`),
+  quotedMsg: when(
+    sql`q.id is not null`,
+    object({
+      id: scalar(sql`q.id`),
+      fromMe: scalar(sql`q.from_me`),
+      body: string(sql`q.body`),
+      contact: nameOf(sql`qc.name`),
+      mediaType: string(sql`q.media_type`),
+      mediaDuration: scalar(sql`q.media_duration`),
+    }),
+  ),
+  contact: nameOf(sql`c.name`),
+  participantName: string(sql`m.participant_name`),
+  senderKind: string(sql`m.sender_kind`),
+  mediaDuration: scalar(sql`m.media_duration`),
+  sendError: string(sql`m.send_error`),
+  createdAt: time(sql`m.created_at`),
+});
+
+/** `MESSAGE_DTO_TEXT` as a json value (the driver reads it as an object). */
+const MESSAGE_DTO_JSON = sql`${MESSAGE_DTO_TEXT.sql}::json`;
 
 /**
  * Joins the contact `c` (from `contactsSource`: the contacts table, or a statement's own new contact, which the table
@@ -111,13 +137,14 @@ async function insertIntoTickets(db: Executor, items: readonly SharedInsert[]): 
         returning *
       ), touched as (
         update tickets t
-        set last_message = k.preview, unread_messages = t.unread_messages + k.unread, updated_at = ${sql.placeholder('now')}
+        set last_message = k.preview, unread_messages = t.unread_messages + k.unread, updated_at = ${sql.placeholder('now')},
+          last_message_at = greatest(t.last_message_at, m.created_at)
         from inserted m join k on k.whatsapp_id = m.whatsapp_id and k.channel_message_id = m.channel_message_id
         where t.id = m.ticket_id
         returning t.*
       )
       select k.i, ${MESSAGE_DTO_JSON} as dto,
-        (select ${ticketDtoJson(sql`greatest((select max(created_at) from messages where ticket_id = t.id), m.created_at)`)}
+        (select ${ticketDtoJson()}
           from touched t ${TICKET_DTO_JOINS} where t.id = m.ticket_id) as ticket
       from inserted m join k on k.whatsapp_id = m.whatsapp_id and k.channel_message_id = m.channel_message_id
       ${messageDtoJoins(sql`contacts`)}`,
@@ -207,8 +234,8 @@ async function insertWithNewChats(db: Executor, items: readonly NewChatInsert[])
         on conflict (number) do nothing
         returning *
       ), new_ticket as (
-        insert into tickets (contact_id, whatsapp_id, status, is_group, queue_id, last_message, unread_messages, created_at, updated_at)
-        select c.id, k.whatsapp_id, 'pending', k.is_group, k.queue_id, k.preview, k.unread, ${sql.placeholder('now')}::timestamptz, ${sql.placeholder('now')}::timestamptz
+        insert into tickets (contact_id, whatsapp_id, status, is_group, queue_id, last_message, last_message_at, unread_messages, created_at, updated_at)
+        select c.id, k.whatsapp_id, 'pending', k.is_group, k.queue_id, k.preview, k.created_at, k.unread, ${sql.placeholder('now')}::timestamptz, ${sql.placeholder('now')}::timestamptz
         from new_contact c join k on k.number = c.number order by k.i
         returning *
       ), inserted as (
@@ -219,7 +246,7 @@ async function insertWithNewChats(db: Executor, items: readonly NewChatInsert[])
         on conflict (whatsapp_id, channel_message_id) do nothing
         returning *
       )
-      select k.i, m.ticket_id, t.contact_id, ${MESSAGE_DTO_JSON} as dto, ${ticketDtoJson(sql`m.created_at`)} as ticket
+      select k.i, m.ticket_id, t.contact_id, ${MESSAGE_DTO_JSON} as dto, ${ticketDtoJson()} as ticket
       from inserted m
       join k on k.whatsapp_id = m.whatsapp_id and k.channel_message_id = m.channel_message_id
       join new_ticket t on t.id = m.ticket_id
@@ -289,12 +316,13 @@ export class MessagesRepository {
           ${insertMessage(sql`values (${sql.placeholder('ticketId')}, ${sql.placeholder('contactId')}, `, sql`)`)}
         ), touched as (
           update tickets
-          set last_message = ${sql.placeholder('preview')}, unread_messages = unread_messages + ${sql.placeholder('unread')}, updated_at = ${sql.placeholder('now')}
+          set last_message = ${sql.placeholder('preview')}, unread_messages = unread_messages + ${sql.placeholder('unread')}, updated_at = ${sql.placeholder('now')},
+            last_message_at = greatest(last_message_at, (select created_at from inserted))
           where id = ${sql.placeholder('ticketId')} and exists (select 1 from inserted)
           returning *
         )
         select ${MESSAGE_DTO_JSON} as dto,
-          (select ${ticketDtoJson(sql`greatest((select max(created_at) from messages where ticket_id = t.id), m.created_at)`)}
+          (select ${ticketDtoJson()}
             from touched t ${TICKET_DTO_JOINS}) as ticket
         from inserted m ${messageDtoJoins(sql`contacts`)}`,
     );
@@ -410,7 +438,7 @@ export class MessagesRepository {
           order by created_at desc, id desc
           limit ${sql.placeholder('fetchLimit')} offset ${sql.placeholder('fetchOffset')}
         ), fetched as (
-          select m.id, m.created_at, ${MESSAGE_DTO_JSON} as dto
+          select m.id, m.created_at, ${MESSAGE_DTO_TEXT.sql} as dto
           from picked
           join messages m on m.id = picked.id
           ${messageDtoJoins(sql`contacts`)}
@@ -422,7 +450,7 @@ export class MessagesRepository {
                  case when ${sql.placeholder('neighbour')}::int = 1 then (select max(created_at) from fetched) end as until
         )
         select
-          coalesce((select json_agg(dto order by created_at, id) from fetched), '[]'::json) as rows,
+          (select ${jsonArrayText(new JsonText(sql`dto`), sql`created_at, id`)} from fetched) as rows,
           (select n from total) as total,
           case when (select has_page from span) then coalesce((
             select json_agg(json_build_object(
@@ -437,10 +465,10 @@ export class MessagesRepository {
     // Past page 1 the message just newer than the page comes along too (the newest fetched): where the span ends.
     const neighbour = page > 1 ? 1 : 0;
     const offset = (page - 1) * pageSize;
-    const [row] = rowsOf<{ rows: MessageDto[]; total: number; events: TicketEventJson[] }>(
+    const [row] = rowsOf<{ rows: string; total: number; events: TicketEventJson[] }>(
       await statement.execute({ ticketId, fetchLimit: pageSize + neighbour, fetchOffset: offset - neighbour, neighbour, end: offset + pageSize }),
     );
-    const fetched = row!.rows;
+    const fetched = JSON.parse(row!.rows) as MessageDto[];
     if (neighbour && fetched.length > 0) fetched.pop();
     return { messages: fetched, count: row!.total, events: row!.events.map(ticketEventFromJson) };
   }

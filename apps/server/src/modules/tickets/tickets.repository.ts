@@ -34,10 +34,9 @@ export interface TicketWrite {
 
 /**
  * A ticket's DTO as JSON text built by PostgreSQL (the fields of TicketDto), from the ticket row `t`, its contact
- * `tc`, queue `tq`, user `tu` and connection `tw` (joined by `TICKET_DTO_JOINS`), its newest message's time given by
- * `lastMessageAt` (a timestamp or null).
+ * `tc`, queue `tq`, user `tu` and connection `tw` (joined by `TICKET_DTO_JOINS`).
  */
-const ticketDtoText = (lastMessageAt: SQL): JsonText => {
+const ticketDtoText = (): JsonText => {
   const { string, scalar, time, constant, when, object } = jsonText;
   return object({
     id: scalar(sql`t.id`),
@@ -71,7 +70,7 @@ const ticketDtoText = (lastMessageAt: SQL): JsonText => {
     user: when(sql`t.user_id is not null and tu.name is not null`, object({ id: scalar(sql`t.user_id`), name: string(sql`tu.name`) })),
     whatsapp: when(sql`tw.name is not null`, object({ id: scalar(sql`t.whatsapp_id`), name: string(sql`tw.name`) })),
     lastMessage: string(sql`t.last_message`),
-    lastMessageAt: time(lastMessageAt),
+    lastMessageAt: time(sql`t.last_message_at`),
     unreadMessages: scalar(sql`t.unread_messages`),
     isGroup: scalar(sql`t.is_group`),
     protocol: string(sql`t.protocol`),
@@ -81,7 +80,7 @@ const ticketDtoText = (lastMessageAt: SQL): JsonText => {
 };
 
 /** `ticketDtoText` as a json value: for a statement that changes a ticket and returns it as it now is. */
-export const ticketDtoJson = (lastMessageAt: SQL): SQL => sql`${ticketDtoText(lastMessageAt).sql}::json`;
+export const ticketDtoJson = (): SQL => sql`${ticketDtoText().sql}::json`;
 
 /** The rows `ticketDtoJson` reads besides the ticket `t`. */
 export const TICKET_DTO_JOINS = sql`join contacts tc on tc.id = t.contact_id
@@ -89,15 +88,12 @@ export const TICKET_DTO_JOINS = sql`join contacts tc on tc.id = t.contact_id
   left join users tu on tu.id = t.user_id
   left join whatsapps tw on tw.id = t.whatsapp_id`;
 
-/** When a ticket's newest message was created: the row's time (§2), not the ticket's last change. */
-const LAST_MESSAGE_AT = sql`(select max(m.created_at) from messages m where m.ticket_id = t.id)`;
-
 /**
  * Tickets as their DTOs, built by PostgreSQL (issue 11: mapping the joined rows of five tables through drizzle's
  * column decoders was the server's largest cost on the open list, more than the statements), as one JSON array.
  */
 const ticketDtos = (from: SQL, where: SQL, order: SQL): SQL =>
-  sql`select ${jsonArrayText(ticketDtoText(LAST_MESSAGE_AT), order)} as dtos from ${from} ${TICKET_DTO_JOINS} where ${where}`;
+  sql`select ${jsonArrayText(ticketDtoText(), order)} as dtos from ${from} ${TICKET_DTO_JOINS} where ${where}`;
 
 /**
  * The tickets' kept counts (decision 0024) as rows of (status, is_group, queue_id, user_id, n), the folded counts and
