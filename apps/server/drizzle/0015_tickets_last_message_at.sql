@@ -15,19 +15,22 @@ BEGIN
   RETURN NULL;
 END
 $f$;--> statement-breakpoint
--- Removed messages: the time of those tickets is read again from the messages they still have.
+-- The time of these tickets read again from the messages they have.
+CREATE OR REPLACE FUNCTION public.tickets_last_message_at_read(ids integer[]) RETURNS void LANGUAGE sql AS $f$
+  UPDATE public.tickets t SET last_message_at = (SELECT max(m.created_at) FROM public.messages m WHERE m.ticket_id = t.id)
+    WHERE t.id = ANY (ids);
+$f$;--> statement-breakpoint
+-- Removed messages: their tickets are read again.
 CREATE OR REPLACE FUNCTION public.tickets_last_message_at_reread() RETURNS trigger LANGUAGE plpgsql AS $f$
 BEGIN
-  UPDATE public.tickets t SET last_message_at = (SELECT max(m.created_at) FROM public.messages m WHERE m.ticket_id = t.id)
-    WHERE t.id IN (SELECT DISTINCT ticket_id FROM changed);
+  PERFORM public.tickets_last_message_at_read(ARRAY(SELECT DISTINCT ticket_id FROM changed));
   RETURN NULL;
 END
 $f$;--> statement-breakpoint
 -- A message moved to another ticket or given another time: both tickets are read again.
 CREATE OR REPLACE FUNCTION public.tickets_last_message_at_move() RETURNS trigger LANGUAGE plpgsql AS $f$
 BEGIN
-  UPDATE public.tickets t SET last_message_at = (SELECT max(m.created_at) FROM public.messages m WHERE m.ticket_id = t.id)
-    WHERE t.id IN (OLD.ticket_id, NEW.ticket_id);
+  PERFORM public.tickets_last_message_at_read(ARRAY[OLD.ticket_id, NEW.ticket_id]);
   RETURN NULL;
 END
 $f$;--> statement-breakpoint

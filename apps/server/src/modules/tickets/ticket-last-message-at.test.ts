@@ -2,7 +2,6 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateDatabase, rowsOf, type DatabaseHandle } from '../../db/client.js';
 import { openTestDatabase } from '../../test/test-database.js';
-import { openThrowawayDatabase } from '../../test/throwaway-database.js';
 import { MessagesRepository, type MessageWrite } from '../messages/messages.repository.js';
 import { TicketsRepository } from './tickets.repository.js';
 
@@ -14,8 +13,7 @@ let handle: DatabaseHandle;
 const TICKETS = 12;
 
 beforeAll(async () => {
-  const baseUrl = process.env.DATABASE_URL;
-  handle = baseUrl ? await openThrowawayDatabase(baseUrl, 'wadesk_test', 4) : await openTestDatabase();
+  handle = await openTestDatabase();
   await migrateDatabase(handle);
   await handle.db.execute(sql`
     insert into whatsapps (name) values ('Loja');
