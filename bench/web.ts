@@ -5,6 +5,7 @@
  *   npx tsx bench/web.ts                                  # builds the web app into a temporary folder first
  *   WEB_DIST=/tmp/web npx tsx bench/web.ts                # an existing build (with dist/.vite/manifest.json)
  *   BENCH_WEB_DATABASE=pglite npx tsx bench/web.ts        # the embedded database instead of PostgreSQL
+ *   BENCH_WEB_PROFILE=/tmp/prof npx tsx bench/web.ts      # also a CPU profile of the page while tickets are opened
  *
  * The server is the built one (apps/server/dist/main.js, `npm run build -w apps/server`; BENCH_SERVER_ENTRY for
  * another) in its own process, as `npm start` runs it, on PostgreSQL (DATABASE_URL's server, default
@@ -27,7 +28,7 @@
  * browser part, repetitions stop when it is spent.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -502,6 +503,14 @@ async function measure(options: WebBenchOptions & { webDist: string }, settings:
     await page.locator('[data-testid^="ticket-row-"]').first().waitFor();
     // The first opening loads nothing more than the others (the chat is in the tickets page's chunk): not discarded.
     const open: number[] = [];
+    // BENCH_WEB_PROFILE: the page's JavaScript profiled over the openings (a .cpuprofile for DevTools).
+    const profileDir = process.env.BENCH_WEB_PROFILE;
+    const profiler = profileDir ? await context.newCDPSession(page) : undefined;
+    if (profiler) {
+      await profiler.send('Profiler.enable');
+      await profiler.send('Profiler.setSamplingInterval', { interval: 200 });
+      await profiler.send('Profiler.start');
+    }
     let previous: number | undefined;
     for (let i = 0; more(open.length); i += 1) {
       const ids = await page
@@ -518,6 +527,13 @@ async function measure(options: WebBenchOptions & { webDist: string }, settings:
       await page.waitForTimeout(150);
     }
     log(`open a ticket: ${timing(open).medianMs} ms`);
+    if (profiler && profileDir) {
+      const { profile } = await profiler.send('Profiler.stop');
+      mkdirSync(profileDir, { recursive: true });
+      const file = path.join(profileDir, `open-ticket-${Date.now()}.cpuprofile`);
+      writeFileSync(file, JSON.stringify(profile));
+      log(`profile of the openings: ${file}`);
+    }
 
     const accept: number[] = [];
     while (more(accept.length)) {
