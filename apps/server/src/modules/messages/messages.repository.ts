@@ -6,7 +6,7 @@ import { BatchedWrites, batchedRead, keysParam, perDatabase } from '../../db/bat
 import { isoTime, jsonArrayText, jsonText, JsonText } from '../../db/json-sql.js';
 import { prepared, preparedSql } from '../../db/prepared.js';
 import { ticketEventFromJson, type TicketEventJson } from '../tickets/ticket-events.repository.js';
-import { TICKET_DTO_JOINS, ticketDtoJson } from '../tickets/tickets.repository.js';
+import { TICKET_DTO_JOINS, TICKET_DTO_JSON } from '../tickets/tickets.repository.js';
 import { contacts, messages, tickets } from '../../db/schema.js';
 
 export interface MessageWrite {
@@ -144,7 +144,7 @@ async function insertIntoTickets(db: Executor, items: readonly SharedInsert[]): 
         returning t.*
       )
       select k.i, ${MESSAGE_DTO_JSON} as dto,
-        (select ${ticketDtoJson()}
+        (select ${TICKET_DTO_JSON}
           from touched t ${TICKET_DTO_JOINS} where t.id = m.ticket_id) as ticket
       from inserted m join k on k.whatsapp_id = m.whatsapp_id and k.channel_message_id = m.channel_message_id
       ${messageDtoJoins(sql`contacts`)}`,
@@ -246,7 +246,7 @@ async function insertWithNewChats(db: Executor, items: readonly NewChatInsert[])
         on conflict (whatsapp_id, channel_message_id) do nothing
         returning *
       )
-      select k.i, m.ticket_id, t.contact_id, ${MESSAGE_DTO_JSON} as dto, ${ticketDtoJson()} as ticket
+      select k.i, m.ticket_id, t.contact_id, ${MESSAGE_DTO_JSON} as dto, ${TICKET_DTO_JSON} as ticket
       from inserted m
       join k on k.whatsapp_id = m.whatsapp_id and k.channel_message_id = m.channel_message_id
       join new_ticket t on t.id = m.ticket_id
@@ -322,7 +322,7 @@ export class MessagesRepository {
           returning *
         )
         select ${MESSAGE_DTO_JSON} as dto,
-          (select ${ticketDtoJson()}
+          (select ${TICKET_DTO_JSON}
             from touched t ${TICKET_DTO_JOINS}) as ticket
         from inserted m ${messageDtoJoins(sql`contacts`)}`,
     );

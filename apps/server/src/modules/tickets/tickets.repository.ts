@@ -1,7 +1,7 @@
 import { foldForSearch, searchExcerpt, TICKET_STATUSES, type TicketDto, type TicketStatus } from '@wadesk/contracts';
 import { and, count, desc, eq, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Executor } from '../../db/client.js';
-import { jsonArrayText, jsonText, type JsonText } from '../../db/json-sql.js';
+import { jsonArrayText, jsonText } from '../../db/json-sql.js';
 import { containsPattern, foldedPattern } from '../../db/like-pattern.js';
 import { intArrayParam, prepared, preparedSql } from '../../db/prepared.js';
 import { contacts, tickets } from '../../db/schema.js';
@@ -32,57 +32,56 @@ export interface TicketWrite {
   lastMessage?: string;
 }
 
+const { string, scalar, time, constant, when, object } = jsonText;
+
 /**
  * A ticket's DTO as JSON text built by PostgreSQL (the fields of TicketDto), from the ticket row `t`, its contact
  * `tc`, queue `tq`, user `tu` and connection `tw` (joined by `TICKET_DTO_JOINS`).
  */
-const ticketDtoText = (): JsonText => {
-  const { string, scalar, time, constant, when, object } = jsonText;
-  return object({
-    id: scalar(sql`t.id`),
-    status: string(sql`t.status`),
-    userId: scalar(sql`t.user_id`),
-    queueId: scalar(sql`t.queue_id`),
-    whatsappId: scalar(sql`t.whatsapp_id`),
-    contactId: scalar(sql`t.contact_id`),
-    contact: object({
-      id: scalar(sql`tc.id`),
-      name: string(sql`tc.name`),
-      number: string(sql`tc.number`),
-      email: string(sql`tc.email`),
-      profilePicUrl: string(sql`tc.profile_pic_url`),
-      isGroup: scalar(sql`tc.is_group`),
-      extraInfo: constant('[]'),
-      createdAt: time(sql`tc.created_at`),
-      updatedAt: time(sql`tc.updated_at`),
+const TICKET_DTO_TEXT = object({
+  id: scalar(sql`t.id`),
+  status: string(sql`t.status`),
+  userId: scalar(sql`t.user_id`),
+  queueId: scalar(sql`t.queue_id`),
+  whatsappId: scalar(sql`t.whatsapp_id`),
+  contactId: scalar(sql`t.contact_id`),
+  contact: object({
+    id: scalar(sql`tc.id`),
+    name: string(sql`tc.name`),
+    number: string(sql`tc.number`),
+    email: string(sql`tc.email`),
+    profilePicUrl: string(sql`tc.profile_pic_url`),
+    isGroup: scalar(sql`tc.is_group`),
+    extraInfo: constant('[]'),
+    createdAt: time(sql`tc.created_at`),
+    updatedAt: time(sql`tc.updated_at`),
+  }),
+  queue: when(
+    sql`tq.id is not null`,
+    object({
+      id: scalar(sql`tq.id`),
+      name: string(sql`tq.name`),
+      color: string(sql`tq.color`),
+      greetingMessage: string(sql`tq.greeting_message`),
+      createdAt: time(sql`tq.created_at`),
+      updatedAt: time(sql`tq.updated_at`),
     }),
-    queue: when(
-      sql`tq.id is not null`,
-      object({
-        id: scalar(sql`tq.id`),
-        name: string(sql`tq.name`),
-        color: string(sql`tq.color`),
-        greetingMessage: string(sql`tq.greeting_message`),
-        createdAt: time(sql`tq.created_at`),
-        updatedAt: time(sql`tq.updated_at`),
-      }),
-    ),
-    user: when(sql`t.user_id is not null and tu.name is not null`, object({ id: scalar(sql`t.user_id`), name: string(sql`tu.name`) })),
-    whatsapp: when(sql`tw.name is not null`, object({ id: scalar(sql`t.whatsapp_id`), name: string(sql`tw.name`) })),
-    lastMessage: string(sql`t.last_message`),
-    lastMessageAt: time(sql`t.last_message_at`),
-    unreadMessages: scalar(sql`t.unread_messages`),
-    isGroup: scalar(sql`t.is_group`),
-    protocol: string(sql`t.protocol`),
-    createdAt: time(sql`t.created_at`),
-    updatedAt: time(sql`t.updated_at`),
-  });
-};
+  ),
+  user: when(sql`t.user_id is not null and tu.name is not null`, object({ id: scalar(sql`t.user_id`), name: string(sql`tu.name`) })),
+  whatsapp: when(sql`tw.name is not null`, object({ id: scalar(sql`t.whatsapp_id`), name: string(sql`tw.name`) })),
+  lastMessage: string(sql`t.last_message`),
+  lastMessageAt: time(sql`t.last_message_at`),
+  unreadMessages: scalar(sql`t.unread_messages`),
+  isGroup: scalar(sql`t.is_group`),
+  protocol: string(sql`t.protocol`),
+  createdAt: time(sql`t.created_at`),
+  updatedAt: time(sql`t.updated_at`),
+});
 
-/** `ticketDtoText` as a json value: for a statement that changes a ticket and returns it as it now is. */
-export const ticketDtoJson = (): SQL => sql`${ticketDtoText().sql}::json`;
+/** `TICKET_DTO_TEXT` as a json value: for a statement that changes a ticket and returns it as it now is. */
+export const TICKET_DTO_JSON = sql`${TICKET_DTO_TEXT.sql}::json`;
 
-/** The rows `ticketDtoJson` reads besides the ticket `t`. */
+/** The rows `TICKET_DTO_TEXT` reads besides the ticket `t`. */
 export const TICKET_DTO_JOINS = sql`join contacts tc on tc.id = t.contact_id
   left join queues tq on tq.id = t.queue_id
   left join users tu on tu.id = t.user_id
@@ -93,7 +92,7 @@ export const TICKET_DTO_JOINS = sql`join contacts tc on tc.id = t.contact_id
  * column decoders was the server's largest cost on the open list, more than the statements), as one JSON array.
  */
 const ticketDtos = (from: SQL, where: SQL, order: SQL): SQL =>
-  sql`select ${jsonArrayText(ticketDtoText(), order)} as dtos from ${from} ${TICKET_DTO_JOINS} where ${where}`;
+  sql`select ${jsonArrayText(TICKET_DTO_TEXT, order)} as dtos from ${from} ${TICKET_DTO_JOINS} where ${where}`;
 
 /**
  * The tickets' kept counts (decision 0024) as rows of (status, is_group, queue_id, user_id, n), the folded counts and
