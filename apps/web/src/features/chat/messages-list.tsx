@@ -50,7 +50,13 @@ function buildItems(messages: MessageDto[], events: TicketEventDto[] = []): Item
   return items;
 }
 
-function estimate(item: Item | undefined): number {
+/**
+ * A row's height before it is measured, as close as it can be told: a row measured at its estimate renders once, and
+ * the rows first rendered are the ones that show (one render of a screenful when a ticket opens, not three: issue 11).
+ * A one-line text bubble is 48 px (message-bubble.module.css): 4 of row padding, 6 of bubble padding, a 20 px line and
+ * the 18 px time; the label of an automatic message and the sender in a group add a caption line each.
+ */
+function estimate(item: Item | undefined, isGroup: boolean): number {
   if (!item) return 60;
   if (item.kind === 'day') return 40;
   if (item.kind === 'event') return 36;
@@ -58,7 +64,8 @@ function estimate(item: Item | undefined): number {
   if (m.mediaType === 'image' || m.mediaType === 'video' || m.mediaType === 'sticker') return 290;
   if (m.mediaType === 'location') return 200;
   const lines = m.body.split('\n').length + Math.floor(m.body.length / 60);
-  return 44 + Math.min(lines, 40) * 20 + (m.quotedMsg ? 56 : 0);
+  const auto = m.senderKind === 'auto' || m.senderKind === 'bot';
+  return 28 + Math.min(lines, 40) * 20 + (m.quotedMsg ? 56 : 0) + (auto ? 20 : 0) + (isGroup && !m.fromMe ? 20 : 0);
 }
 
 export interface MessagesListProps {
@@ -92,7 +99,7 @@ export const MessagesList = memo(function MessagesList({ messages, isGroup, load
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: (i) => estimate(items[i]),
+    estimateSize: (i) => estimate(items[i], isGroup),
     getItemKey: (i) => items[i]?.key ?? i,
     overscan: 6,
     paddingStart: 8,
