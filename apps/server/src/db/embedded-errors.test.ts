@@ -36,3 +36,24 @@ describe('embedded database: a failed statement', () => {
     expect(rows).toEqual([{ n: 7 }]);
   });
 });
+
+describe('embedded database: requests running statements one after another', () => {
+  // Decision 0026: a statement lets the event loop go round before it queues for the one session. Without that, the
+  // session went from one waiting statement to the next in microtasks, each request's next statement joined the queue
+  // at once, and nothing else (reading new requests) ran until every request was done with all its statements.
+  it('let the event loop go round while they run', async () => {
+    const order: string[] = [];
+    const request = async (r: number) => {
+      for (let i = 0; i < 5; i += 1) {
+        await handle.db.execute(sql`select ${r * 10 + i}::int as n`);
+        order.push('statement');
+      }
+    };
+    const requests = [0, 1, 2, 3].map(request);
+    setImmediate(() => order.push('turn'));
+    await Promise.all(requests);
+    // The loop went round after the first statement of each request at most, not after all 20.
+    expect(order.indexOf('turn')).toBeGreaterThanOrEqual(0);
+    expect(order.indexOf('turn')).toBeLessThanOrEqual(4);
+  });
+});
