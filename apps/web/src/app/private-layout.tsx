@@ -1,5 +1,6 @@
 import { AppLayout } from '../features/layout/app-layout';
 import { SocketProvider } from '../services/socket';
+import { StableNavigateProvider } from './stable-navigate';
 
 /**
  * The signed-in part of the app: the live socket and the app bar with its drawer. In its own chunk, loaded after
@@ -8,7 +9,9 @@ import { SocketProvider } from '../services/socket';
 export function PrivateLayout() {
   return (
     <SocketProvider>
-      <AppLayout />
+      <StableNavigateProvider>
+        <AppLayout />
+      </StableNavigateProvider>
     </SocketProvider>
   );
 }

@@ -4,7 +4,8 @@ import CircularProgress from '@mui/material/CircularProgress';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router-dom';
+import { useLocation } from 'react-router-dom';
+import { useStableNavigate } from '../../app/stable-navigate';
 import { toast } from 'react-toastify';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { useConfirmedDelete } from '../../hooks/use-confirmed-delete';
@@ -26,7 +27,7 @@ import { isPeek } from './peek';
 /** The chat screen of one ticket (§2): header, messages, input, contact drawer. */
 export function ChatView({ ticketId }: { ticketId: number }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
+  const navigate = useStableNavigate();
   const queryClient = useQueryClient();
   const socket = useSocket();
   const { user } = useAuth();
@@ -66,7 +67,7 @@ export function ChatView({ ticketId }: { ticketId: number }) {
     const error = ticketQuery.error ?? messagesQuery.error;
     if (error) {
       toastError(error);
-      void navigate('/tickets');
+      navigate('/tickets');
     }
   }, [ticketQuery.error, messagesQuery.error, navigate]);
 
@@ -113,7 +114,7 @@ export function ChatView({ ticketId }: { ticketId: number }) {
     if (e.action === 'delete' && e.ticketId === ticketId && !deletingSelf.current) {
       toast.warning(t('tickets.header.deletedLive'), { toastId: `deleted-${ticketId}` });
       queryClient.removeQueries({ queryKey: messagesKey(ticketId) });
-      void navigate('/tickets');
+      navigate('/tickets');
     }
   });
 

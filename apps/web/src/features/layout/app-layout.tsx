@@ -7,7 +7,7 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import MenuIcon from '@mui/icons-material/Menu';
 import WhatsAppIcon from '@mui/icons-material/WhatsApp';
-import { useState } from 'react';
+import { memo, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router-dom';
 import { DRAWER_WIDTH } from '../../app/theme';
@@ -20,10 +20,15 @@ import { UserMenu } from './user-menu';
 
 export const SMALL_SCREEN_QUERY = '(max-width:599.95px)';
 
-export function AppLayout() {
+/**
+ * The app bar, the drawer and the page. Memoized: a change of address renders the page (its Outlet) and the
+ * drawer's selection again, not the whole frame (issue 11: opening a ticket rendered the bar and the menus again).
+ */
+export const AppLayout = memo(function AppLayout() {
   const { t } = useTranslation();
   const small = useMediaQuery(SMALL_SCREEN_QUERY, { noSsr: true });
   const [mobileOpen, setMobileOpen] = useState(false);
+  const closeMobileDrawer = useCallback(() => setMobileOpen(false), []);
   useUnreadTitle();
   // Connections stay live on every screen, on phones too (where the drawer is closed).
   useWhatsappsLiveUpdates();
@@ -59,7 +64,7 @@ export function AppLayout() {
               {t('app.name')}
             </Typography>
           </Toolbar>
-          <DrawerMenu onNavigate={() => setMobileOpen(false)} />
+          <DrawerMenu onNavigate={closeMobileDrawer} />
         </Drawer>
       ) : (
         <Drawer
@@ -76,4 +81,4 @@ export function AppLayout() {
       </Box>
     </Box>
   );
-}
+});

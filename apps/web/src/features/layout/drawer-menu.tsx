@@ -6,11 +6,11 @@ import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import ListSubheader from '@mui/material/ListSubheader';
-import { Fragment } from 'react';
+import { Fragment, memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
 import { useAuth } from '../auth/auth-context';
-import { visibleNavItems, type NavItem, type NavSection } from './nav-items';
+import { NAV_ITEMS, visibleNavItems, type NavItem, type NavSection } from './nav-items';
 import { useConnectionsAttention } from './use-connections-attention';
 import { useServerFeatures } from './use-server-features';
 
@@ -27,10 +27,21 @@ function isActive(item: NavItem, pathname: string): boolean {
   return path === target || path.startsWith(`${target}/`);
 }
 
+/** The drawer's menu, with the page on screen selected. */
 export function DrawerMenu({ onNavigate }: { onNavigate?: () => void }) {
+  const { pathname } = useLocation();
+  return <DrawerMenuItems selectedPath={activePath(pathname)} onNavigate={onNavigate} />;
+}
+
+/** The item of the page at `pathname` (/tickets/12 is Tickets'), or null. */
+function activePath(pathname: string): string | null {
+  return NAV_ITEMS.find((item) => isActive(item, pathname))?.path ?? null;
+}
+
+/** The items; memoized, so that moving within a page (one ticket to the next) does not render them again. */
+const DrawerMenuItems = memo(function DrawerMenuItems({ selectedPath, onNavigate }: { selectedPath: string | null; onNavigate?: () => void }) {
   const { t } = useTranslation();
   const { user } = useAuth();
-  const { pathname } = useLocation();
   const attention = useConnectionsAttention();
   const { features } = useServerFeatures();
   // Only pages that work and that this user may open; a section with none left has no heading either.
@@ -59,7 +70,7 @@ export function DrawerMenu({ onNavigate }: { onNavigate?: () => void }) {
                 key={item.path}
                 component={RouterLink}
                 to={item.path}
-                selected={isActive(item, pathname)}
+                selected={item.path === selectedPath}
                 onClick={onNavigate}
               >
                 <ListItemIcon sx={{ minWidth: 40 }}>
@@ -79,4 +90,4 @@ export function DrawerMenu({ onNavigate }: { onNavigate?: () => void }) {
       ))}
     </List>
   );
-}
+});

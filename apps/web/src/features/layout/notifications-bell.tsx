@@ -11,7 +11,7 @@ import Typography from '@mui/material/Typography';
 import NotificationsIcon from '@mui/icons-material/Notifications';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
+import { useStableNavigate } from '../../app/stable-navigate';
 import { notificationsSupported, requestPermission } from '../notifications/browser-notifications';
 import { useUnreadTickets } from '../notifications/use-unread-tickets';
 import { previewText } from '../tickets/format';
@@ -19,7 +19,7 @@ import { previewText } from '../tickets/format';
 /** The bell with the count of unread tickets and their list (§2 top bar). */
 export function NotificationsBell() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
+  const navigate = useStableNavigate();
   const { tickets, count } = useUnreadTickets();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [permission, setPermission] = useState(() => (notificationsSupported() ? Notification.permission : 'denied'));
@@ -48,7 +48,7 @@ export function NotificationsBell() {
                 key={ticket.id}
                 onClick={() => {
                   setAnchor(null);
-                  void navigate(`/tickets/${ticket.id}`);
+                  navigate(`/tickets/${ticket.id}`);
                 }}
               >
                 <ListItemAvatar>

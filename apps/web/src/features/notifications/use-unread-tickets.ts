@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router-dom';
 import { toast } from 'react-toastify';
+import { useStableNavigate } from '../../app/stable-navigate';
 import { useSocketEvent } from '../../services/socket';
 import { useAuth } from '../auth/auth-context';
 import { previewText } from '../tickets/format';
@@ -15,8 +15,8 @@ export const UNREAD_PARAMS: TicketListParams = { withUnreadMessages: true, showA
 export function useUnreadTickets() {
   const { t } = useTranslation();
   const { user } = useAuth();
-  const navigate = useNavigate();
-  const location = useLocation();
+  // Neither the address nor a navigate that changes with it: the bell would render again at every one (issue 11).
+  const navigate = useStableNavigate();
   useTicketsLiveUpdates();
   const { data } = useTicketsList(UNREAD_PARAMS, !!user);
   const tickets = data?.pages.flatMap((p) => p.tickets) ?? [];
@@ -25,13 +25,13 @@ export function useUnreadTickets() {
   useSocketEvent('appMessage', (e) => {
     if (e.action !== 'create' || e.message.fromMe || !user) return;
     if (e.ticket.userId !== user.id && e.ticket.status !== 'pending') return;
-    const inView = location.pathname === `/tickets/${e.ticket.id}` && document.visibilityState === 'visible';
+    const inView = window.location.pathname === `/tickets/${e.ticket.id}` && document.visibilityState === 'visible';
     if (inView) return;
     showBrowserNotification(
       t('ticketNotifications.messageFrom', { name: e.contact.name }),
       previewText(e.message.body) || t('ticketNotifications.media'),
       e.contact.profilePicUrl || undefined,
-      () => void navigate(`/tickets/${e.ticket.id}`),
+      () => navigate(`/tickets/${e.ticket.id}`),
     );
   });
 

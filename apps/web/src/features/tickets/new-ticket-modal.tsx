@@ -9,7 +9,7 @@ import TextField from '@mui/material/TextField';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
+import { useStableNavigate } from '../../app/stable-navigate';
 import { useDebouncedValue } from '../../hooks/use-debounced-value';
 import { toastError } from '../../services/toast-error';
 import { useAuth } from '../auth/auth-context';
@@ -24,7 +24,7 @@ type Option = ContactDto | { create: string };
 /** New ticket (§2 Modals): pick a contact (or create one from the typed name) and open a ticket with it. */
 export function NewTicketModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
+  const navigate = useStableNavigate();
   const queryClient = useQueryClient();
   const { user } = useAuth();
   const [input, setInput] = useState('');
@@ -59,7 +59,7 @@ export function NewTicketModal({ open, onClose }: { open: boolean; onClose: () =
       const ticket = await createTicket({ contactId: contact.id, userId: user?.id, status: 'open' });
       applyTicketChange(queryClient, user, { type: 'update', ticket, moveToTop: true });
       close();
-      void navigate(`/tickets/${ticket.id}`, { state: followTicket(ticket) });
+      navigate(`/tickets/${ticket.id}`, { state: followTicket(ticket) });
     } catch (err) {
       toastError(err);
     } finally {

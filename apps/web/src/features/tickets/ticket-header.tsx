@@ -14,7 +14,7 @@ import MoreVertIcon from '@mui/icons-material/MoreVert';
 import { useQueryClient } from '@tanstack/react-query';
 import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
+import { useStableNavigate } from '../../app/stable-navigate';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { MessageDialog } from '../../components/message-dialog';
 import { toastError, toastSuccess } from '../../services/toast-error';
@@ -50,7 +50,7 @@ type Action = {
 /** The ticket header (§2): back, contact name with #id, 'Assigned to', the actions of its status. */
 export const TicketHeader = memo(function TicketHeader({ ticket, onOpenContact, onToggleTools, onDeleting }: TicketHeaderProps) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
+  const navigate = useStableNavigate();
   const queryClient = useQueryClient();
   const { user } = useAuth();
   const [busy, setBusy] = useState(false);
@@ -72,8 +72,8 @@ export const TicketHeader = memo(function TicketHeader({ ticket, onOpenContact, 
       const updated = await updateTicket(ticket.id, body);
       applyTicketChange(queryClient, user, { type: 'update', ticket: updated });
       toastSuccess(done);
-      if (leave) void navigate('/tickets');
-      else if (updated.status === 'open') void navigate(`/tickets/${updated.id}`, { replace: true, state: followTicket(updated) });
+      if (leave) navigate('/tickets');
+      else if (updated.status === 'open') navigate(`/tickets/${updated.id}`, { replace: true, state: followTicket(updated) });
     } catch (err) {
       toastError(err);
     } finally {
@@ -101,7 +101,7 @@ export const TicketHeader = memo(function TicketHeader({ ticket, onOpenContact, 
       await deleteTicket(ticket.id);
       applyTicketChange(queryClient, user, { type: 'delete', ticketId: ticket.id });
       toastSuccess(t('tickets.header.deleted'));
-      void navigate('/tickets');
+      navigate('/tickets');
     } catch (err) {
       toastError(err);
     } finally {
@@ -126,7 +126,7 @@ export const TicketHeader = memo(function TicketHeader({ ticket, onOpenContact, 
 
   return (
     <Paper square elevation={0} sx={{ display: 'flex', alignItems: 'center', gap: 1, px: 1, py: 0.5, minHeight: 64, borderBottom: 1, borderColor: 'divider', flexWrap: { xs: 'nowrap', sm: 'wrap' } }}>
-      <IconButton aria-label={t('tickets.header.back')} onClick={() => void navigate('/tickets')}>
+      <IconButton aria-label={t('tickets.header.back')} onClick={() => navigate('/tickets')}>
         <ArrowBackIcon />
       </IconButton>
       <ButtonBase onClick={onOpenContact} sx={{ display: 'flex', gap: 1, alignItems: 'center', flex: 1, minWidth: { xs: 0, sm: 140 }, justifyContent: 'flex-start', textAlign: 'left', borderRadius: 1, py: 0.5 }} aria-label={t('tickets.header.contactInfo')}>
@@ -180,7 +180,7 @@ export const TicketHeader = memo(function TicketHeader({ ticket, onOpenContact, 
       {transferMounted && (
         <TransferTicketModal ticket={ticket} open={transfer} onClose={() => setTransfer(false)} onDone={() => {
             toastSuccess(t('tickets.done.transferred'));
-            void navigate('/tickets');
+            navigate('/tickets');
           }}
         />
       )}
@@ -190,7 +190,7 @@ export const TicketHeader = memo(function TicketHeader({ ticket, onOpenContact, 
           title={t('tickets.header.protocolTitle')}
           onClose={() => {
             setProtocolNumber(null);
-            void navigate('/tickets');
+            navigate('/tickets');
           }}
           testId="protocol-dialog"
         >

@@ -5,7 +5,7 @@ import Typography from '@mui/material/Typography';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
+import { useStableNavigate } from '../../app/stable-navigate';
 import { useInfiniteScroll } from '../../hooks/use-infinite-scroll';
 import { toastError, toastSuccess } from '../../services/toast-error';
 import { prefetchChat } from '../chat/messages-api';
@@ -29,7 +29,7 @@ export interface TicketsListProps {
 export function TicketsList({ params, testId, empty }: TicketsListProps) {
   const { t } = useTranslation();
   const selectedId = useOpenTicketId();
-  const navigate = useNavigate();
+  const navigate = useStableNavigate();
   const queryClient = useQueryClient();
   const { user } = useAuth();
   const { data, isLoading, hasNextPage, fetchNextPage, isFetchingNextPage } = useTicketsList(params);
@@ -47,8 +47,7 @@ export function TicketsList({ params, testId, empty }: TicketsListProps) {
 
   const { onScroll } = useInfiniteScroll({ hasNextPage, isFetchingNextPage, fetchNextPage });
 
-  // The callbacks stay the same across navigations (useNavigate's changes with the location), so the memoized
-  // rows do not all render again each time a ticket is opened.
+  // The callbacks stay the same while the user or the language change, so the memoized rows do not all render again.
   const latest = useRef({ navigate, queryClient, user, t });
   useEffect(() => {
     latest.current = { navigate, queryClient, user, t };
@@ -57,7 +56,7 @@ export function TicketsList({ params, testId, empty }: TicketsListProps) {
   const onOpen = useCallback((ticket: TicketDto) => {
     const { navigate, queryClient } = latest.current;
     prefetchChat(queryClient, ticket);
-    void navigate(`/tickets/${ticket.id}`);
+    navigate(`/tickets/${ticket.id}`);
   }, []);
   // Accept takes the ticket and follows it to Working on, where it stays selected.
   const onAccept = useCallback(async (ticket: TicketDto) => {
@@ -68,7 +67,7 @@ export function TicketsList({ params, testId, empty }: TicketsListProps) {
       applyTicketChange(queryClient, user, { type: 'update', ticket: updated });
       prefetchChat(queryClient, updated);
       toastSuccess(t('tickets.done.accepted'));
-      void navigate(`/tickets/${ticket.id}`, { state: followTicket(updated) });
+      navigate(`/tickets/${ticket.id}`, { state: followTicket(updated) });
     } catch (err) {
       toastError(err);
     } finally {
@@ -80,7 +79,7 @@ export function TicketsList({ params, testId, empty }: TicketsListProps) {
   const onView = useCallback((ticket: TicketDto) => {
     const { navigate, queryClient } = latest.current;
     prefetchChat(queryClient, ticket, { peek: true });
-    void navigate(`/tickets/${ticket.id}`, { state: PEEK_STATE });
+    navigate(`/tickets/${ticket.id}`, { state: PEEK_STATE });
   }, []);
 
   return (

@@ -19,7 +19,7 @@ import SearchIcon from '@mui/icons-material/Search';
 import { useQueryClient } from '@tanstack/react-query';
 import { memo, startTransition, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
+import { useStableNavigate } from '../../app/stable-navigate';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { MessageDialog } from '../../components/message-dialog';
 import { useDebouncedValue } from '../../hooks/use-debounced-value';
@@ -28,6 +28,7 @@ import { useAuth } from '../auth/auth-context';
 import { useWhatsapps } from '../layout/use-connections-attention';
 import { NewTicketModal } from './new-ticket-modal';
 import { QueueSelect, useSelectedQueues } from './queue-select';
+import { useOpenedOnce } from './use-opened-once';
 import { closeAllTickets, TICKETS_KEY, useTicketsCount, type TicketListParams } from './tickets-api';
 import { TicketsList } from './tickets-list';
 
@@ -55,12 +56,12 @@ export interface FollowRequest {
   isGroup: boolean;
 }
 
-/** Leads to the connections page; its own component, since useNavigate renders again on every navigation. */
+/** Leads to the connections page. */
 function AddConnectionButton() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
+  const navigate = useStableNavigate();
   return (
-    <Button sx={{ mt: 1.5 }} variant="contained" size="small" startIcon={<AddIcon />} onClick={() => void navigate('/connections')}>
+    <Button sx={{ mt: 1.5 }} variant="contained" size="small" startIcon={<AddIcon />} onClick={() => navigate('/connections')}>
       {t('tickets.empty.addConnection')}
     </Button>
   );
@@ -89,6 +90,8 @@ export const TicketsManager = memo(function TicketsManager({ follow }: { follow:
   const [closedCount, setClosedCount] = useState<number | null>(null);
   const hadSearch = useRef(false);
   const { data: connections } = useWhatsapps();
+  // Mounted when first opened, not with the list: its hooks would run at every render for nothing.
+  const newTicketMounted = useOpenedOnce(newOpen);
 
   // A ticket just taken (Accept, New ticket, Reopen) is followed to Working on, where it stays selected. In a
   // transition: the chat of the ticket shows first, the list changes right after.
@@ -216,7 +219,7 @@ export const TicketsManager = memo(function TicketsManager({ follow }: { follow:
       ) : (
         <TicketsList key={JSON.stringify(listParams)} params={listParams} testId="tickets-list" empty={empty} />
       )}
-      <NewTicketModal open={newOpen} onClose={() => setNewOpen(false)} />
+      {newTicketMounted && <NewTicketModal open={newOpen} onClose={() => setNewOpen(false)} />}
       <ConfirmDialog
         open={confirmClose}
         title={t('tickets.manager.closeAllTitle')}
