@@ -111,7 +111,8 @@ function nextTurn(): Promise<void> {
 /**
  * The embedded pool's `pool.query`: each statement waits for the event loop to go round first (`nextTurn`), and a
  * statement's error does not end the client. `pool.query` hands its client back with the statement's error, and
- * pg-pool then ends that client and opens a new one. Against PostgreSQL that is a new connection; against PGlite both clients are the one shared connection object:
+ * pg-pool then ends that client and opens a new one. Against PostgreSQL that is a new connection; against PGlite both
+ * clients are the one shared connection object:
  * the old client's end reached the new one ('Connection terminated unexpectedly'), its messages went to the wrong
  * query, and PGlite itself stopped answering (every later statement failed until a restart). One failed statement
  * (a unique violation, a number out of range) took the whole embedded desk down. Here a statement's error is the

@@ -6,6 +6,7 @@ import { BrowserRouter } from 'react-router-dom';
 import type { ToastContainerProps } from 'react-toastify';
 import { useAuth } from '../features/auth/auth-context';
 import { AuthProvider } from '../features/auth/auth-provider';
+import { StableNavigateProvider } from './stable-navigate';
 import { connection, retryDelay, shouldRetry } from '../services/connection-state';
 import { loadToastify, onToastifyRequested, toastError } from '../services/toast-error';
 import { useConnectionRecovery } from '../services/use-connection-recovery';
@@ -93,11 +94,13 @@ export function App() {
       <CssBaseline />
       <QueryClientProvider client={queryClient}>
         <BrowserRouter>
-          <AuthProvider>
-            {/* The socket lives in the signed-in layout (see private-layout.tsx): the login page has none. */}
-            <AppRoutes />
-            <ConnectionLayer />
-          </AuthProvider>
+          <StableNavigateProvider>
+            <AuthProvider>
+              {/* The socket lives in the signed-in layout (see private-layout.tsx): the login page has none. */}
+              <AppRoutes />
+              <ConnectionLayer />
+            </AuthProvider>
+          </StableNavigateProvider>
         </BrowserRouter>
       </QueryClientProvider>
       <Toasts />

@@ -1,6 +1,5 @@
 import { AppLayout } from '../features/layout/app-layout';
 import { SocketProvider } from '../services/socket';
-import { StableNavigateProvider } from './stable-navigate';
 
 /**
  * The signed-in part of the app: the live socket and the app bar with its drawer. In its own chunk, loaded after
@@ -9,9 +8,7 @@ import { StableNavigateProvider } from './stable-navigate';
 export function PrivateLayout() {
   return (
     <SocketProvider>
-      <StableNavigateProvider>
-        <AppLayout />
-      </StableNavigateProvider>
+      <AppLayout />
     </SocketProvider>
   );
 }

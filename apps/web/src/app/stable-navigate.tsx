@@ -6,10 +6,11 @@ type Navigate = (to: string, options?: NavigateOptions) => void;
 const StableNavigateContext = createContext<Navigate | null>(null);
 
 /**
- * Gives the signed-in screens one navigate function that stays the same across navigations. React Router's
- * useNavigate returns a new one at every change of address, so each component calling it renders again each time a
- * ticket is opened (the bell, the menus, the lists: issue 11). Only this provider renders again; what it passes down
- * does not change. For absolute paths (all the app uses), it is the same navigation.
+ * Gives the app one navigate function that stays the same across navigations. React Router's useNavigate returns a
+ * new one at every change of address, so each component calling it renders again each time a ticket is opened (the
+ * bell, the menus, the lists; the auth context's value, and with it every screen reading it: issue 11). Only this
+ * provider renders again; what it passes down does not change. For absolute paths (all the app uses), it is the same
+ * navigation.
  */
 export function StableNavigateProvider({ children }: { children: ReactNode }) {
   const navigate = useNavigate();

@@ -1,8 +1,8 @@
 import type { AuthResponse, LoginInput, UserDto } from '@wadesk/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
+import { useStableNavigate } from '../../app/stable-navigate';
 import { api, markLoggedOut, onSessionChange, refreshSession, setSessionToken } from '../../services/api';
 import { isConnectionLost, retryDelay } from '../../services/connection-state';
 import { toastSuccess } from '../../services/toast-error';
@@ -10,14 +10,9 @@ import { AuthContext, type AuthContextValue, type AuthStatus } from './auth-cont
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
-  // useNavigate's function changes at every change of address: logout reads the latest one, so that the context's
-  // value (and every screen reading it: the lists, the chat, the bell, the menus) stays the same while the user moves
-  // between pages and tickets (issue 11: each opening of a ticket rendered them all again).
-  const navigate = useNavigate();
-  const latestNavigate = useRef(navigate);
-  useLayoutEffect(() => {
-    latestNavigate.current = navigate;
-  });
+  // The same function at every change of address: the context's value (read by every screen) stays the same while
+  // the user moves between pages and tickets (issue 11: each opening of a ticket rendered them all again).
+  const navigate = useStableNavigate();
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<AuthStatus>('loading');
   const [user, setUser] = useState<UserDto | null>(null);
@@ -79,8 +74,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       // The local session ends anyway.
     }
     markLoggedOut();
-    void latestNavigate.current('/login');
-  }, []);
+    navigate('/login');
+  }, [navigate]);
 
   const value = useMemo<AuthContextValue>(
     () => ({ status, publicRedirect, clearPublicRedirect, user, login, logout, setUser }),
