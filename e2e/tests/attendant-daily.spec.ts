@@ -164,7 +164,7 @@ test.describe("the attendant's day", () => {
     await api(request, await apiLogin(request), 'DELETE', `/api/whatsapp/${connection.id}`);
   });
 
-  test('after sending a photo the chat ends at the bottom; scrolled up, new messages show a button', async ({ page, request }) => {
+  test('after sending a photo the chat ends at the bottom; only the reader scrolling up unpins it, and new messages then show a button', async ({ page, request }) => {
     const connection = await connectedSimulator(request);
     const name = `Scroll ${unique()}`;
     const ticket = await pendingTicket(request, connection.id, name, 'Message 0');
@@ -184,10 +184,21 @@ test.describe("the attendant's day", () => {
     await expect.poll(() => distanceFromBottom(page)).toBeLessThan(4);
     await shot(page, 'daily-06-photo-at-bottom');
 
-    // Scrolled up, a new message does not move the view: a button says so, and takes you down.
+    // The view moved up by the page, not by the reader (as when the browser lowers it while a row shrinks, or the
+    // list retargets its end): still pinned, a new message shows at the bottom.
     await page.getByTestId('messages-list').evaluate((el) => {
-      el.scrollTop = 0;
+      el.scrollTop -= 300;
     });
+    await page.waitForTimeout(300);
+    await contactWrites(request, connection.id, { from: ticket.number, name, body: 'Still following?' });
+    await expect(page.getByTestId('messages-list').getByText('Still following?')).toBeInViewport();
+    await expect.poll(() => distanceFromBottom(page)).toBeLessThan(4);
+    await expect(page.getByTestId('new-messages-button')).toHaveCount(0);
+
+    // Scrolled up by the reader (the wheel), a new message does not move the view: a button says so, and takes you down.
+    await page.getByTestId('messages-list').hover();
+    await page.mouse.wheel(0, -5000);
+    await expect.poll(() => page.getByTestId('messages-list').evaluate((el) => el.scrollTop)).toBeLessThan(50);
     await page.waitForTimeout(300);
     await expect(page.getByTestId('new-messages-button')).toHaveCount(0);
     await contactWrites(request, connection.id, { from: ticket.number, name, body: 'Are you there?' });

@@ -15,6 +15,14 @@ import { TimelineEventLine } from './timeline-event';
 const TOP_THRESHOLD = 50;
 const LOAD_DEBOUNCE_MS = 500;
 const NEAR_BOTTOM = 150;
+/** How long after the reader's wheel, touch, key or scrollbar a scroll up is theirs. */
+const READER_SCROLL_MS = 1000;
+/** Keys that scroll a view up (outside a text field). */
+const SCROLL_UP_KEYS = new Set(['ArrowUp', 'PageUp', 'Home', ' ']);
+
+function isEditable(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || target.tagName === 'TEXTAREA' || target.tagName === 'INPUT' || target.tagName === 'SELECT');
+}
 
 type Item =
   | { kind: 'day'; key: string; label: string }
@@ -94,6 +102,9 @@ export const MessagesList = memo(function MessagesList({ messages, isGroup, load
   const contentRef = useRef<HTMLDivElement>(null);
   const [unseen, setUnseen] = useState(0);
   const lastTop = useRef(0);
+  // When the reader last moved the view (wheel, touch, keys), and whether they hold its scrollbar.
+  const readerAt = useRef(Number.NEGATIVE_INFINITY);
+  const holding = useRef(false);
   const prev = useRef<{ anchorKey?: string; anchorStart: number; lastKey?: string; count: number; atBottom: boolean }>({ anchorStart: 0, count: 0, atBottom: true });
 
   const virtualizer = useVirtualizer({
@@ -154,12 +165,32 @@ export const MessagesList = memo(function MessagesList({ messages, isGroup, load
     };
     const observer = new ResizeObserver(follow);
     observer.observe(content);
+    // The scrollbar, held: a press on the list itself (not on a bubble's button), until released anywhere.
+    const onPointerDown = (e: PointerEvent) => {
+      if (e.target === el) holding.current = true;
+    };
+    const onPointerUp = () => {
+      if (holding.current) readerAt.current = performance.now();
+      holding.current = false;
+    };
+    // Keys scroll the list when the focus is in it or on the page itself; typing in the composer does not.
+    const onKeyDown = (e: KeyboardEvent) => {
+      if (SCROLL_UP_KEYS.has(e.key) && !isEditable(e.target)) readerAt.current = performance.now();
+    };
+    el.addEventListener('pointerdown', onPointerDown);
+    window.addEventListener('pointerup', onPointerUp);
+    window.addEventListener('pointercancel', onPointerUp);
+    window.addEventListener('keydown', onKeyDown, true);
     // Media events do not bubble: listen in the capture phase, after layout.
     const onMediaSized = () => requestAnimationFrame(follow);
     el.addEventListener('load', onMediaSized, true);
     el.addEventListener('loadedmetadata', onMediaSized, true);
     return () => {
       observer.disconnect();
+      el.removeEventListener('pointerdown', onPointerDown);
+      window.removeEventListener('pointerup', onPointerUp);
+      window.removeEventListener('pointercancel', onPointerUp);
+      window.removeEventListener('keydown', onKeyDown, true);
       el.removeEventListener('load', onMediaSized, true);
       el.removeEventListener('loadedmetadata', onMediaSized, true);
     };
@@ -173,13 +204,21 @@ export const MessagesList = memo(function MessagesList({ messages, isGroup, load
     if (el) el.scrollTop = el.scrollHeight;
   };
 
+  const markReader = () => {
+    readerAt.current = performance.now();
+  };
+
   const check = () => {
     const el = scrollRef.current;
     if (!el) return;
     // Pinned to the bottom until the reader scrolls up: content growing under the view (a photo taking its
-    // size) moves the bottom away without unpinning.
+    // size) moves the bottom away without unpinning. Only the reader's scroll up counts. The browser lowers scrollTop
+    // itself when the content shrinks (a photo's row, estimated at the photo's height, measured before the photo
+    // loads), and the virtualizer retargets the end from rows not yet measured again; when the photo has grown by the
+    // time that scroll event is sent, it read as a scroll up far from the end, and the chat stayed 242 px short of it.
+    const byReader = holding.current || performance.now() - readerAt.current < READER_SCROLL_MS;
     if (el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM) prev.current.atBottom = true;
-    else if (el.scrollTop < lastTop.current - 1) prev.current.atBottom = false;
+    else if (el.scrollTop < lastTop.current - 1 && byReader) prev.current.atBottom = false;
     lastTop.current = el.scrollTop;
     if (prev.current.atBottom) setUnseen(0);
     if (el.scrollTop < TOP_THRESHOLD && hasOlder && !loadingOlder) {
@@ -204,6 +243,8 @@ export const MessagesList = memo(function MessagesList({ messages, isGroup, load
     <Box
       ref={scrollRef}
       onScroll={check}
+      onWheel={markReader}
+      onTouchMove={markReader}
       data-testid="messages-list"
       sx={{
         flex: 1,
