@@ -53,6 +53,8 @@ export interface ExplainedStatement {
 
 export interface ApiBenchResult {
   database: string;
+  /** The embedded database (a tenth of the data): judged within 3× of the targets, as issue 11 sets. */
+  embedded: boolean;
   seconds: number;
   rows: ApiRow[];
   peakRssMb: number;
@@ -214,6 +216,7 @@ export async function runApiBench(options: ApiBenchOptions): Promise<ApiBenchRes
       ? `PostgreSQL ${await serverVersion(db.url)} on loopback`
       : 'embedded PGlite (in the server process)';
   return {
+    embedded: db.kind === 'pglite',
     database: `${where}: ${facts.counts.contacts.toLocaleString('en')} contacts, ${facts.counts.tickets.toLocaleString('en')} tickets, ${facts.counts.messages.toLocaleString('en')} messages`,
     seconds,
     rows,
@@ -232,14 +235,20 @@ async function serverVersion(url: string): Promise<string> {
   }
 }
 
-function verdict(row: ApiRow): string {
+/** Issue 11: the embedded database, at a tenth of the data, within 3× of the targets. */
+const EMBEDDED_SLACK = 3;
+
+function verdict(row: ApiRow, slack: number): string {
   const target = row.scenario.target;
   if (!target || row.connections !== 16) return '';
-  const ok = row.rps >= target.rps && row.p99 <= target.p99 && row.errors === 0;
-  return `${ok ? 'met' : '**missed**'} (≥ ${target.rps}, ≤ ${target.p99} ms)`;
+  const rps = Math.ceil(target.rps / slack);
+  const p99 = target.p99 * slack;
+  const ok = row.rps >= rps && row.p99 <= p99 && row.errors === 0;
+  return `${ok ? 'met' : '**missed**'} (≥ ${rps}, ≤ ${p99} ms${slack === 1 ? '' : `: within ${slack}× of ≥ ${target.rps}, ≤ ${target.p99} ms`})`;
 }
 
 export function apiBenchMarkdown(result: ApiBenchResult, heading = '## API at real size'): string {
+  const slack = result.embedded ? EMBEDDED_SLACK : 1;
   const lines = [
     heading,
     '',
@@ -247,9 +256,9 @@ export function apiBenchMarkdown(result: ApiBenchResult, heading = '## API at re
     '',
     '| request | connections | req/s | p50 ms | p99 ms | errors | server RSS MB | target at 16 |',
     '|---|---:|---:|---:|---:|---:|---:|---|',
-    ...result.rows.map((r) => `| ${r.scenario.title} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.peakRssMb} | ${verdict(r)} |`),
+    ...result.rows.map((r) => `| ${r.scenario.title} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.peakRssMb} | ${verdict(r, slack)} |`),
     '',
-    `Peak server RSS over all runs: **${result.peakRssMb} MB** (target ≤ 200 MB).`,
+    `Peak server RSS over all runs: **${result.peakRssMb} MB** (target ≤ ${200 * slack} MB${slack === 1 ? '' : `: within ${slack}× of ≤ 200 MB`}).`,
   ];
   if (result.plans.length > 0) {
     lines.push('', '### Query plans (the slowest statement of each request, EXPLAIN ANALYZE, BUFFERS)', '');
