@@ -6,6 +6,7 @@
  *   WEB_DIST=/tmp/web npx tsx bench/web.ts                # an existing build (with dist/.vite/manifest.json)
  *   BENCH_WEB_DATABASE=pglite npx tsx bench/web.ts        # the embedded database instead of PostgreSQL
  *   BENCH_WEB_PROFILE=/tmp/prof npx tsx bench/web.ts      # also a CPU profile of the page while tickets are opened
+ *   BENCH_WEB_CPU_SLOWDOWN=2 npx tsx bench/web.ts         # the page's CPU throttled 2× while tickets are opened and accepted
  *
  * The server is the built one (apps/server/dist/main.js, `npm run build -w apps/server`; BENCH_SERVER_ENTRY for
  * another) in its own process, as `npm start` runs it, on PostgreSQL (DATABASE_URL's server, default
@@ -511,6 +512,10 @@ async function measure(options: WebBenchOptions & { webDist: string }, settings:
       await profiler.send('Profiler.setSamplingInterval', { interval: 200 });
       await profiler.send('Profiler.start');
     }
+    // BENCH_WEB_CPU_SLOWDOWN=N: the page's CPU N times slower (Chromium's throttling; the server is not), for the
+    // openings and Accept: how the attendant's timings hold on a slower machine.
+    const slowdown = Number(process.env.BENCH_WEB_CPU_SLOWDOWN ?? 1);
+    if (slowdown > 1) await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: slowdown });
     let previous: number | undefined;
     for (let i = 0; more(open.length); i += 1) {
       const ids = await page
