@@ -9,6 +9,7 @@ import type {
 import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { api, downloadFile } from '../../services/api';
+import { ACTIVE_JOB_REFRESH_MS, fetchLatest, isNotOlder } from '../../services/live-record';
 import { useSocketEvent } from '../../services/socket';
 
 export const CAMPAIGNS_KEY = ['campaigns'] as const;
@@ -23,11 +24,15 @@ export function useCampaigns() {
   });
 }
 
+/** One campaign, kept current by the socket (and fetched again every few seconds while it sends). */
 export function useCampaign(id: number | null) {
+  const queryClient = useQueryClient();
+  const queryKey = [...CAMPAIGNS_KEY, 'one', id];
   return useQuery({
-    queryKey: [...CAMPAIGNS_KEY, 'one', id],
+    queryKey,
     enabled: id !== null,
-    queryFn: async () => (await api.get<CampaignDto>(`/campaigns/${id}`)).data,
+    queryFn: () => fetchLatest(queryClient, queryKey, async () => (await api.get<CampaignDto>(`/campaigns/${id}`)).data),
+    refetchInterval: (query) => (query.state.data?.status === 'queued' || query.state.data?.status === 'running' ? ACTIVE_JOB_REFRESH_MS : false),
   });
 }
 
@@ -67,7 +72,7 @@ export async function downloadRecipientsCsv(id: number): Promise<void> {
 
 /** Whether `incoming` is not older than `current` (two copies of one campaign may arrive out of order). */
 export function isCurrent(incoming: CampaignDto, current: CampaignDto | undefined): boolean {
-  return !current || Date.parse(incoming.updatedAt) >= Date.parse(current.updatedAt);
+  return isNotOlder(incoming, current);
 }
 
 /** Puts a campaign into the caches (its own, and the list where it is or at the top), unless a later copy is there. */

@@ -8,6 +8,7 @@ import type {
 } from '@wadesk/contracts';
 import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { api } from '../../services/api';
+import { ACTIVE_JOB_REFRESH_MS, fetchLatest, isNotOlder } from '../../services/live-record';
 import { useSocketEvent } from '../../services/socket';
 
 export const GROUPS_KEY = ['groups'] as const;
@@ -32,11 +33,15 @@ export function useGroupActions() {
   });
 }
 
+/** One group action, kept current by the socket (and fetched again every few seconds while it runs). */
 export function useGroupAction(id: number | null) {
+  const queryClient = useQueryClient();
+  const queryKey = [...GROUPS_KEY, 'action', id];
   return useQuery({
-    queryKey: [...GROUPS_KEY, 'action', id],
+    queryKey,
     enabled: id !== null,
-    queryFn: async () => (await api.get<GroupActionDto>(`/groups/actions/${id}`)).data,
+    queryFn: () => fetchLatest(queryClient, queryKey, async () => (await api.get<GroupActionDto>(`/groups/actions/${id}`)).data),
+    refetchInterval: (query) => (query.state.data?.status === 'queued' || query.state.data?.status === 'running' ? ACTIVE_JOB_REFRESH_MS : false),
   });
 }
 
@@ -64,7 +69,7 @@ export function useApplyGroupAction() {
   const queryClient = useQueryClient();
   return (action: GroupActionDto) => {
     const current = queryClient.getQueryData<GroupActionDto>([...GROUPS_KEY, 'action', action.id]);
-    if (current && Date.parse(current.updatedAt) > Date.parse(action.updatedAt)) return;
+    if (!isNotOlder(action, current)) return;
     queryClient.setQueryData([...GROUPS_KEY, 'action', action.id], action);
     queryClient.setQueryData<InfiniteData<GroupActionListResponse>>([...GROUPS_KEY, 'actions'], (data) => {
       if (!data) return data;

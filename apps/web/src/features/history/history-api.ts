@@ -7,6 +7,7 @@ import type {
 } from '@wadesk/contracts';
 import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { api } from '../../services/api';
+import { ACTIVE_JOB_REFRESH_MS, fetchLatest, isNotOlder } from '../../services/live-record';
 import { useSocketEvent } from '../../services/socket';
 
 export const HISTORY_KEY = ['history'] as const;
@@ -30,11 +31,15 @@ export function useHistoryImports() {
   });
 }
 
+/** One import, kept current by the socket (and fetched again every few seconds while it runs). */
 export function useHistoryImport(id: number | null) {
+  const queryClient = useQueryClient();
+  const queryKey = [...HISTORY_KEY, 'import', id];
   return useQuery({
-    queryKey: [...HISTORY_KEY, 'import', id],
+    queryKey,
     enabled: id !== null,
-    queryFn: async () => (await api.get<HistoryImportDto>(`/history/imports/${id}`)).data,
+    queryFn: () => fetchLatest(queryClient, queryKey, async () => (await api.get<HistoryImportDto>(`/history/imports/${id}`)).data),
+    refetchInterval: (query) => (query.state.data && isActiveImport(query.state.data) ? ACTIVE_JOB_REFRESH_MS : false),
   });
 }
 
@@ -53,7 +58,7 @@ export function useApplyHistoryImport() {
   const queryClient = useQueryClient();
   return (item: HistoryImportDto) => {
     const current = queryClient.getQueryData<HistoryImportDto>([...HISTORY_KEY, 'import', item.id]);
-    if (current && Date.parse(current.updatedAt) > Date.parse(item.updatedAt)) return;
+    if (!isNotOlder(item, current)) return;
     queryClient.setQueryData([...HISTORY_KEY, 'import', item.id], item);
     queryClient.setQueryData<InfiniteData<HistoryImportListResponse>>([...HISTORY_KEY, 'imports'], (data) => {
       if (!data) return data;

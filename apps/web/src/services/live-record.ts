@@ -1,0 +1,25 @@
+import type { QueryClient, QueryKey } from '@tanstack/react-query';
+
+/** A record the server sends again at each of its changes (a job's progress), stamped with its last change. */
+export interface StampedRecord {
+  updatedAt: string;
+}
+
+/** Whether `incoming` is not older than `current`: copies of one record (a fetch, socket events) may arrive out of order. */
+export function isNotOlder(incoming: StampedRecord, current: StampedRecord | undefined): boolean {
+  return !current || Date.parse(incoming.updatedAt) >= Date.parse(current.updatedAt);
+}
+
+/**
+ * Fetches a live record for its query without going back in time. A job can move on while the request is on its way:
+ * the socket event that says so is put in the cache first, and the answer, read before it, must not replace it (a
+ * history import that had ended stayed at "0 / 1" in its dialog until closed).
+ */
+export async function fetchLatest<T extends StampedRecord>(queryClient: QueryClient, key: QueryKey, fetch: () => Promise<T>): Promise<T> {
+  const fetched = await fetch();
+  const cached = queryClient.getQueryData<T>(key);
+  return cached && !isNotOlder(fetched, cached) ? cached : fetched;
+}
+
+/** How often an active job's record is fetched again, so that its progress shows even when a socket event was missed. */
+export const ACTIVE_JOB_REFRESH_MS = 5000;
