@@ -18,6 +18,7 @@ import type { CampaignDto, CampaignStatus, RecipientStatus } from '@wadesk/contr
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { isActiveJob } from '../../services/live-record';
 import { toastError } from '../../services/toast-error';
 import { campaignAction, downloadRecipientsCsv, useApplyCampaign, useRecipients } from './campaigns-api';
 import { JobProgress } from '../../components/job-progress';
@@ -61,7 +62,7 @@ export function CampaignPanel({ campaign }: { campaign: CampaignDto }) {
       setConfirmCancel(false);
     }
   };
-  const active = campaign.status === 'running' || campaign.status === 'queued';
+  const active = isActiveJob(campaign);
   const next = active && campaign.nextSendAt && new Date(campaign.nextSendAt).getTime() > Date.now() ? t('campaigns.nextAt', { time: time(campaign.nextSendAt) }) : '';
   const caption = [
     t(`campaigns.status.${campaign.status}`),

@@ -1,6 +1,7 @@
 import type { CampaignDto } from '@wadesk/contracts';
 import { describe, expect, it } from 'vitest';
-import { activeCampaignOf, isCurrent } from './campaigns-api';
+import { isNotOlder } from '../../services/live-record';
+import { activeCampaignOf } from './campaigns-api';
 
 const base: CampaignDto = {
   id: 1, kind: 'text', status: 'running', whatsappId: 1, whatsappName: 'Sim', userId: 2, userName: 'Ana', message: 'Oi', url: null,
@@ -11,9 +12,9 @@ const base: CampaignDto = {
 describe('campaigns on the page', () => {
   it('keeps the later of two copies of a campaign, whatever order they arrive in', () => {
     const later = { ...base, status: 'done' as const, sent: 10, updatedAt: '2026-11-24T10:00:09.000Z' };
-    expect(isCurrent(later, base)).toBe(true);
-    expect(isCurrent(base, later)).toBe(false);
-    expect(isCurrent(base, undefined)).toBe(true);
+    expect(isNotOlder(later, base)).toBe(true);
+    expect(isNotOlder(base, later)).toBe(false);
+    expect(isNotOlder(base, undefined)).toBe(true);
   });
 
   it('shows the newest send of the page kind that is still under way', () => {

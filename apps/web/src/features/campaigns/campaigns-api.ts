@@ -9,7 +9,7 @@ import type {
 import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { api, downloadFile } from '../../services/api';
-import { ACTIVE_JOB_REFRESH_MS, fetchLatest, isNotOlder } from '../../services/live-record';
+import { isNotOlder, useLiveJob } from '../../services/live-record';
 import { useSocketEvent } from '../../services/socket';
 
 export const CAMPAIGNS_KEY = ['campaigns'] as const;
@@ -26,14 +26,7 @@ export function useCampaigns() {
 
 /** One campaign, kept current by the socket (and fetched again every few seconds while it sends). */
 export function useCampaign(id: number | null) {
-  const queryClient = useQueryClient();
-  const queryKey = [...CAMPAIGNS_KEY, 'one', id];
-  return useQuery({
-    queryKey,
-    enabled: id !== null,
-    queryFn: () => fetchLatest(queryClient, queryKey, async () => (await api.get<CampaignDto>(`/campaigns/${id}`)).data),
-    refetchInterval: (query) => (query.state.data?.status === 'queued' || query.state.data?.status === 'running' ? ACTIVE_JOB_REFRESH_MS : false),
-  });
+  return useLiveJob<CampaignDto>([...CAMPAIGNS_KEY, 'one', id], id === null ? null : `/campaigns/${id}`);
 }
 
 /** The folder whose files /ZDGMedia2 may send (asked only on that page). */
@@ -70,16 +63,11 @@ export async function downloadRecipientsCsv(id: number): Promise<void> {
   await downloadFile(`/campaigns/${id}/recipients.csv`, `campaign-${id}.csv`);
 }
 
-/** Whether `incoming` is not older than `current` (two copies of one campaign may arrive out of order). */
-export function isCurrent(incoming: CampaignDto, current: CampaignDto | undefined): boolean {
-  return isNotOlder(incoming, current);
-}
-
 /** Puts a campaign into the caches (its own, and the list where it is or at the top), unless a later copy is there. */
 export function useApplyCampaign() {
   const queryClient = useQueryClient();
   return (campaign: CampaignDto) => {
-    if (!isCurrent(campaign, queryClient.getQueryData<CampaignDto>([...CAMPAIGNS_KEY, 'one', campaign.id]))) return;
+    if (!isNotOlder(campaign, queryClient.getQueryData<CampaignDto>([...CAMPAIGNS_KEY, 'one', campaign.id]))) return;
     queryClient.setQueryData([...CAMPAIGNS_KEY, 'one', campaign.id], campaign);
     queryClient.setQueryData<InfiniteData<CampaignListResponse>>([...CAMPAIGNS_KEY, 'list'], (data) => {
       if (!data) return data;

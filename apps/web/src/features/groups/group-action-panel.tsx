@@ -16,6 +16,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { JobProgress } from '../../components/job-progress';
+import { isActiveJob } from '../../services/live-record';
 import { toastError } from '../../services/toast-error';
 import { cancelGroupAction, useApplyGroupAction, useGroupActionItems } from './groups-api';
 
@@ -45,7 +46,7 @@ export function GroupActionPanel({ action }: { action: GroupActionDto }) {
   const items = useGroupActionItems(action.id);
   const [busy, setBusy] = useState(false);
   const [confirmCancel, setConfirmCancel] = useState(false);
-  const active = action.status === 'queued' || action.status === 'running';
+  const active = isActiveJob(action);
   const cancel = async () => {
     setBusy(true);
     try {

@@ -8,7 +8,7 @@ import type {
 } from '@wadesk/contracts';
 import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { api } from '../../services/api';
-import { ACTIVE_JOB_REFRESH_MS, fetchLatest, isNotOlder } from '../../services/live-record';
+import { isNotOlder, useLiveJob } from '../../services/live-record';
 import { useSocketEvent } from '../../services/socket';
 
 export const GROUPS_KEY = ['groups'] as const;
@@ -35,14 +35,7 @@ export function useGroupActions() {
 
 /** One group action, kept current by the socket (and fetched again every few seconds while it runs). */
 export function useGroupAction(id: number | null) {
-  const queryClient = useQueryClient();
-  const queryKey = [...GROUPS_KEY, 'action', id];
-  return useQuery({
-    queryKey,
-    enabled: id !== null,
-    queryFn: () => fetchLatest(queryClient, queryKey, async () => (await api.get<GroupActionDto>(`/groups/actions/${id}`)).data),
-    refetchInterval: (query) => (query.state.data?.status === 'queued' || query.state.data?.status === 'running' ? ACTIVE_JOB_REFRESH_MS : false),
-  });
+  return useLiveJob<GroupActionDto>([...GROUPS_KEY, 'action', id], id === null ? null : `/groups/actions/${id}`);
 }
 
 export function useGroupActionItems(id: number | null) {

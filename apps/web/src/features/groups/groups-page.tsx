@@ -13,6 +13,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../components/empty-state';
 import { Page } from '../../components/page';
+import { isActiveJob } from '../../services/live-record';
 import { ConnectionPicker, useChosenConnection } from '../connections/connection-picker';
 import { GroupActionForm } from './group-action-form';
 import { GROUP_ACTION_COLORS, GroupActionPanel } from './group-action-panel';
@@ -27,7 +28,7 @@ export function GroupsPage() {
   const actions = useGroupActions();
   const all = actions.data?.pages.flatMap((p) => p.groupActions) ?? [];
   const [chosen, setChosen] = useState<number | null>(null);
-  const shownId = chosen ?? all.find((a) => a.status === 'queued' || a.status === 'running')?.id ?? all[0]?.id ?? null;
+  const shownId = chosen ?? all.find(isActiveJob)?.id ?? all[0]?.id ?? null;
   const shown = useGroupAction(shownId);
 
   return (

@@ -7,7 +7,7 @@ import type {
 } from '@wadesk/contracts';
 import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { api } from '../../services/api';
-import { ACTIVE_JOB_REFRESH_MS, fetchLatest, isNotOlder } from '../../services/live-record';
+import { isNotOlder, useLiveJob } from '../../services/live-record';
 import { useSocketEvent } from '../../services/socket';
 
 export const HISTORY_KEY = ['history'] as const;
@@ -33,14 +33,7 @@ export function useHistoryImports() {
 
 /** One import, kept current by the socket (and fetched again every few seconds while it runs). */
 export function useHistoryImport(id: number | null) {
-  const queryClient = useQueryClient();
-  const queryKey = [...HISTORY_KEY, 'import', id];
-  return useQuery({
-    queryKey,
-    enabled: id !== null,
-    queryFn: () => fetchLatest(queryClient, queryKey, async () => (await api.get<HistoryImportDto>(`/history/imports/${id}`)).data),
-    refetchInterval: (query) => (query.state.data && isActiveImport(query.state.data) ? ACTIVE_JOB_REFRESH_MS : false),
-  });
+  return useLiveJob<HistoryImportDto>([...HISTORY_KEY, 'import', id], id === null ? null : `/history/imports/${id}`);
 }
 
 export async function startHistoryImport(input: HistoryImportInput): Promise<HistoryImportStartedResponse> {
@@ -51,7 +44,6 @@ export async function cancelHistoryImport(id: number): Promise<HistoryImportDto>
   return (await api.post<HistoryImportDto>(`/history/imports/${id}/cancel`)).data;
 }
 
-export const isActiveImport = (i: HistoryImportDto) => i.status === 'queued' || i.status === 'running';
 
 /** Puts an import into the caches (its own, and the list), unless a later copy is there. */
 export function useApplyHistoryImport() {

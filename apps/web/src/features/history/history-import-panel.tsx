@@ -9,8 +9,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { JobProgress } from '../../components/job-progress';
+import { isActiveJob } from '../../services/live-record';
 import { toastError } from '../../services/toast-error';
-import { cancelHistoryImport, isActiveImport, useApplyHistoryImport } from './history-api';
+import { cancelHistoryImport, useApplyHistoryImport } from './history-api';
 
 export const HISTORY_IMPORT_COLORS: Record<HistoryImportStatus, ChipProps['color']> = {
   queued: 'default',
@@ -25,7 +26,7 @@ export function HistoryImportPanel({ item }: { item: HistoryImportDto }) {
   const apply = useApplyHistoryImport();
   const [busy, setBusy] = useState(false);
   const [confirmCancel, setConfirmCancel] = useState(false);
-  const active = isActiveImport(item);
+  const active = isActiveJob(item);
   const cancel = async () => {
     setBusy(true);
     try {

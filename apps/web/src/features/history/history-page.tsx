@@ -15,7 +15,8 @@ import { EmptyState } from '../../components/empty-state';
 import { Page } from '../../components/page';
 import { ConnectionPicker, useChosenConnection } from '../connections/connection-picker';
 import { formatDate } from '../tickets/format';
-import { isActiveImport, useDeviceHistory, useHistoryImport, useHistoryImports, useHistoryImportsLiveUpdates } from './history-api';
+import { isActiveJob } from '../../services/live-record';
+import { useDeviceHistory, useHistoryImport, useHistoryImports, useHistoryImportsLiveUpdates } from './history-api';
 import { HistoryImportForm } from './history-import-form';
 import { HISTORY_IMPORT_COLORS, HistoryImportPanel } from './history-import-panel';
 
@@ -30,7 +31,7 @@ export function HistoryPage() {
   const imports = useHistoryImports();
   const all = imports.data?.pages.flatMap((p) => p.historyImports) ?? [];
   const [chosen, setChosen] = useState<number | null>(null);
-  const shownId = chosen ?? all.find(isActiveImport)?.id ?? all[0]?.id ?? null;
+  const shownId = chosen ?? all.find(isActiveJob)?.id ?? all[0]?.id ?? null;
   const shown = useHistoryImport(shownId);
   useHistoryImportsLiveUpdates((item) => {
     if (item.status === 'done') void device.refetch();
