@@ -1,20 +1,21 @@
 import { promises as dns, type lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { MIME_BY_EXTENSION } from './media-storage.js';
+import { isPublicAddress } from './public-address.js';
 import { UploadTooLargeError, type UploadSpool } from './upload-spool.js';
 
 /**
  * Fetching a file named by a URL (a `mediaUrl` of POST /api/messages, the bulk sends' media), safely:
- * http(s) only, no private or loopback address after DNS resolution (the connection goes to the address that
- * was checked, so a second lookup cannot swap it), a size cap, a timeout, and the body streamed to a
+ * http(s) only, public unicast addresses only after DNS resolution (isPublicAddress; the connection goes to the
+ * address that was checked, so a second lookup cannot swap it), a size cap, a timeout, and the body streamed to a
  * temporary file, never held in memory.
  */
 export interface RemoteMediaOptions {
-  /** Allow loopback, private and link-local addresses (MEDIA_FETCH_ALLOW_PRIVATE=true: tests, development). */
+  /** Allow any address, not only public unicast ones (MEDIA_FETCH_PRIVATE=allow: tests, development). */
   allowPrivate: boolean;
   /** Largest body accepted. */
   maxBytes: number;
@@ -53,41 +54,9 @@ export class RemoteMediaError extends Error {
   }
 }
 
-const BLOCKED = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], // "this network", including 0.0.0.0
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local, cloud metadata
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, broadcast
-] as const) {
-  BLOCKED.addSubnet(net, prefix, 'ipv4');
-}
-for (const [net, prefix] of [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-  ['ff00::', 8], // multicast
-] as const) {
-  BLOCKED.addSubnet(net, prefix, 'ipv6');
-}
-
-/** True for loopback, private, link-local and other addresses a server-side fetch must not reach. */
+/** True for every address a server-side fetch must not reach: anything but public unicast (see isPublicAddress). */
 export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
-  if (mapped) return BLOCKED.check(mapped[1]!, 'ipv4');
-  const family = isIP(address);
-  if (family === 4) return BLOCKED.check(address, 'ipv4');
-  if (family === 6) {
-    // Other IPv4-mapped spellings (::ffff:7f00:1) are checked by BlockList itself.
-    return BLOCKED.check(address, 'ipv6');
-  }
-  return true; // not an address at all: refuse
+  return !isPublicAddress(address);
 }
 
 /** Parses a media URL: http(s) only, with a host; RemoteMediaError('invalid-url') otherwise. */
@@ -142,7 +111,7 @@ async function resolveChecked(hostname: string, allowPrivate: boolean): Promise<
   if (addresses.length === 0) throw new RemoteMediaError('failed', `mediaUrl: the host ${host} has no address`);
   // One forbidden address is enough to refuse: a host that also points inside is not to be trusted.
   if (!allowPrivate && addresses.some((a) => isPrivateAddress(a.address))) {
-    throw new RemoteMediaError('refused', 'mediaUrl: the host resolves to a private or loopback address, which is not allowed');
+    throw new RemoteMediaError('refused', 'mediaUrl: the host resolves to a private or loopback address (or another one that is not public), which is not allowed');
   }
   return addresses[0]!;
 }
