@@ -22,6 +22,7 @@ export * from './permissions.js';
 export * from './search-excerpt.js';
 export * from './message-preview.js';
 export * from './reactions.js';
+export * from './csv.js';
 
 export interface Paginated {
   hasMore: boolean;

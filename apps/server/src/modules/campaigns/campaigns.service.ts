@@ -4,6 +4,7 @@ import {
   MAX_CAMPAIGN_NUMBERS,
   normalizeWhatsappNumber,
   parseNumberLines,
+  toCsv,
   type CampaignCreatedResponse,
   type CampaignData,
   type CampaignDto,
@@ -74,13 +75,6 @@ const REASON_TEXT: Record<NumberProblem, string> = {
   BRAZIL_LENGTH: 'A Brazilian number needs the area code and 8 or 9 digits',
   DUPLICATE: 'Repeats an earlier line',
 };
-
-function csvCell(value: string | null): string {
-  const text = value ?? '';
-  // A leading =, +, - or @ would be a formula in a spreadsheet.
-  const safe = /^[=+\-@]/.test(text) ? `'${text}` : text;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
 
 /**
  * Bulk sends (issue 12). A campaign's recipients are sent one at a time by a chain of `campaign.step` jobs: each
@@ -207,10 +201,7 @@ export class CampaignsService {
   async recipientsCsv(user: AuthUser, id: number): Promise<string> {
     await this.get(user, id);
     const rows = await this.repo().allRecipients(id);
-    const lines = rows.map((r: CampaignRecipientDto) =>
-      [String(r.line), r.number, r.status, r.error, r.sentAt].map(csvCell).join(','),
-    );
-    return ['line,number,status,error,sentAt', ...lines].join('\r\n') + '\r\n';
+    return toCsv([['line', 'number', 'status', 'error', 'sentAt'], ...rows.map((r: CampaignRecipientDto) => [r.line, r.number, r.status, r.error, r.sentAt])]);
   }
 
   /** Holds a queued or running campaign: its pending step finds its chain changed and sends nothing. */

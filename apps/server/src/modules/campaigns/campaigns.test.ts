@@ -143,7 +143,7 @@ describe('bulk sends (issue 12)', () => {
     const csv = await t.app.http.inject({ method: 'GET', url: `/api/campaigns/${created.id}/recipients.csv`, headers: { authorization: `Bearer ${t.user}` } });
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');
-    expect(csv.body.split('\r\n')[0]).toBe('line,number,status,error,sentAt');
+    expect(csv.body.split('\r\n')[0]).toBe('\uFEFFline,number,status,error,sentAt');
     expect(csv.body).toContain(`3,${notOnWhatsapp},failed,This number is not on WhatsApp,`);
   });
 

@@ -1,6 +1,7 @@
 import {
   CONTACT_CSV_IMPORT_MAX_LINES,
   ContactInput,
+  csvCellText,
   MESSAGES,
   type ContactCsvLineReason,
   type ContactCsvPreviewRow,
@@ -55,8 +56,8 @@ const headerKey = (header: string) =>
     .toLowerCase()
     .replace(/[\s_-]/g, '');
 
-/** Undoes the export's protection against spreadsheet formulas (`'=x` was written for `=x`). */
-const unneutralize = (cell: string) => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
+/** Undoes the export's protection against spreadsheet formulas (`'=x` was written for `=x`): the writer's own inverse. */
+const unneutralize = csvCellText;
 
 /** Spaces, plus sign, dashes, dots and brackets that people and spreadsheets put in numbers. */
 const NUMBER_DECORATION = /[\s+\-.()]/g;
@@ -86,8 +87,8 @@ export function decodeCsv(bytes: Uint8Array): string {
   }
 }
 
-function invalidFile(message: string, status?: number): AppError {
-  return new AppError('ERR_VALIDATION', message, { issues: [{ path: 'file', message }], status });
+function invalidFile(message: string): AppError {
+  return new AppError('ERR_VALIDATION', message, { issues: [{ path: 'file', message }] });
 }
 
 /**
@@ -107,7 +108,8 @@ export function readContactsCsv(text: string): CsvContactLine[] {
   const [header, ...lines] = records;
   if (!header) throw invalidFile('The file is empty: it needs a header line with name and number columns.');
   if (lines.length > CONTACT_CSV_IMPORT_MAX_LINES) {
-    throw invalidFile(`At most ${CONTACT_CSV_IMPORT_MAX_LINES} contacts a file.`, 413);
+    const message = `At most ${CONTACT_CSV_IMPORT_MAX_LINES} contacts a file.`;
+    throw new AppError('ERR_PAYLOAD_TOO_LARGE', message, { issues: [{ path: 'file', message }] });
   }
 
   const columns = new Map<Column, number>();

@@ -1,40 +1,36 @@
+import type { ContactDto } from '@wadesk/contracts';
 import { describe, expect, it } from 'vitest';
-import { csvCell, toCsv, UTF8_BOM } from './contacts-csv.js';
+import { contactsCsv } from './contacts-csv.js';
 
-describe('csvCell', () => {
-  it('leaves plain text as it is', () => {
-    expect(csvCell('Maria Silva')).toBe('Maria Silva');
-    expect(csvCell('5511999990000')).toBe('5511999990000');
-    expect(csvCell('')).toBe('');
+function contact(fields: Partial<Omit<ContactDto, 'extraInfo'>> & { extraInfo?: { name: string; value: string }[] }): ContactDto {
+  const { extraInfo = [], ...rest } = fields;
+  const at = '2024-01-01T00:00:00.000Z';
+  return {
+    id: 1,
+    name: 'Ana',
+    number: '5511999990000',
+    email: '',
+    profilePicUrl: '',
+    isGroup: false,
+    createdAt: at,
+    updatedAt: at,
+    ...rest,
+    extraInfo: extraInfo.map((info, i) => ({ id: i + 1, ...info })),
+  };
+}
+
+describe('contactsCsv', () => {
+  it('writes the header, then a line a contact: name, number, e-mail, extra info as "name: value; ..."', () => {
+    const csv = contactsCsv([contact({ name: 'Silva, "Zé"', email: 'ze@example.com', extraInfo: [{ name: 'CPF', value: '123' }] })]);
+    expect(csv).toBe('\uFEFFname,number,email,extraInfo\r\n"Silva, ""Zé""",5511999990000,ze@example.com,CPF: 123\r\n');
   });
 
-  it('quotes commas, semicolons and newlines', () => {
-    expect(csvCell('Silva, Maria')).toBe('"Silva, Maria"');
-    expect(csvCell('a; b')).toBe('"a; b"');
-    expect(csvCell('line 1\nline 2')).toBe('"line 1\nline 2"');
-    expect(csvCell('line 1\r\nline 2')).toBe('"line 1\r\nline 2"');
-  });
-
-  it('doubles quotes inside a quoted cell', () => {
-    expect(csvCell('the "boss"')).toBe('"the ""boss"""');
-  });
-
-  it('keeps leading and trailing spaces by quoting', () => {
-    expect(csvCell(' padded ')).toBe('" padded "');
-  });
-
-  it('neutralizes formula starts =, +, -, @, tab and carriage return with an apostrophe', () => {
-    expect(csvCell('=HYPERLINK("http://x","y")')).toBe(`"'=HYPERLINK(""http://x"",""y"")"`);
-    expect(csvCell('+1+2')).toBe("'+1+2");
-    expect(csvCell('-2+3')).toBe("'-2+3");
-    expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)");
-    expect(csvCell('\tcmd')).toBe("'\tcmd");
-    expect(csvCell('\rcmd')).toBe(`"'\rcmd"`);
-  });
-});
-
-describe('toCsv', () => {
-  it('starts with a BOM and ends rows with CRLF', () => {
-    expect(toCsv([['a', 'b'], ['c, d', 'e']])).toBe(`${UTF8_BOM}a,b\r\n"c, d",e\r\n`);
+  it('neutralizes formulas in every column, for `,` and `;` spreadsheets alike', () => {
+    const csv = contactsCsv([
+      contact({ name: '=cmd|calc', number: '+5511999990000', email: '@x', extraInfo: [{ name: 'Note', value: '=1+2' }, { name: 'Plan', value: 'Gold' }] }),
+    ]);
+    expect(csv.split('\r\n')[1]).toBe(`"'=cmd|calc","'+5511999990000","'@x","'Note: =1+2; Plan: Gold"`);
+    const injected = contactsCsv([contact({ name: 'x;=HYPERLINK("http://evil")' })]);
+    expect(injected.split('\r\n')[1]).toBe(`"'x;'=HYPERLINK(""http://evil"")",5511999990000,,`);
   });
 });

@@ -438,7 +438,7 @@ describe('GET /api/contacts/export.csv', () => {
     expect([...raw.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const text = raw.toString('utf8');
     expect(text.startsWith('\uFEFFname,number,email,extraInfo\r\n')).toBe(true);
-    expect(text).toContain(`"Silva, ""Zé""",${tricky.number},ze@example.com,"Note: =1+2; Line: a\nb"\r\n`);
+    expect(text).toContain(`"Silva, ""Zé""",${tricky.number},ze@example.com,"'Note: =1+2; Line: a\nb"\r\n`);
     const { count } = (await t.call('GET', '/api/contacts', { token: t.admin })).body as { count: number };
     const lines = text.split('\r\n').filter((l) => l !== '');
     expect(lines).toHaveLength(count + 1);
@@ -447,7 +447,7 @@ describe('GET /api/contacts/export.csv', () => {
   it('neutralizes cells that a spreadsheet would run as formulas', async () => {
     const contact = await createContact({ name: '=cmd|calc', extraInfo: [] });
     const text = (await download(t.admin)).rawPayload.toString('utf8');
-    expect(text).toContain(`'=cmd|calc,${contact.number},,\r\n`);
+    expect(text).toContain(`"'=cmd|calc",${contact.number},,\r\n`);
   });
 
   it('is an admin action: a user gets 403 ERR_NO_PERMISSION', async () => {

@@ -9,22 +9,7 @@ import { toastError } from '../../services/toast-error';
 import { useAuth } from '../auth/auth-context';
 import { ChatHistoryImportDialog, ticketConnectionId } from '../history/chat-history-import';
 import { EmailButton } from '../email/email-button';
-import { formatDate, formatTime } from '../tickets/format';
-
-function csvCell(value: string): string {
-  return `"${value.replace(/"/g, '""')}"`;
-}
-
-/** The loaded conversation as CSV (date, time, sender, message). */
-export function chatCsv(ticket: TicketDto, messages: MessageDto[], me: string): string {
-  const rows = [['date', 'time', 'from', 'message'].map(csvCell).join(',')];
-  for (const m of messages) {
-    const from = m.fromMe ? me : (m.participantName ?? m.contact?.name ?? ticket.contact.name);
-    const body = m.isDeleted ? '' : m.body || (m.mediaType ? `[${m.mediaType}]` : '');
-    rows.push([formatDate(m.createdAt), formatTime(m.createdAt), from, body].map(csvCell).join(','));
-  }
-  return `${rows.join('\r\n')}\r\n`;
-}
+import { chatCsv } from './chat-csv';
 
 /**
  * The expandable import/export panel (§2): WPP id, import, CSV, EMAIL. WPP id shows the connection the ticket uses
@@ -51,7 +36,7 @@ export function ImportExportPanel({ open, ticket, messages, me }: { open: boolea
     }
   };
   const downloadCsv = () => {
-    const blob = new Blob([`\uFEFF${chatCsv(ticket, messages, me)}`], { type: 'text/csv;charset=utf-8' });
+    const blob = new Blob([chatCsv(ticket, messages, me)], { type: 'text/csv;charset=utf-8' });
     const url = URL.createObjectURL(blob);
     const a = document.createElement('a');
     a.href = url;
