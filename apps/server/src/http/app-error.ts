@@ -4,12 +4,15 @@ export interface AppErrorOptions {
   issues?: ValidationIssue[];
   /** Overrides the code's usual status (an expired access token is 403, not 401). */
   status?: number;
+  /** Sent as Retry-After (a 429's window, in seconds). */
+  retryAfterSeconds?: number;
 }
 
 /** A failure the client should see as `{ error: code, message }` with the code's HTTP status. */
 export class AppError extends Error {
   readonly status: number;
   readonly issues?: ValidationIssue[];
+  readonly retryAfterSeconds?: number;
 
   constructor(
     readonly code: ErrorCode,
@@ -20,5 +23,6 @@ export class AppError extends Error {
     this.name = 'AppError';
     this.status = options.status ?? errorStatus(code);
     this.issues = options.issues;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }

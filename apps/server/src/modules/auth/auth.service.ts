@@ -1,8 +1,6 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import {
-  LOGIN_FAILURE_LIMIT,
-  LOGIN_FAILURE_WINDOW_SECONDS,
   REFRESH_TOKEN_TTL_SECONDS,
   type AuthResponse,
   type LoginInput,
@@ -15,6 +13,7 @@ import { UsersRepository } from '../users/users.repository.js';
 import type { UsersService } from '../users/users.service.js';
 import type { AccessTokens } from './access-token.js';
 import type { AuthUser } from './auth-user.js';
+import { LoginLimits } from './login-limits.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { RateLimitsRepository } from './rate-limits.repository.js';
 import { RefreshTokensRepository, type RefreshTokenRecord } from './refresh-tokens.repository.js';
@@ -36,10 +35,6 @@ export interface SessionEnded {
   userId: number;
   sessionId: string;
 }
-
-/** Failed logins allowed per account (whatever the address) within the window; then even the right password waits. */
-export const ACCOUNT_FAILURE_LIMIT = 10;
-export const ACCOUNT_FAILURE_WINDOW_SECONDS = 15 * 60;
 
 const SIGNUP_WINDOW_SECONDS = 3600;
 /** A rotated refresh token presented this soon after its rotation is a race between tabs, not a reuse. */
@@ -76,22 +71,12 @@ export class AuthService {
   }
 
   async login(input: LoginInput, ip: string): Promise<IssuedSession> {
-    const limits = new RateLimitsRepository(this.db);
-    const ipKey = `login:${ip}:${input.email}`;
-    // Per account across every address: rotating addresses (or forged proxy headers) does not buy more tries.
-    const accountKey = `login-account:${input.email}`;
-    const [ipFailures, accountFailures] = await Promise.all([limits.current(ipKey), limits.current(accountKey)]);
-    if (ipFailures >= LOGIN_FAILURE_LIMIT || accountFailures >= ACCOUNT_FAILURE_LIMIT) {
-      throw new AppError('ERR_RATE_LIMITED', 'Too many failed logins. Try again in a few minutes.');
-    }
+    // Counted before the password is checked; a full window answers 429 whatever the password (login-limits.ts).
+    const attempt = await new LoginLimits(this.db).begin(ip, input.email);
     const record = await new UsersRepository(this.db).findRecordByEmail(input.email);
     const valid = await verifyPassword(record?.passwordHash ?? (await unknownUserHash()), input.password);
-    if (!record || !valid) {
-      await limits.hit(ipKey, LOGIN_FAILURE_WINDOW_SECONDS);
-      await limits.hit(accountKey, ACCOUNT_FAILURE_WINDOW_SECONDS);
-      throw new AppError('ERR_INVALID_CREDENTIALS', 'Invalid e-mail or password.');
-    }
-    await limits.clear(ipKey);
+    if (!record || !valid) throw new AppError('ERR_INVALID_CREDENTIALS', 'Invalid e-mail or password.');
+    await attempt.succeeded();
     return this.issue(record.id, randomUUID());
   }
 
