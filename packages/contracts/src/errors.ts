@@ -35,6 +35,8 @@ export const ERROR_CATALOGUE = {
   ERR_CANNOT_DELETE_SELF: 400,
   ERR_LAST_ADMIN: 400,
   ERR_VALIDATION: 400,
+  /** A body or file over its limit (an upload, a CSV import, a JSON body): always this, never a truncated file kept. */
+  ERR_PAYLOAD_TOO_LARGE: 413,
   ERR_RATE_LIMITED: 429,
   ERR_NOT_FOUND: 404,
   ERR_NO_CAMPAIGN_FOUND: 404,

@@ -38,8 +38,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (status >= 400 && status < 500) {
       // Malformed JSON, body or upload too large (413 stays 413), unsupported media type, ...
       if (status === 404) return reply.status(404).send({ error: 'ERR_NOT_FOUND', message: err.message } satisfies ErrorBody);
+      if (status === 413) {
+        return reply.status(413).send({ error: 'ERR_PAYLOAD_TOO_LARGE', message: err.message, issues: [issueOf(err.message)] } satisfies ErrorBody);
+      }
       return reply
-        .status(status === 413 ? 413 : 400)
+        .status(400)
         .send({ error: 'ERR_VALIDATION', message: err.message, issues: [issueOf(err.message)] } satisfies ErrorBody);
     }
     if (isDatabaseUnavailable(err)) {

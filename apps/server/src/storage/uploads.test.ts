@@ -100,18 +100,18 @@ describe('multipart uploads', () => {
     expect(await listDir(uploadDir())).toEqual([]);
   });
 
-  it('answers 413 ERR_VALIDATION for a file over 64 MB, storing nothing and leaving no temporary file', async () => {
+  it('answers 413 ERR_PAYLOAD_TOO_LARGE for a file over 64 MB, storing nothing and leaving no temporary file', async () => {
     const before = await settledChecksum(t);
     const mediaBefore = await listDir(mediaDir());
     const res = await upload(multipart('grande', [{ filename: 'big.mp4', mimetype: 'video/mp4', size: UPLOAD_LIMITS.fileBytes + MB }]));
     expect(res.status).toBe(413);
-    expect(res.body).toMatchObject({ error: 'ERR_VALIDATION', issues: [{ path: 'medias', message: 'a file passes 64 MB' }] });
+    expect(res.body).toMatchObject({ error: 'ERR_PAYLOAD_TOO_LARGE', issues: [{ path: 'medias', message: 'a file passes 64 MB' }] });
     expect(await listDir(uploadDir())).toEqual([]);
     expect(await listDir(mediaDir())).toEqual(mediaBefore);
     expect(await storedChecksum(t)).toEqual(before);
   }, 60_000);
 
-  it('answers 413 for more than 10 files, storing nothing and leaving no temporary file', async () => {
+  it('answers 413 ERR_PAYLOAD_TOO_LARGE for more than 10 files, storing nothing and leaving no temporary file', async () => {
     const before = await settledChecksum(t);
     const files = Array.from({ length: UPLOAD_LIMITS.files + 1 }, (_, i) => ({
       filename: `f${i}.txt`,
@@ -120,7 +120,7 @@ describe('multipart uploads', () => {
     }));
     const res = await upload(multipart(null, files));
     expect(res.status).toBe(413);
-    expect(res.body).toMatchObject({ error: 'ERR_VALIDATION', issues: [{ path: 'medias', message: 'at most 10 files' }] });
+    expect(res.body).toMatchObject({ error: 'ERR_PAYLOAD_TOO_LARGE', issues: [{ path: 'medias', message: 'at most 10 files' }] });
     expect(await listDir(uploadDir())).toEqual([]);
     expect(await storedChecksum(t)).toEqual(before);
   });

@@ -190,12 +190,12 @@ describe('POST /api/contacts/import/csv', () => {
     expect(json.body.error).toBe('ERR_VALIDATION');
   });
 
-  it('refuses files over 10,000 lines or 5 MB with 413', async () => {
+  it('refuses files over 10,000 lines or 5 MB with 413 ERR_PAYLOAD_TOO_LARGE', async () => {
     const many = ['name,number', ...Array.from({ length: 10_001 }, (_, i) => `Person ${i},55219${String(i).padStart(8, '0')}`)].join('\n');
     const tooMany = await importCsv(many, { dryRun: true });
-    expect(tooMany.status).toBe(413);
+    expect(tooMany).toMatchObject({ status: 413, body: { error: 'ERR_PAYLOAD_TOO_LARGE' } });
     const big = await importCsv(`name,number,notes\nAna,5521900000001,${'x'.repeat(5 * 1024 * 1024)}\n`, { dryRun: true });
-    expect(big.status).toBe(413);
+    expect(big).toMatchObject({ status: 413, body: { error: 'ERR_PAYLOAD_TOO_LARGE' } });
   });
 
   it('keeps text/csv refused on other routes', async () => {
