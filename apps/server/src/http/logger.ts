@@ -26,13 +26,64 @@ export function serializeError(err: unknown): unknown {
 }
 
 /**
+ * Query parameters whose value is a credential: the send API's `?token=`, Meta's `hub.verify_token`, OAuth's
+ * `access_token`, and anything named like a token, secret, password, signature, key or session.
+ */
+const SENSITIVE_QUERY_NAME = /token|secret|passw|pwd|jwt|auth|signature|credential|session|cookie|api[-_.]?key|^(key|sig|code)$/i;
+/** A JSON Web Token, whatever the parameter carrying it is called. */
+const JWT_VALUE = /^eyJ[\w-]*\.[\w-]*\.[\w-]*$/;
+
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * A URL (or path with its query) fit for the log: the value of each query parameter that is a credential becomes
+ * `[Redacted]`; the path and the other parameters are kept as they came.
+ */
+export function redactUrl(url: string): string {
+  const at = url.indexOf('?');
+  if (at < 0) return url;
+  const hash = url.indexOf('#', at);
+  const query = url.slice(at + 1, hash < 0 ? undefined : hash);
+  const redacted = query
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      if (eq < 0) return pair;
+      const name = decoded(pair.slice(0, eq));
+      return SENSITIVE_QUERY_NAME.test(name) || JWT_VALUE.test(decoded(pair.slice(eq + 1))) ? `${pair.slice(0, eq)}=[Redacted]` : pair;
+    })
+    .join('&');
+  return `${url.slice(0, at)}?${redacted}`;
+}
+
+/** A request as logged (Fastify's fields), its URL without the credentials of its query. */
+function serializeRequest(req: unknown): unknown {
+  if (!req || typeof req !== 'object') return req;
+  const r = req as { method?: string; url?: string; host?: string; hostname?: string; ip?: string; socket?: { remotePort?: number } };
+  return {
+    method: r.method,
+    url: typeof r.url === 'string' ? redactUrl(r.url) : r.url,
+    host: r.host ?? r.hostname,
+    remoteAddress: r.ip,
+    remotePort: r.socket?.remotePort,
+  };
+}
+
+/**
  * The server's log options: secrets never reach the log. Query parameters of failed statements (password
- * hashes, message bodies), credentials in headers and fields named like a password or a token are redacted.
+ * hashes, message bodies), credentials in headers, in a request URL's query and fields named like a password or a
+ * token are redacted.
  */
 export function loggerOptions(level: string): LoggerOptions {
   return {
     level,
-    serializers: { err: serializeError, error: serializeError },
+    serializers: { err: serializeError, error: serializeError, req: serializeRequest, url: (url: unknown) => (typeof url === 'string' ? redactUrl(url) : url) },
     redact: {
       paths: [
         'req.headers.authorization',

@@ -1,6 +1,6 @@
 import type { TicketDto } from '@wadesk/contracts';
 import { SignJWT } from 'jose';
-import type { Socket } from 'socket.io-client';
+import { io as connectSocket, type Socket } from 'socket.io-client';
 import { describe, expect, it } from 'vitest';
 import { connectedSimulator, createQueue, inbound } from '../test/desk-factories.js';
 import { eventually } from '../test/session-helpers.js';
@@ -194,6 +194,23 @@ describe('a socket lives as long as its token', () => {
       .setIssuedAt()
       .sign(new TextEncoder().encode(t.app.config.jwtSecret));
     await expect(t.socket(noExp)).rejects.toThrow('ERR_SESSION_EXPIRED');
+  });
+
+  it('takes the access token from the handshake auth only: a valid token in the query string is refused', async () => {
+    const { token } = await t.createUser();
+    const url = await t.listen();
+    const attempt = (options: { auth?: { token: string }; query?: { token: string } }) =>
+      new Promise<string>((resolve) => {
+        const socket = connectSocket(url, { path: '/socket.io', transports: ['websocket'], reconnection: false, ...options });
+        socket.once('connect', () => {
+          socket.disconnect();
+          resolve('connected');
+        });
+        socket.once('connect_error', (err) => resolve(err.message));
+      });
+    expect(await attempt({ query: { token } })).toBe('ERR_SESSION_EXPIRED');
+    expect(await attempt({ query: { token: `Bearer ${token}` } })).toBe('ERR_SESSION_EXPIRED');
+    expect(await attempt({ auth: { token } })).toBe('connected');
   });
 });
 

@@ -106,9 +106,9 @@ function bearer(raw: unknown): string {
 }
 
 /**
- * Socket.IO at /socket.io: the handshake must carry a valid access token, and a socket lives only as long
- * as its token: when it expires the socket is disconnected, unless the client sent a fresh one with
- * `authenticate` { token } before. A logout ends the user's sockets.
+ * Socket.IO at /socket.io: the handshake must carry a valid access token in its `auth` (never in the query), and
+ * a socket lives only as long as its token: when it expires the socket is disconnected, unless the client sent a
+ * fresh one with `authenticate` { token } before. A logout ends the user's sockets.
  */
 export function createSocketServer(httpServer: HttpServer, auth: AuthService): RealtimeServer {
   const io: RealtimeServer = new Server(httpServer, {
@@ -118,7 +118,8 @@ export function createSocketServer(httpServer: HttpServer, auth: AuthService): R
   });
 
   io.use((socket, next) => {
-    const token = bearer((socket.handshake.auth as { token?: unknown } | undefined)?.token ?? socket.handshake.query.token);
+    // From the handshake's `auth` only: a token in the query string would be written to proxies' access logs.
+    const token = bearer((socket.handshake.auth as { token?: unknown } | undefined)?.token);
     if (!token) {
       next(new Error('ERR_SESSION_EXPIRED'));
       return;

@@ -25,6 +25,14 @@ describe('socket options', () => {
     expect(handshakeAuth(options)).toEqual({ token: null });
   });
 
+  it('never puts the token in the query string (the server reads only the handshake auth)', () => {
+    setToken('secret.token');
+    const options = socketOptions();
+    expect(options.query).toBeUndefined();
+    expect(JSON.stringify(options)).not.toContain('secret.token');
+    clearToken();
+  });
+
   it('does not connect before the provider says so', () => {
     expect(socketOptions().autoConnect).toBe(false);
     expect(socketOptions().path).toBe('/socket.io');

@@ -3,6 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { chatbotSessions } from '../../db/schema.js';
 import type { DomainEvents } from '../../events/domain-events.js';
+import { redactUrl } from '../../http/logger.js';
 import type { MessagesService } from '../messages/messages.service.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import { TicketEventsRepository } from '../tickets/ticket-events.repository.js';
@@ -143,7 +144,7 @@ export class ChatbotService {
       }
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      this.options.log.error({ err, ticketId: ticket.id, typebotUrl: config.url, typebotName: config.name }, `chatbot: ${message}`);
+      this.options.log.error({ err, ticketId: ticket.id, typebotUrl: redactUrl(config.url), typebotName: config.name }, `chatbot: ${message}`);
       await this.save(ticket.id, { state: row?.state ?? 'active', sessionId: row?.sessionId ?? null, choices: row?.choices ?? null, lastError: message });
       await new TicketEventsRepository(this.db).insert([{ ticketId: ticket.id, kind: 'botFailed', actorUserId: null, error: message, createdAt: this.clock() }]);
       await fallback();
