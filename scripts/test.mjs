@@ -97,11 +97,13 @@ if (vitest) {
 }
 
 // Fault tests: the built server killed with SIGKILL mid-burst loses no acknowledged inbound message; three
-// processes on one PostgreSQL, one killed mid-traffic (scale-out, issue 17: skipped without DATABASE_URL).
+// processes on one PostgreSQL, one killed mid-traffic (scale-out, issue 17: skipped without DATABASE_URL); PostgreSQL cut
+// for 10 s, five times, under a bulk send, a group action and inbound traffic (db-outage, issue 31: the same).
 if (built) {
   for (const [name, script] of [
     ['faults', 'crash-inbound.mjs'],
     ['scale-out', 'scale-out.mjs'],
+    ['db-outage', 'db-outage.mjs'],
   ]) {
     const json = path.join(out, `${name}.json`);
     const ok = run('node', [`scripts/faults/${script}`, `--json=${json}`]);

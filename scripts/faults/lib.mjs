@@ -2,7 +2,7 @@
 // (the build, or its sources through tsx with FAULTS_SERVER=src) and an API call to it.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import net, { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -142,4 +142,56 @@ export async function api(server, token, method, url, body) {
     json = text;
   }
   return { status: res.status, body: json };
+}
+
+/**
+ * A loopback TCP proxy in front of a server (PostgreSQL): `cut()` drops every connection and refuses new ones, as a
+ * database restart or failover does; `restore()` listens again on the same port.
+ */
+export class TcpProxy {
+  constructor(targetHost, targetPort) {
+    this.targetHost = targetHost;
+    this.targetPort = targetPort;
+    this.server = null;
+    this.sockets = new Set();
+    this.port = 0;
+  }
+
+  async start(port = 0) {
+    const server = net.createServer((client) => {
+      const upstream = net.connect(this.targetPort, this.targetHost);
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+        s.on('error', () => {
+          client.destroy();
+          upstream.destroy();
+        });
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    this.server = server;
+    this.port = server.address().port;
+    return this.port;
+  }
+
+  async cut() {
+    const server = this.server;
+    this.server = null;
+    for (const s of this.sockets) s.destroy();
+    this.sockets.clear();
+    if (server) await new Promise((resolve) => server.close(() => resolve()));
+  }
+
+  async restore() {
+    if (this.server) return;
+    await this.start(this.port);
+  }
 }

@@ -1,11 +1,14 @@
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { limitHeapGrowth } from './ops/heap-growth.js';
+import { keepServingOnUnhandledRejections } from './ops/unhandled-rejections.js';
 
 async function main(): Promise<void> {
   limitHeapGrowth();
+  keepServingOnUnhandledRejections();
   const config = loadConfig();
   const app = await buildApp(config);
+  keepServingOnUnhandledRejections(app.http.log);
   await app.http.listen({ port: config.port, host: config.host });
   app.http.log.info(
     `serving on http://localhost:${config.port} (${app.database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`,

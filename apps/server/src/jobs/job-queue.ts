@@ -1,6 +1,8 @@
+import { createRequire } from 'node:module';
 import PgBoss from 'pg-boss';
 import type { z } from 'zod';
 import type { DatabaseHandle } from '../db/client.js';
+import { isDatabaseUnavailable } from '../db/errors.js';
 
 /**
  * Work that outlives a request (architecture: pg-boss): durable jobs in the same PostgreSQL, run once across
@@ -57,16 +59,54 @@ export interface JobState {
   completedOn: string | null;
 }
 
+/** pg-boss's SQL text builders (pg-boss 10 has no `exports` map, so its sources can be required). */
+const plans = createRequire(import.meta.url)('pg-boss/src/plans.js') as { completeJobs(schema: string): string; failJobsById(schema: string): string };
+
+/**
+ * The statements with which pg-boss records that a job ended (completed, or failed and so to be retried). Its worker
+ * does not wait for them (pg-boss 10, manager.js `onFetch`: `this.complete(…)` and `this.fail(…)` without `await`), so
+ * one that failed while the database was away was an unhandled rejection: it ended the process (issue 31), and the
+ * job stayed `active` until it expired, minutes later, and was then run a second time.
+ */
+const JOB_END_STATEMENTS = new Set([plans.completeJobs('pgboss'), plans.failJobsById('pgboss')]);
+
+/** How long the record of a job's end is tried again while the database cannot be reached. */
+export const JOB_END_RETRY_MS = 10 * 60_000;
+const JOB_END_RETRY_EVERY_MS = 1000;
+
+/**
+ * Runs `attempt` until it succeeds, again every second while the database cannot be reached, for at most
+ * `JOB_END_RETRY_MS`: a job's end is recorded once the database is back (a failure of another kind, or a database
+ * still away after that, rejects as before).
+ */
+export async function untilRecorded<T>(attempt: () => Promise<T>, log: JobLog, retryMs = JOB_END_RETRY_MS, everyMs = JOB_END_RETRY_EVERY_MS): Promise<T> {
+  const until = Date.now() + retryMs;
+  let warned = false;
+  for (;;) {
+    try {
+      const result = await attempt();
+      if (warned) log.info({}, "a job's end was recorded once the database answered again");
+      return result;
+    } catch (err) {
+      if (!isDatabaseUnavailable(err) || Date.now() + everyMs > until) throw err;
+      if (!warned) log.warn({ err }, "the database is unavailable: a job's end is recorded once it answers again");
+      warned = true;
+      await delay(everyMs);
+    }
+  }
+}
+
 /**
  * pg-boss's `db` option: its statements run on the app's own pool (PostgreSQL's, or the one client onto PGlite in
- * embedded mode, so they never slip into a transaction of the app's).
+ * embedded mode, so they never slip into a transaction of the app's). The record of a job's end is retried until
+ * the database answers (see JOB_END_STATEMENTS).
  */
-function executorOf(database: DatabaseHandle, track: (work: Promise<unknown>) => void) {
+function executorOf(database: DatabaseHandle, log: JobLog, track: (work: Promise<unknown>) => void) {
   const { pool } = database;
   if (!pool) throw new Error('the job queue needs the database pool');
   return {
     executeSql(text: string, values?: unknown[]) {
-      const work = pool.query(text, values);
+      const work = JOB_END_STATEMENTS.has(text) ? untilRecorded(() => pool.query(text, values), log) : pool.query(text, values);
       track(work);
       return work;
     },
@@ -126,7 +166,7 @@ export class JobQueue {
     const inFlight = new Set<Promise<unknown>>();
     const boss = new PgBoss({
       application_name: 'wadesk-jobs',
-      db: executorOf(database, (work) => track(inFlight, work)),
+      db: executorOf(database, options.log, (work) => track(inFlight, work)),
       // A job still active past its expiry (its process died holding it) is failed, and so retried, by this maintenance
       // (one process of all does it each time): every 30 s rather than pg-boss's 120, so a routed send of a killed
       // process goes out within its expiry and 30 s, not up to two minutes more.
