@@ -8,6 +8,7 @@ import { rowsOf, type Database } from '../db/client.js';
 import type { DomainEvents } from '../events/domain-events.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import type { RealtimeServer } from '../realtime/socket-server.js';
+import { unhandledRejections } from './unhandled-rejections.js';
 
 /** What the scrape reads at collection time (this process's sockets, the database's jobs and connections). */
 export interface MetricsSources {
@@ -55,6 +56,15 @@ export class AppMetrics {
       labelNames: ['method', 'route', 'status_code'],
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers,
+    });
+    const rejections: Counter = new Counter({
+      name: 'wadesk_unhandled_rejections_total',
+      help: 'Promise rejections nobody handled, logged while the process kept serving (decision 0027)',
+      registers,
+      collect: () => {
+        rejections.reset();
+        rejections.inc(unhandledRejections());
+      },
     });
     const sockets: Gauge = new Gauge({
       name: 'wadesk_socket_clients',
