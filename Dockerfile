@@ -39,7 +39,12 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     DATA_DIR=/data
 WORKDIR /app
-RUN mkdir -p /data && chown node:node /data
+# Debian's ffmpeg (security updates with the image) converts voice notes: it decodes strangers' files, so not the
+# 2018 build of @ffmpeg-installer, which stays only as the fallback outside Docker (FFMPEG_PATH overrides both).
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends ffmpeg \
+  && rm -rf /var/lib/apt/lists/* \
+  && mkdir -p /data && chown node:node /data
 COPY --from=deps /app/package.json ./
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/packages/contracts/package.json ./packages/contracts/

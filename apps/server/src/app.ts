@@ -4,7 +4,7 @@ import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
-import type { ErrorBody } from '@wadesk/contracts';
+import { isAdmin, type ErrorBody } from '@wadesk/contracts';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { ensureAdmin } from './bootstrap.js';
@@ -14,10 +14,11 @@ import { DomainEvents } from './events/domain-events.js';
 import { cloudApiWebhooks } from './channels/cloud-api/cloud-api.webhooks.js';
 import { createChannelLayer, type ChannelLayerOptions } from './channels/channel-layer.js';
 import type { SessionManager } from './channels/session-manager.js';
-import { registerAuthHook } from './http/auth-hook.js';
+import { bearerToken, registerAuthHook } from './http/auth-hook.js';
 import { frameworkErrorHandler, registerErrorHandler } from './http/error-handler.js';
 import { healthRoutes, readyRoute } from './http/health.routes.js';
 import { registerRequestIdHeader, requestIdOf } from './http/request-id.js';
+import { processFfmpeg } from './ops/ffmpeg.js';
 import { InFlightRequests } from './ops/in-flight.js';
 import { AppMetrics } from './ops/metrics.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
@@ -250,7 +251,28 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   dashboardRoutes(http, tickets);
 
   const jobs = await JobQueue.start(database, { log: http.log.child({ module: 'jobs' }) });
-  readyRoute(http, database, { stopping: () => stopping, jobsRunning: () => jobs.running });
+  // The audio transcoder's ffmpeg, chosen once (FFMPEG_PATH > /usr/bin/ffmpeg > the bundled 2018 build) and logged.
+  const ffmpeg = processFfmpeg(config.ffmpegPath);
+  void ffmpeg.then((binary) => {
+    if (!binary) http.log.warn('audio: no ffmpeg found, voice notes cannot be converted: install ffmpeg or set FFMPEG_PATH');
+    else if (!binary.version) http.log.warn({ ffmpeg: binary }, `audio: ffmpeg at ${binary.path} (${binary.source}) does not run`);
+    else if (binary.source === 'bundled') http.log.warn({ ffmpeg: binary }, `audio: ${binary.version} (bundled 2018 build, install a maintained ffmpeg)`);
+    else http.log.info({ ffmpeg: binary }, `audio: ${binary.version} at ${binary.path} (${binary.source})`);
+  });
+  readyRoute(
+    http,
+    database,
+    { stopping: () => stopping, jobsRunning: () => jobs.running },
+    {
+      ffmpeg: () => ffmpeg,
+      mayRead: async (request) => {
+        const token = bearerToken(request);
+        if (!token) return false;
+        const result = await auth.authenticate(token);
+        return !('error' in result) && isAdmin(result.user);
+      },
+    },
+  );
   await registerTicketJobs(jobs, tickets, config.autoCloseCron);
   await registerInboundJobs(jobs, inbound);
   // Several processes on one PostgreSQL: a text for a connection another process runs goes through the queue.

@@ -37,10 +37,12 @@ export interface AppConfig {
   /** When open tickets idle for 24 hours are closed (a cron expression); null: never (`AUTO_CLOSE_CRON=off`). */
   autoCloseCron: string | null;
   /**
-   * MEDIA_FETCH_PRIVATE=allow (or MEDIA_FETCH_ALLOW_PRIVATE=true) lets a `mediaUrl` reach loopback, private and link-local addresses (tests,
-   * development); off by default, so the server cannot be used to probe its own network.
+   * MEDIA_FETCH_PRIVATE=allow (or MEDIA_FETCH_ALLOW_PRIVATE=true) lets a `mediaUrl` reach any address, not only public unicast ones
+   * (loopback, private, link-local, reserved: tests, development); off by default, so the server cannot be used to probe its own network.
    */
   mediaFetchAllowPrivate: boolean;
+  /** FFMPEG_PATH: the ffmpeg that converts audio; unset: the system's (/usr/bin/ffmpeg), else the bundled 2018 build. */
+  ffmpegPath?: string;
   /** The random delay before a group action starts, in ms (§9: 5–15 s); GROUP_ACTION_DELAY_MS=min-max. */
   groupActionDelayMs: { min: number; max: number };
   /** The random pause between two groups of a group action, in ms (private messages use the tab's interval); GROUP_ACTION_PAUSE_MS=min-max. */
@@ -209,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     autoCloseCron: env.AUTO_CLOSE_CRON?.trim().toLowerCase() === 'off' ? null : (env.AUTO_CLOSE_CRON ?? '*/5 * * * *'),
     // MEDIA_FETCH_PRIVATE=allow (issue 12's name) and MEDIA_FETCH_ALLOW_PRIVATE=true (the first one) mean the same.
     mediaFetchAllowPrivate: env.MEDIA_FETCH_ALLOW_PRIVATE === 'true' || env.MEDIA_FETCH_PRIVATE === 'allow',
+    ffmpegPath: env.FFMPEG_PATH?.trim() || undefined,
     groupActionDelayMs: parseRange(env.GROUP_ACTION_DELAY_MS, { min: 5000, max: 15000 }, 'GROUP_ACTION_DELAY_MS'),
     groupActionPauseMs: parseRange(env.GROUP_ACTION_PAUSE_MS, { min: 2000, max: 5000 }, 'GROUP_ACTION_PAUSE_MS'),
     scheduleConnectionWaitMs: parseMs('SCHEDULE_CONNECTION_WAIT_MS', env.SCHEDULE_CONNECTION_WAIT_MS, 60_000),

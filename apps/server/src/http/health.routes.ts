@@ -1,9 +1,10 @@
 import type { ErrorBody } from '@wadesk/contracts';
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { MIGRATIONS_FOLDER, rowsOf, type DatabaseHandle } from '../db/client.js';
+import type { FfmpegBinary } from '../ops/ffmpeg.js';
 
 const PROBE_TIMEOUT_MS = 2000;
 
@@ -54,13 +55,23 @@ function latestMigration(): number {
 
 type Check = 'ok' | 'failed' | 'stopping';
 
+/** What GET /api/ready tells only an admin: facts about the machine that help an operator and an attacker alike. */
+export interface ReadyDetails {
+  /** The caller is a signed-in admin (an admin's access token as `Authorization: Bearer`). */
+  mayRead(request: FastifyRequest): Promise<boolean>;
+  /** Which ffmpeg converts audio: its path, the first line of `ffmpeg -version`, and where it came from. */
+  ffmpeg(): Promise<FfmpegBinary | null>;
+}
+
 /**
  * GET /api/ready (readiness, no auth: it carries no data): 200 `{ status: 'ok', checks }` when the database
  * answers within 2 s, the migrations this build ships are applied and the job queue runs; otherwise 503
  * `{ status: 'unavailable', checks }` naming the check that failed (`shutdown: 'stopping'` once SIGTERM came, so a
  * load balancer stops sending requests while the in-flight ones finish). /api/health stays the liveness probe.
+ * With an admin's access token the answer also has `details` (`ffmpeg: { path, version, source }`); anyone
+ * else gets the same answer as without a token.
  */
-export function readyRoute(app: FastifyInstance, database: DatabaseHandle, readiness: Readiness): void {
+export function readyRoute(app: FastifyInstance, database: DatabaseHandle, readiness: Readiness, details?: ReadyDetails): void {
   const expected = latestMigration();
   app.get('/api/ready', { config: { access: 'public', docs: { summary: 'Readiness: database, migrations, jobs, not shutting down (200 or 503)' } } }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
@@ -81,6 +92,10 @@ export function readyRoute(app: FastifyInstance, database: DatabaseHandle, readi
       request.log.warn({ err }, 'ready: a check failed');
     }
     const ok = Object.values(checks).every((c) => c === 'ok');
-    return reply.status(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', checks });
+    const body = { status: ok ? 'ok' : 'unavailable', checks };
+    if (details && (await details.mayRead(request).catch(() => false))) {
+      return reply.status(ok ? 200 : 503).send({ ...body, details: { ffmpeg: await details.ffmpeg() } });
+    }
+    return reply.status(ok ? 200 : 503).send(body);
   });
 }

@@ -1,11 +1,13 @@
 import { spawn } from 'node:child_process';
+import { processFfmpeg } from '../../ops/ffmpeg.js';
 
 export const VOICE_NOTE_MIMETYPE = 'audio/ogg; codecs=opus';
 
+/** The ffmpeg this process chose at start: FFMPEG_PATH, else the system's, else the bundled one (ops/ffmpeg.ts). */
 async function ffmpegPath(): Promise<string> {
-  // Loaded on first use: the package throws at import time when its binary is missing.
-  const installer = await import('@ffmpeg-installer/ffmpeg');
-  return installer.default.path;
+  const binary = await processFfmpeg();
+  if (!binary) throw new Error('ffmpeg not found: install it (Debian: apt-get install ffmpeg) or set FFMPEG_PATH');
+  return binary.path;
 }
 
 /** Converts any audio ffmpeg reads into a mono 48 kHz ogg/opus voice note, as WhatsApp expects. */

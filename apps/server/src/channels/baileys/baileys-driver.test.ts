@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { initAuthCreds, proto, type WAMessage } from '@whiskeysockets/baileys';
 import type { SessionStatus } from '@wadesk/contracts';
 import { describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../http/app-error.js';
+import { resolveFfmpeg } from '../../ops/ffmpeg.js';
 import { wavFile } from '../../test/audio-fixtures.js';
 import type { AckUpdate, AuthStateStore, DriverContext, InboundCall, InboundMessage, InboundOutcome } from '../channel-driver.js';
 import { toVoiceNote } from './baileys-audio.js';
@@ -137,8 +137,9 @@ function inbound(id: string, message: proto.IMessage, key: Partial<WAMessage['ke
 
 function ffmpegWorks(): boolean {
   try {
-    const installer = createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path: string };
-    return spawnSync(installer.path, ['-hide_banner', '-version']).status === 0;
+    // The one the transcoder runs outside an app (no FFMPEG_PATH given): the system's, else the bundled one.
+    const ffmpeg = resolveFfmpeg();
+    return !!ffmpeg && spawnSync(ffmpeg.path, ['-hide_banner', '-version']).status === 0;
   } catch {
     return false;
   }

@@ -69,7 +69,7 @@ export interface BaileysDriverOptions {
   resolveVersion?: () => Promise<WAVersion | undefined>;
   /** Downloads a media message's bytes; Baileys' downloadMediaMessage (with re-upload) by default. */
   downloadMedia?: (message: WAMessage, socket: BaileysSocket, logger: ILogger) => Promise<Buffer>;
-  /** Audio → ogg/opus voice note; ffmpeg from @ffmpeg-installer/ffmpeg by default. */
+  /** Audio → ogg/opus voice note; by default with the process's ffmpeg (FFMPEG_PATH, system, bundled: ops/ffmpeg.ts). */
   convertVoiceNote?: (audio: Buffer) => Promise<Buffer>;
   /** History messages kept for fetchHistory (newest kept). */
   historyLimit?: number;
