@@ -2,7 +2,6 @@ import {
   Browsers,
   BufferJSON,
   DisconnectReason,
-  downloadMediaMessage,
   fetchLatestWaWebVersion,
   generateMessageIDV2,
   makeCacheableSignalKeyStore,
@@ -36,6 +35,7 @@ import { ackFromStatus, normalizeMessage, type InboundContext } from './baileys-
 import { toGroupInfo } from './baileys-groups.js';
 import { chatIdOfJid, groupJid, isGroupJid, jidUser, toJid } from './baileys-jid.js';
 import { createBaileysLogger, type ILogger } from './baileys-logger.js';
+import { downloadWhatsappMedia } from './baileys-media-download.js';
 
 /** The part of a Baileys socket the driver uses; tests pass a fake with this shape. */
 export type BaileysSocket = Pick<
@@ -67,7 +67,7 @@ export interface BaileysDriverOptions {
   socketFactory?: BaileysSocketFactory;
   /** WhatsApp Web version to announce; by default the current one from web.whatsapp.com, else Baileys' own. */
   resolveVersion?: () => Promise<WAVersion | undefined>;
-  /** Downloads a media message's bytes; Baileys' downloadMediaMessage (with re-upload) by default. */
+  /** Downloads a media message's bytes; Baileys' downloadMediaMessage (with re-upload), from WhatsApp's servers only, by default. */
   downloadMedia?: (message: WAMessage, socket: BaileysSocket, logger: ILogger) => Promise<Buffer>;
   /** Audio → ogg/opus voice note; by default with the process's ffmpeg (FFMPEG_PATH, system, bundled: ops/ffmpeg.ts). */
   convertVoiceNote?: (audio: Buffer) => Promise<Buffer>;
@@ -90,7 +90,7 @@ async function latestWebVersion(): Promise<WAVersion | undefined> {
 }
 
 function defaultDownload(message: WAMessage, socket: BaileysSocket, logger: ILogger): Promise<Buffer> {
-  return downloadMediaMessage(message, 'buffer', {}, { logger, reuploadRequest: (m) => socket.updateMediaMessage(m) });
+  return downloadWhatsappMedia(message, socket, logger);
 }
 
 function statusCodeOf(error: unknown): number | undefined {
