@@ -98,10 +98,12 @@ if (vitest) {
 
 // Fault tests: the built server killed with SIGKILL mid-burst loses no acknowledged inbound message; three
 // processes on one PostgreSQL, one killed mid-traffic (scale-out, issue 17: skipped without DATABASE_URL); PostgreSQL cut
-// for 10 s, five times, under a bulk send, a group action and inbound traffic (db-outage, issue 31: the same).
+// for 10 s, five times, under a bulk send, a group action and inbound traffic (db-outage, issue 31: the same); a bulk send
+// and a group action resume within 10 s of a restart after kill -9 (crash-resume, issue 31: embedded and PostgreSQL).
 if (built) {
   for (const [name, script] of [
     ['faults', 'crash-inbound.mjs'],
+    ['crash-resume', 'crash-resume.mjs'],
     ['scale-out', 'scale-out.mjs'],
     ['db-outage', 'db-outage.mjs'],
   ]) {

@@ -250,7 +250,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   messagesRoutes(http, tickets, messages);
   dashboardRoutes(http, tickets);
 
-  const jobs = await JobQueue.start(database, { log: http.log.child({ module: 'jobs' }) });
+  const jobs = await JobQueue.start(database, { log: http.log.child({ module: 'jobs' }), nodeId: config.nodeId });
   // The audio transcoder's ffmpeg, chosen once (FFMPEG_PATH > /usr/bin/ffmpeg > the bundled 2018 build) and logged.
   const ffmpeg = processFfmpeg(config.ffmpegPath);
   void ffmpeg.then((binary) => {
@@ -346,6 +346,9 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     io,
     publishes,
     database,
+  // Steps of bulk sends, group actions and outreach batches whose process died (a crash before this start, or another
+  // process) are retried now, with the connections running (issue 31).
+  await jobs.resumeDeadRuns().catch((err: unknown) => http.log.error({ err }, 'resuming the job runs of dead processes failed'));
     services: { events, auth, users, settings, queues, contacts, quickAnswers, sessions, whatsapps, tickets, messages, inbound, chatbot, media, campaigns, groups, schedules, history, jobs, email, outreach },
     config,
     metrics,

@@ -15,6 +15,8 @@ export interface AppConfig {
   jwtSecret: string;
   refreshSecret: string;
   simulator: boolean;
+  /** The simulator's network time for a number check or a text, in ms (SIMULATOR_LATENCY_MS=min-max; 0 by default). */
+  simulatorLatencyMs: { min: number; max: number };
   adminEmail?: string;
   adminPassword?: string;
   /** Folder of the built web app, served at `/` when it exists. */
@@ -198,6 +200,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     pgliteSharedBuffers: parsePostgresSize('PGLITE_SHARED_BUFFERS', env.PGLITE_SHARED_BUFFERS),
     ...secrets,
     simulator: simulatorEnv ? simulatorEnv === 'on' || simulatorEnv === 'true' : !databaseUrl,
+    simulatorLatencyMs: parseRange(env.SIMULATOR_LATENCY_MS, { min: 0, max: 0 }, 'SIMULATOR_LATENCY_MS'),
     adminEmail: env.ADMIN_EMAIL || undefined,
     adminPassword: env.ADMIN_PASSWORD || undefined,
     webDist: env.WEB_DIST ?? defaultWebDist,

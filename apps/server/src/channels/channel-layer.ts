@@ -53,6 +53,7 @@ export function createChannelLayer(
           return { status: res.statusCode, contentType: typeof type === 'string' ? type : undefined, body: res.rawPayload };
         },
         files: new SimulatorOutboxFiles(config.dataDir, config.refreshSecret),
+        latencyMs: config.simulatorLatencyMs,
       })
     : null;
   const log = http.log.child({ module: 'sessions' });

@@ -653,3 +653,16 @@ export const outreachItems = pgTable(
   },
   (t) => [primaryKey({ columns: [t.batchId, t.line] })],
 );
+
+/**
+ * The jobs of a resumable queue (bulk-send, group-action and outreach steps) running now, by process (issue 31): a
+ * process beats for its runs every second; a run whose process died (no beat for a few seconds, or a run of this
+ * process that this process no longer has, after a restart) is handed back to pg-boss to retry at once, instead of
+ * waiting minutes for its expiry. Written by jobs/job-runs.ts only.
+ */
+export const jobRuns = pgTable('job_runs', {
+  jobId: uuid('job_id').primaryKey(),
+  queue: text('queue').notNull(),
+  nodeId: text('node_id').notNull(),
+  beatAt: timestamp('beat_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});

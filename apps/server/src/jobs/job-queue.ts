@@ -3,6 +3,7 @@ import PgBoss from 'pg-boss';
 import type { z } from 'zod';
 import type { DatabaseHandle } from '../db/client.js';
 import { isDatabaseUnavailable } from '../db/errors.js';
+import { JobRuns } from './job-runs.js';
 
 /**
  * Work that outlives a request (architecture: pg-boss): durable jobs in the same PostgreSQL, run once across
@@ -36,6 +37,11 @@ export interface JobDefinition<S extends z.ZodType> {
   expireInSeconds?: number;
   /** How often an idle worker looks for due jobs. */
   pollingIntervalSeconds?: number;
+  /**
+   * A run that dies with its process is retried within seconds, not at its expiry (job-runs.ts): for steps whose
+   * payload's own rules make a second run safe (a chain of steps, decision 0014).
+   */
+  resumable?: boolean;
 }
 
 export interface SendOptions {
@@ -153,16 +159,24 @@ export class JobQueue {
   private readonly workers = new Map<string, string>();
   private readonly definitions = new Map<string, JobDefinition<z.ZodType>>();
   private stopped = false;
+  private readonly runs: JobRuns | null;
 
   private constructor(
     private readonly boss: PgBoss,
     private readonly log: JobLog,
     /** pg-boss's statements and our handlers under way (see stop). */
     private readonly inFlight: Set<Promise<unknown>>,
-  ) {}
+    database: DatabaseHandle,
+    nodeId: string | undefined,
+  ) {
+    this.runs = nodeId ? new JobRuns(database, nodeId, (queue, id, reason) => this.retryNow(queue, id, reason), log) : null;
+  }
 
-  /** Starts pg-boss on the app's database (creating or migrating its `pgboss` schema). */
-  static async start(database: DatabaseHandle, options: { log: JobLog }): Promise<JobQueue> {
+  /**
+   * Starts pg-boss on the app's database (creating or migrating its `pgboss` schema). With a `nodeId` (this process's
+   * name among those sharing the database), resumable jobs keep their runs in `job_runs` (see resumeDeadRuns).
+   */
+  static async start(database: DatabaseHandle, options: { log: JobLog; nodeId?: string }): Promise<JobQueue> {
     const inFlight = new Set<Promise<unknown>>();
     const boss = new PgBoss({
       application_name: 'wadesk-jobs',
@@ -174,7 +188,24 @@ export class JobQueue {
     });
     boss.on('error', (err) => options.log.error({ err }, 'job queue error'));
     await boss.start();
-    return new JobQueue(boss, options.log, inFlight);
+    return new JobQueue(boss, options.log, inFlight, database, options.nodeId);
+  }
+
+  /**
+   * From now on, every second: the runs of resumable jobs whose process died (this one before a restart, or another)
+   * are retried at once. Called once the app can run them (its connections started); the first sweep is awaited.
+   */
+  async resumeDeadRuns(): Promise<void> {
+    if (this.stopped) return;
+    await this.runs?.start();
+  }
+
+  /** A job whose run died: failed (so counted against its retries) and due now, and this process's worker told. */
+  private async retryNow(queue: string, id: string, reason: string): Promise<void> {
+    await this.boss.fail(queue, id, { message: reason });
+    await this.boss.getDb().executeSql(`update pgboss.job set start_after = now() where name = $1 and id = $2 and state = 'retry'`, [queue, id]);
+    const workerId = this.workers.get(queue);
+    if (workerId && !this.stopped) this.boss.notifyWorker(workerId);
   }
 
   /** Creates the job's queue and starts working it in this process. */
@@ -194,7 +225,8 @@ export class JobQueue {
       async ([job]) => {
         if (!job) return;
         const data = definition.payload.parse(job.data);
-        const run = definition.handler(data, { id: job.id });
+        const run =
+          definition.resumable && this.runs ? this.runs.run(definition.name, job.id, () => definition.handler(data, { id: job.id })) : definition.handler(data, { id: job.id });
         track(this.inFlight, run);
         try {
           return await run;
@@ -304,6 +336,7 @@ export class JobQueue {
   async stop(timeoutMs = 10_000): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
+    this.runs?.stop();
     const until = Date.now() + timeoutMs;
     // Our workers stop first and what they are doing drains before pg-boss stops. pg-boss's graceful stop looks for
     // work under way only in its workers' fetched jobs: a fetch still in flight when it looked returns its job a moment

@@ -13,6 +13,8 @@ export interface SimulatorNetworkOptions {
   fetchLocal?: LocalFetch;
   /** Where devices keep the files they sent; in memory (data: URLs) without it. */
   files?: SimulatorOutboxFiles;
+  /** How long the simulated network takes to answer a number check or take a text, in ms (fault tests). */
+  latencyMs?: { min: number; max: number };
 }
 
 /** The built-in virtual WhatsApp network of this process: one simulated device per simulator connection. */
@@ -20,6 +22,7 @@ export class SimulatorNetwork {
   private readonly devices = new Map<number, SimulatorDevice>();
   readonly fetchLocal?: LocalFetch;
   readonly files?: SimulatorOutboxFiles;
+  private readonly latencyMs?: { min: number; max: number };
 
   constructor(
     private readonly db: Database,
@@ -27,10 +30,11 @@ export class SimulatorNetwork {
   ) {
     this.fetchLocal = options.fetchLocal;
     this.files = options.files;
+    this.latencyMs = options.latencyMs;
   }
 
   /** The driver factory to register for channel 'simulator'. */
-  readonly driverFactory: ChannelDriverFactory = (context) => new SimulatorDriver(context, this.device(context.whatsappId), this.fetchLocal);
+  readonly driverFactory: ChannelDriverFactory = (context) => new SimulatorDriver(context, this.device(context.whatsappId), this.fetchLocal, this.latencyMs);
 
   device(whatsappId: number): SimulatorDevice {
     let device = this.devices.get(whatsappId);

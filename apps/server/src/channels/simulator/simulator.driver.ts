@@ -34,7 +34,16 @@ export class SimulatorDriver implements ChannelDriver, SimulatorLink {
     private readonly context: DriverContext,
     private readonly device: SimulatorDevice,
     private readonly fetchLocal?: LocalFetch,
+    /** The simulated network's time to answer a number check or take a text (SIMULATOR_LATENCY_MS; none by default). */
+    private readonly latencyMs: { min: number; max: number } = { min: 0, max: 0 },
   ) {}
+
+  /** Waits as long as the simulated network takes to answer (a random time within latencyMs). */
+  private async networkLatency(): Promise<void> {
+    const { min, max } = this.latencyMs;
+    if (max <= 0) return;
+    await new Promise((resolve) => setTimeout(resolve, min + Math.random() * (max - min)));
+  }
 
   async start(): Promise<void> {
     this.device.link = this;
@@ -93,6 +102,7 @@ export class SimulatorDriver implements ChannelDriver, SimulatorLink {
   }
 
   async sendText(to: string, text: string, options?: SendOptions): Promise<SentMessage> {
+    await this.networkLatency();
     return this.record(to, { body: text, mediaType: null, mediaUrl: null }, options);
   }
 
@@ -131,6 +141,7 @@ export class SimulatorDriver implements ChannelDriver, SimulatorLink {
 
   async checkNumber(number: string): Promise<{ exists: boolean; number?: string }> {
     this.requireConnected();
+    await this.networkLatency();
     const digits = number.replace(/\D/g, '');
     if (digits.length < 8 || digits.endsWith('0000')) return { exists: false };
     return { exists: true, number: digits };

@@ -14,6 +14,8 @@ export async function registerCampaignJobs(jobs: JobQueue, campaigns: CampaignsS
     handler: ({ campaignId, chain }) => campaigns.step(campaignId, chain),
     // A step is one send (at most a minute); a step still active after 3 minutes died with its process.
     expireInSeconds: 180,
+    // A step that died with its process is retried within seconds (job-runs.ts); its chain decides what it still does.
+    resumable: true,
     retryLimit: 3,
     retryDelaySeconds: 5,
     pollingIntervalSeconds: 0.5,

@@ -15,6 +15,8 @@ export async function registerGroupJobs(jobs: JobQueue, groups: GroupsService): 
     // A step is one network call (at most a minute, two for a title and a description); still active after
     // 3 minutes, it died with its process.
     expireInSeconds: 180,
+    // A step that died with its process is retried within seconds (job-runs.ts); its chain decides what it still does.
+    resumable: true,
     retryLimit: 3,
     retryDelaySeconds: 5,
     pollingIntervalSeconds: 0.5,

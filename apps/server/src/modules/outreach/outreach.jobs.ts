@@ -10,6 +10,8 @@ export async function registerOutreachJobs(jobs: JobQueue, outreach: OutreachSer
     payload: OutreachStepJob,
     handler: ({ batchId, chain }) => outreach.step(batchId, chain),
     expireInSeconds: 180,
+    // A step that died with its process is retried within seconds (job-runs.ts); its chain decides what it still does.
+    resumable: true,
     retryLimit: 3,
     retryDelaySeconds: 5,
     pollingIntervalSeconds: 0.5,
