@@ -17,6 +17,7 @@ import type { SessionManager } from './channels/session-manager.js';
 import { bearerToken, registerAuthHook } from './http/auth-hook.js';
 import { frameworkErrorHandler, registerErrorHandler } from './http/error-handler.js';
 import { healthRoutes, readyRoute } from './http/health.routes.js';
+import { registerJsonBodyParser } from './http/json-body.js';
 import { registerRequestIdHeader, requestIdOf } from './http/request-id.js';
 import { processFfmpeg } from './ops/ffmpeg.js';
 import { InFlightRequests } from './ops/in-flight.js';
@@ -187,6 +188,8 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   inFlight.register(http);
   const publishes = new PublishesUnderWay();
   publishes.register(http);
+  // Every JSON body is refused with 400 when it nests deeper than MAX_JSON_DEPTH (the raw-body webhooks check too).
+  registerJsonBodyParser(http);
   metrics?.registerHttpTiming(http);
   registerAuthHook(http, auth);
 
