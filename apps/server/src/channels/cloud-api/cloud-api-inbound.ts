@@ -1,5 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { ValidationIssue } from '@wadesk/contracts';
 import type { Ack, InboundMessage } from '../channel-driver.js';
+import { fieldOf, itemsOf, timestampIssue, webhookTime } from '../webhook-time.js';
 import type { GraphClient } from './graph-client.js';
 
 /** Whether `X-Hub-Signature-256` is `sha256=` and the HMAC-SHA256 of the raw body with the app secret. */
@@ -93,6 +95,30 @@ function vcardOf(name: string, phones: { phone?: string; wa_id?: string }[]): st
 }
 
 /**
+ * The first message or status of a webhook call whose `timestamp` is not Unix seconds (required on messages, checked
+ * on statuses when present), as a validation issue; null when all are. Checked before the call is acknowledged, so a
+ * garbage timestamp is refused (Meta sees the 400) rather than taken and then failed by the job.
+ */
+export function webhookTimestampIssue(payload: unknown): ValidationIssue | null {
+  for (const [e, entry] of itemsOf(fieldOf(payload, 'entry')).entries()) {
+    for (const [c, change] of itemsOf(fieldOf(entry, 'changes')).entries()) {
+      const value = fieldOf(change, 'value');
+      const at = `entry.${e}.changes.${c}.value`;
+      for (const [m, message] of itemsOf(fieldOf(value, 'messages')).entries()) {
+        const issue = timestampIssue(fieldOf(message, 'timestamp'), 'seconds', `${at}.messages.${m}.timestamp`);
+        if (issue) return issue;
+      }
+      for (const [s, status] of itemsOf(fieldOf(value, 'statuses')).entries()) {
+        const timestamp = fieldOf(status, 'timestamp');
+        const issue = timestamp === undefined ? null : timestampIssue(timestamp, 'seconds', `${at}.statuses.${s}.timestamp`);
+        if (issue) return issue;
+      }
+    }
+  }
+  return null;
+}
+
+/**
  * The messages and statuses of one webhook call, for the phone number `phoneNumberId` (other numbers' changes
  * are skipped), normalized as every driver does. Media bytes are fetched through `graph` only when stored.
  */
@@ -129,7 +155,8 @@ function normalize(m: WebhookMessage, chatName: string | undefined, graph: Graph
     chatName,
     isGroup: false,
     quotedId: m.context?.id,
-    timestamp: new Date(Number(m.timestamp) * 1000),
+    // Checked by the webhook before the call was taken (webhookTimestampIssue).
+    timestamp: webhookTime(m.timestamp, 'seconds') ?? new Date(),
   };
   const media = (item: WebhookMedia, ptt = false) => ({
     mimetype: item.mime_type ?? 'application/octet-stream',

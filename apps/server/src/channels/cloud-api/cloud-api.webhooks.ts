@@ -3,13 +3,15 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import type { CloudApiConfig } from '../../db/schema.js';
+import { AppError } from '../../http/app-error.js';
+import { parseJsonText } from '../../http/json-body.js';
 import { parse } from '../../http/validate.js';
 import type { JobDefinition, JobQueue } from '../../jobs/job-queue.js';
 import type { MessagesService } from '../../modules/messages/messages.service.js';
 import { WhatsappRepository } from '../../modules/whatsapp/whatsapp.repository.js';
 import type { DriverContext } from '../channel-driver.js';
 import type { SessionManager } from '../session-manager.js';
-import { readWebhook, validSignature, type WebhookPayload } from './cloud-api-inbound.js';
+import { readWebhook, validSignature, webhookTimestampIssue, type WebhookPayload } from './cloud-api-inbound.js';
 import { GraphClient, type FetchLike } from './graph-client.js';
 
 export interface CloudApiWebhookOptions {
@@ -93,13 +95,14 @@ export async function cloudApiWebhooks(http: FastifyInstance, jobs: JobQueue, op
         options.log.warn({ whatsappId: connectionId }, 'cloud api webhook refused: bad signature');
         return reply.status(401).send({ error: 'ERR_CLOUD_API_SIGNATURE', message: 'X-Hub-Signature-256 does not match.' });
       }
-      let body: unknown;
-      try {
-        body = JSON.parse(raw.toString('utf8'));
-      } catch {
-        return reply.status(400).send({ error: 'ERR_VALIDATION', message: 'The body is not JSON.' });
-      }
+      // Bounded like every JSON body of the app: too deep or not JSON is a 400 ERR_VALIDATION.
+      const body = parseJsonText(raw.toString('utf8'));
       if (!body || typeof body !== 'object' || Array.isArray(body)) return reply.status(400).send({ error: 'ERR_VALIDATION', message: 'The body is not a JSON object.' });
+      const timestamp = webhookTimestampIssue(body);
+      if (timestamp) {
+        options.log.warn({ whatsappId: connectionId, path: timestamp.path }, 'cloud api webhook refused: a timestamp is not a time');
+        throw new AppError('ERR_VALIDATION', `${timestamp.path}: ${timestamp.message}`, { issues: [timestamp] });
+      }
       await jobs.send(job, { whatsappId: connectionId, body: body as Record<string, unknown> });
       return reply.status(200).send({ received: true });
     });

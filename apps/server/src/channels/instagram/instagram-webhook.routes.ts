@@ -1,8 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { ValidationIssue } from '@wadesk/contracts';
 import { AppError } from '../../http/app-error.js';
+import { parseJsonText } from '../../http/json-body.js';
 import type { SettingsService } from '../../modules/settings/settings.service.js';
 import type { InboundMessage } from '../channel-driver.js';
+import { fieldOf, itemsOf, timestampIssue, webhookTime } from '../webhook-time.js';
 import type { InstagramHub } from './instagram-driver.js';
 
 const PATH = '/api/webhooks/instagram';
@@ -46,11 +49,28 @@ export function directMessages(body: WebhookBody): InboundMessage[] {
         isGroup: false,
         kind: 'text',
         body: m.text ?? '[attachment]',
-        timestamp: new Date(typeof event.timestamp === 'number' ? event.timestamp : Date.now()),
+        // Checked before the delivery was taken (deliveryTimestampIssue).
+        timestamp: webhookTime(event.timestamp, 'milliseconds') ?? new Date(),
       });
     }
   }
   return messages;
+}
+
+/**
+ * The first messaging event of a delivery whose `timestamp` is not Unix milliseconds (required on the events that
+ * carry a message, checked on the others when present), as a validation issue; null when all are.
+ */
+export function deliveryTimestampIssue(body: unknown): ValidationIssue | null {
+  for (const [e, entry] of itemsOf(fieldOf(body, 'entry')).entries()) {
+    for (const [m, event] of itemsOf(fieldOf(entry, 'messaging')).entries()) {
+      const timestamp = fieldOf(event, 'timestamp');
+      if (timestamp === undefined && fieldOf(event, 'message') === undefined) continue;
+      const issue = timestampIssue(timestamp, 'milliseconds', `entry.${e}.messaging.${m}.timestamp`);
+      if (issue) return issue;
+    }
+  }
+  return null;
 }
 
 /**
@@ -83,6 +103,7 @@ export async function instagramWebhookRoutes(
 
   // The signature is over the exact bytes Meta sent: this scope keeps the JSON body raw.
   await app.register(async (scope) => {
+    scope.removeContentTypeParser('application/json');
     scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
     scope.post(PATH, publicRoute, async (request, reply) => {
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.from('');
@@ -91,13 +112,14 @@ export async function instagramWebhookRoutes(
       if (!validSignature(raw, typeof signature === 'string' ? signature : undefined, secret)) {
         throw new AppError('ERR_WEBHOOK_SIGNATURE', 'The X-Hub-Signature-256 header does not match the body (or no app secret is set).');
       }
-      let body: WebhookBody;
-      try {
-        body = JSON.parse(raw.toString('utf8')) as WebhookBody;
-      } catch {
-        throw new AppError('ERR_VALIDATION', 'The body is not JSON.');
+      // Bounded like every JSON body of the app: too deep or not JSON is a 400 ERR_VALIDATION.
+      const body = parseJsonText(raw.toString('utf8')) as WebhookBody;
+      if (body?.object !== 'instagram') return reply.send('IGNORED');
+      const timestamp = deliveryTimestampIssue(body);
+      if (timestamp) {
+        log.warn({ path: timestamp.path }, 'instagram webhook refused: a timestamp is not a time');
+        throw new AppError('ERR_VALIDATION', `${timestamp.path}: ${timestamp.message}`, { issues: [timestamp] });
       }
-      if (body.object !== 'instagram') return reply.send('IGNORED');
       for (const message of directMessages(body)) {
         if (!hub.receiver()) {
           log.warn({ mid: message.id }, 'an Instagram message arrived but no instagram connection runs: create one on the Connections page');
