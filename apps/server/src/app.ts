@@ -58,6 +58,7 @@ import { PublishesUnderWay, useClusterAdapter } from './realtime/cluster-adapter
 import { registerMessageJobs } from './modules/messages/messages.jobs.js';
 import { registerInboundJobs } from './modules/inbound/inbound.jobs.js';
 import { jobsRoutes } from './modules/jobs/jobs.routes.js';
+import { BulkMediaFolder } from './modules/campaigns/bulk-media-folder.js';
 import { CampaignMedia } from './modules/campaigns/campaign-media.js';
 import { registerCampaignJobs } from './modules/campaigns/campaigns.jobs.js';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes.js';
@@ -281,7 +282,12 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   // Several processes on one PostgreSQL: a text for a connection another process runs goes through the queue.
   if (database.kind === 'postgres') await registerMessageJobs(jobs, messages, options.clock);
   await cloudApiWebhooks(http, jobs, { db, sessions, messages, graphUrl: config.whatsappGraphUrl, log: http.log.child({ module: 'cloud-api' }) });
-  const bulkMediaFolder = async () => (await settings.value('bulkMediaFolder')) || path.join(config.dataDir, 'bulk-media');
+  // The bulk media folder (/ZDGMedia2) never reaches the server's own files: checked on the setting and on every file.
+  const bulkMediaFolder = new BulkMediaFolder(() => settings.value('bulkMediaFolder'), {
+    dataDir: config.dataDir,
+    owned: [embeddedDataDir(config.dataDir), path.join(config.dataDir, 'secrets.json'), media.dir, media.uploadDir, path.join(config.dataDir, 'simulator')],
+  });
+  settings.checkWith('bulkMediaFolder', (value) => bulkMediaFolder.checkSetting(value));
   const campaigns = new CampaignsService(
     db,
     events,

@@ -37,6 +37,8 @@ export const ERROR_CATALOGUE = {
   ERR_VALIDATION: 400,
   /** A body or file over its limit (an upload, a CSV import, a JSON body): always this, never a truncated file kept. */
   ERR_PAYLOAD_TOO_LARGE: 413,
+  /** A bulk media folder or file on a place the server keeps to itself (system folders, DATA_DIR, its database, secrets, media). */
+  ERR_PROTECTED_PATH: 400,
   ERR_RATE_LIMITED: 429,
   ERR_NOT_FOUND: 404,
   ERR_NO_CAMPAIGN_FOUND: 404,

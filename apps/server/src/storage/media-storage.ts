@@ -33,7 +33,8 @@ function extensionFor(mimetype: string, filename?: string): string {
  * HMAC signature in the URL, so an <img> or <audio> tag can load them without a bearer header.
  */
 export class MediaStorage {
-  private readonly dir: string;
+  /** Where stored media live (DATA_DIR/media). */
+  readonly dir: string;
   /** Temporary files of uploads in progress (DATA_DIR/tmp/uploads). */
   readonly uploadDir: string;
   private swept = false;

@@ -7,7 +7,7 @@ import { MessageTemplateField, type MessageTemplate } from './whatsapp.js';
  * Bulk sends (§2 "Bulk-send tools", §5, §9): one campaign per send, run by the server as a durable job.
  * - text (/ZDG): `message`;
  * - mediaUrl (/ZDGMedia): a file fetched from `url`, sent with `title` as its caption;
- * - mediaPath (/ZDGMedia2): a file at the absolute `path`, inside the bulk media folder, with `title`;
+ * - mediaPath (/ZDGMedia2): a file of the bulk media folder at `path` (relative to the folder, or absolute), with `title`;
  * - audio (/ZDGMedia3): an `.ogg` file fetched from `url`, sent as a voice note.
  */
 export const CAMPAIGN_KINDS = ['text', 'mediaUrl', 'mediaPath', 'audio'] as const;
@@ -86,12 +86,19 @@ export const CampaignInput = z
     if (input.kind === 'audio' && input.url && !isOggUrl(input.url)) {
       ctx.addIssue({ code: 'custom', path: ['url'], message: 'Only .ogg audio is accepted' });
     }
-    if (input.kind === 'mediaPath' && input.path && !input.path.startsWith('/')) {
-      ctx.addIssue({ code: 'custom', path: ['path'], message: 'Must be an absolute path' });
-    }
   });
 export type CampaignInput = z.input<typeof CampaignInput>;
 export type CampaignData = z.output<typeof CampaignInput>;
+
+/**
+ * `GET /api/campaigns/media-folder`: where /ZDGMedia2's files must be. Attendants read the folder's label (its name),
+ * never the server's absolute path; admins read the path too.
+ */
+export interface BulkMediaFolderDto {
+  label: string;
+  /** The absolute path on the server: admins only. */
+  folder?: string;
+}
 
 export interface CampaignInvalidLine {
   line: number;

@@ -20,6 +20,7 @@ export const DEFAULT_CALL_REJECT_MESSAGE = [
  * - option: one of a few values, shown as a select;
  * - text: free text; secret: free text hidden from non-admins;
  * - readonly: shown but never written by PUT (userApiToken).
+ * `adminsOnly`: a text or option that attendants do not read (a login, the server's own addresses and paths).
  */
 export const SETTING_DEFINITIONS = {
   userCreation: { kind: 'option', options: onOff, default: 'disabled' },
@@ -69,14 +70,16 @@ export const SETTING_DEFINITIONS = {
   /** What Meta's webhook handshake must send as hub.verify_token. */
   instagramVerifyToken: { kind: 'secret', default: '' },
   userApiToken: { kind: 'readonly', default: '' },
-  /** The folder whose files /ZDGMedia2 may send by path (empty: DATA_DIR/bulk-media). */
-  bulkMediaFolder: { kind: 'text', default: '' },
+  /** The folder whose files /ZDGMedia2 may send by path (empty: DATA_DIR/bulk-media); attendants see its label only. */
+  bulkMediaFolder: { kind: 'text', default: '', adminsOnly: true },
 } as const satisfies Record<string, SettingDefinition>;
 
 export interface SettingDefinition {
   kind: 'option' | 'text' | 'secret' | 'readonly';
   options?: readonly string[];
   default: string;
+  /** Read by admins only (GET /api/settings and the `settings` event leave it out for attendants). */
+  adminsOnly?: boolean;
 }
 
 export type SettingKey = keyof typeof SETTING_DEFINITIONS;
@@ -106,10 +109,10 @@ export function isMaskedSecret(value: string): boolean {
   return value.startsWith('••••••••');
 }
 
-/** Whether a non-admin may read this setting. */
+/** Whether a non-admin may read this setting: options and texts, except the admins-only ones. */
 export function isPublicSetting(key: SettingKey): boolean {
-  const kind = settingDefinition(key).kind;
-  return kind === 'option' || kind === 'text';
+  const def = settingDefinition(key);
+  return (def.kind === 'option' || def.kind === 'text') && def.adminsOnly !== true;
 }
 
 export const SettingUpdateInput = z.object({

@@ -1,9 +1,10 @@
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { OutboundMedia } from '../../channels/channel-driver.js';
 import { AppError } from '../../http/app-error.js';
 import { MIME_BY_EXTENSION, mediaTypeOf, type MediaStorage } from '../../storage/media-storage.js';
 import { fetchRemoteMedia, RemoteMediaError } from '../../storage/remote-media.js';
+import type { BulkMediaFolder } from './bulk-media-folder.js';
 import type { CampaignRecord } from './campaigns.repository.js';
 
 /** Largest file a bulk send carries, by URL or by path. */
@@ -26,43 +27,6 @@ export class CampaignMediaError extends Error {
   }
 }
 
-function pathError(message: string): AppError {
-  return new AppError('ERR_VALIDATION', `path: ${message}`, { issues: [{ path: 'path', message }] });
-}
-
-function isInside(folder: string, file: string): boolean {
-  const relative = path.relative(folder, file);
-  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
-}
-
-/**
- * Checks a `mediaPath` campaign's file (/ZDGMedia2): an absolute path to a regular file inside the bulk media
- * folder, also once symlinks are followed. Answers the real path; ERR_VALIDATION (field `path`) otherwise.
- */
-export async function checkBulkMediaPath(file: string, folder: string, maxBytes = BULK_MEDIA_MAX_BYTES): Promise<string> {
-  if (!path.isAbsolute(file)) throw pathError('Must be an absolute path');
-  let realFolder: string;
-  try {
-    realFolder = await realpath(folder);
-  } catch {
-    throw pathError(`The bulk media folder ${folder} does not exist: an admin sets it under Settings (bulkMediaFolder)`);
-  }
-  if (!isInside(path.resolve(folder), path.resolve(file)) && !isInside(realFolder, path.resolve(file))) {
-    throw pathError(`Only files inside the bulk media folder (${folder}) can be sent`);
-  }
-  let real: string;
-  try {
-    real = await realpath(file);
-  } catch {
-    throw pathError(`No file at ${file}`);
-  }
-  if (!isInside(realFolder, real)) throw pathError(`${file} leads outside the bulk media folder (${folder})`);
-  const info = await stat(real);
-  if (!info.isFile()) throw pathError(`${file} is not a file`);
-  if (info.size > maxBytes) throw pathError(`${file} passes ${Math.round(maxBytes / (1024 * 1024))} MB`);
-  return real;
-}
-
 /**
  * The file a campaign sends to every recipient, read or fetched once and kept while the campaign runs in this
  * process (one campaign's file at a time, at most BULK_MEDIA_MAX_BYTES).
@@ -73,7 +37,7 @@ export class CampaignMedia {
   constructor(
     private readonly storage: MediaStorage,
     private readonly options: CampaignMediaOptions,
-    private readonly bulkMediaFolder: () => Promise<string>,
+    private readonly bulkMedia: BulkMediaFolder,
   ) {}
 
   /** The file of a media campaign; null for a text campaign. Throws CampaignMediaError when it cannot be had. */
@@ -93,7 +57,7 @@ export class CampaignMedia {
     const maxBytes = this.options.maxBytes ?? BULK_MEDIA_MAX_BYTES;
     let real: string;
     try {
-      real = await checkBulkMediaPath(campaign.path ?? '', await this.bulkMediaFolder(), maxBytes);
+      ({ real } = await this.bulkMedia.checkFile(campaign.path ?? '', maxBytes));
     } catch (err) {
       if (err instanceof AppError) throw new CampaignMediaError(err.message.replace(/^path: /, ''));
       throw err;

@@ -19,8 +19,8 @@ export function campaignsRoutes(app: FastifyInstance, campaigns: CampaignsServic
     return campaigns.list(currentUser(request), pageNumber);
   });
 
-  /** Where /ZDGMedia2's files must be (the setting bulkMediaFolder, or DATA_DIR/bulk-media). */
-  app.get('/api/campaigns/media-folder', async () => ({ folder: await campaigns.mediaFolder() }));
+  /** Where /ZDGMedia2's files must be (the setting bulkMediaFolder, or DATA_DIR/bulk-media): a label; the path for admins. */
+  app.get('/api/campaigns/media-folder', async (request) => campaigns.mediaFolder(currentUser(request)));
 
   app.get('/api/campaigns/:id', async (request) => {
     const { id } = parse(IdParams, request.params);

@@ -5,6 +5,7 @@ import {
   normalizeWhatsappNumber,
   parseNumberLines,
   toCsv,
+  type BulkMediaFolderDto,
   type CampaignCreatedResponse,
   type CampaignData,
   type CampaignDto,
@@ -28,7 +29,8 @@ import { connectionOf } from '../whatsapp/connection-of.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { Clock } from '../tickets/tickets.service.js';
 import { WhatsappRepository } from '../whatsapp/whatsapp.repository.js';
-import { checkBulkMediaPath, CampaignMediaError, type CampaignMedia } from './campaign-media.js';
+import type { BulkMediaFolder } from './bulk-media-folder.js';
+import { BULK_MEDIA_MAX_BYTES, CampaignMediaError, type CampaignMedia } from './campaign-media.js';
 import { CampaignsRepository, type CampaignRecord, type RecipientOutcome } from './campaigns.repository.js';
 
 /** Queues the next step of a campaign's chain (the `campaign.step` job, campaigns.jobs.ts); answers the job's id. */
@@ -57,7 +59,7 @@ export interface CampaignsOptions {
   /** A number in [0, 1) (tests may fix the pauses). */
   random?: () => number;
   /** The bulk media folder of mediaPath campaigns (setting bulkMediaFolder, DATA_DIR/bulk-media by default). */
-  bulkMediaFolder: () => Promise<string>;
+  bulkMediaFolder: BulkMediaFolder;
   log: JobLog;
 }
 
@@ -123,7 +125,7 @@ export class CampaignsService {
     }
     if (numbers.length === 0) throw validation('numbers', 'No line holds a valid number');
     await checkTemplateRule(this.db, whatsappId, data.template);
-    if (data.kind === 'mediaPath') await checkBulkMediaPath(data.path ?? '', await this.options.bulkMediaFolder());
+    if (data.kind === 'mediaPath') await this.options.bulkMediaFolder.checkFile(data.path ?? '', BULK_MEDIA_MAX_BYTES);
     const recipients = [
       ...numbers.map((n) => ({ line: n.line, number: n.number, status: 'pending' as const, error: null })),
       ...invalid.map((i) => ({ line: i.line, number: i.text, status: 'invalid' as const, error: REASON_TEXT[i.reason] })),
@@ -177,8 +179,10 @@ export class CampaignsService {
     return { id, jobId };
   }
 
-  async mediaFolder(): Promise<string> {
-    return this.options.bulkMediaFolder();
+  /** Where /ZDGMedia2's files must be: its label for everyone, its absolute path for admins only. */
+  async mediaFolder(user: AuthUser): Promise<BulkMediaFolderDto> {
+    const folder = this.options.bulkMediaFolder;
+    return user.profile === 'admin' ? { label: await folder.label(), folder: await folder.path() } : { label: await folder.label() };
   }
 
   /** An admin sees every campaign; an attendant the ones they started. */

@@ -222,9 +222,9 @@ describe('bulk sends (issue 12)', () => {
       await rm(outside, { recursive: true, force: true });
     });
 
-    it('tells where the files must be', async () => {
-      const res = await t.call('GET', '/api/campaigns/media-folder', { token: t.user });
-      expect(res.body).toEqual({ folder });
+    it('tells where the files must be: the folder\'s name to attendants, its path to admins too', async () => {
+      expect((await t.call('GET', '/api/campaigns/media-folder', { token: t.user })).body).toEqual({ label: path.basename(folder) });
+      expect((await t.call('GET', '/api/campaigns/media-folder', { token: t.admin })).body).toEqual({ label: path.basename(folder), folder });
     });
 
     it('sends a file inside the bulk media folder, named by its absolute path', async () => {
@@ -235,7 +235,14 @@ describe('bulk sends (issue 12)', () => {
       expect(entry).toMatchObject({ mediaType: 'document', body: 'Tabela de preços' });
     });
 
-    it('refuses a path outside the folder, a symlink leading out, a missing file and a relative path with 400', async () => {
+    it('sends a file named by its path inside the folder', async () => {
+      const [to] = numbers(1);
+      const created = await start({ kind: 'mediaPath', numbers: to, path: 'promos/tabela.pdf', title: 'Tabela' });
+      expect((await finished(created.id)).sent).toBe(1);
+      expect((await campaign(created.id)).path).toBe('promos/tabela.pdf');
+    });
+
+    it('refuses a path outside the folder, a symlink leading out and a missing file with 400', async () => {
       const before = await campaignRows();
       const paths: [string, RegExp][] = [
         [path.join(outside, 'secret.txt'), /inside the bulk media folder/],
@@ -243,7 +250,7 @@ describe('bulk sends (issue 12)', () => {
         [path.join(folder, 'link-out.txt'), /leads outside/],
         [path.join(folder, 'promos', 'nothing.pdf'), /No file/],
         [path.join(folder, 'promos'), /not a file/],
-        ['promos/tabela.pdf', /absolute path/],
+        ['../outside.txt', /inside the bulk media folder/],
         ['/etc/passwd', /inside the bulk media folder/],
       ];
       for (const [file, message] of paths) {

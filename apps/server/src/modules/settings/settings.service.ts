@@ -24,7 +24,12 @@ export function masked(setting: SettingDto): SettingDto {
   return settingDefinition(setting.key).kind === 'secret' ? { key: setting.key, value: maskSecret(setting.value) } : setting;
 }
 
+/** A check of a value that needs more than the value (the file system, ...): throws an AppError to refuse it. */
+export type SettingCheck = (value: string) => Promise<void>;
+
 export class SettingsService {
+  private readonly checks = new Map<SettingKey, SettingCheck>();
+
   constructor(
     private readonly db: Database,
     private readonly events: DomainEvents,
@@ -32,6 +37,11 @@ export class SettingsService {
 
   private repo(executor: Executor = this.db): SettingsRepository {
     return new SettingsRepository(executor);
+  }
+
+  /** Adds the server's own check of a key's new values (bulkMediaFolder: never the server's own folders). */
+  checkWith(key: SettingKey, check: SettingCheck): void {
+    this.checks.set(key, check);
   }
 
   /** Every key of the specification with its default; the API token is random, generated once. */
@@ -58,6 +68,7 @@ export class SettingsService {
     }
     const problem = validateSettingValue(key, value);
     if (problem) throw new AppError('ERR_VALIDATION', `value: ${problem}`, { issues: [{ path: 'value', message: problem }] });
+    await this.checks.get(key)?.(value);
     return masked(await this.write(key, value));
   }
 

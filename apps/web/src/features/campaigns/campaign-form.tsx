@@ -145,7 +145,7 @@ export function CampaignForm({ kind, onStarted, pathHelp }: CampaignFormProps) {
           type="url"
         />
       )}
-      {fields.includes('path') && <FormTextField form={form} name="path" label={t('campaigns.fields.path')} placeholder="/…/file.pdf" helperText={pathHelp} />}
+      {fields.includes('path') && <FormTextField form={form} name="path" label={t('campaigns.fields.path')} placeholder="promos/file.pdf" helperText={pathHelp} />}
       {fields.includes('title') && <FormTextField form={form} name="title" label={t('campaigns.fields.title')} />}
       <Stack direction="row" spacing={2}>
         <FormTextField

@@ -1,4 +1,5 @@
 import type {
+  BulkMediaFolderDto,
   CampaignCreatedResponse,
   CampaignDto,
   CampaignInput,
@@ -29,12 +30,12 @@ export function useCampaign(id: number | null) {
   return useLiveJob<CampaignDto>([...CAMPAIGNS_KEY, 'one', id], id === null ? null : `/campaigns/${id}`);
 }
 
-/** The folder whose files /ZDGMedia2 may send (asked only on that page). */
-export function useMediaFolder(enabled: boolean): string | undefined {
+/** The folder whose files /ZDGMedia2 may send (asked only on that page): its label, and for admins its path. */
+export function useMediaFolder(enabled: boolean): BulkMediaFolderDto | undefined {
   const query = useQuery({
     queryKey: [...CAMPAIGNS_KEY, 'media-folder'],
     enabled,
-    queryFn: async () => (await api.get<{ folder: string }>('/campaigns/media-folder')).data.folder,
+    queryFn: async () => (await api.get<BulkMediaFolderDto>('/campaigns/media-folder')).data,
   });
   return query.data;
 }

@@ -9,7 +9,8 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import type { CampaignKind } from '@wadesk/contracts';
+import type { BulkMediaFolderDto, CampaignKind } from '@wadesk/contracts';
+import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../components/empty-state';
@@ -24,6 +25,12 @@ const TITLE_KEYS: Record<CampaignKind, string> = {
   mediaPath: 'pages.bulkMediaPath',
   audio: 'pages.bulkAudio',
 };
+
+/** Where /ZDGMedia2's files must be: the folder's name (attendants never read the server's paths); admins also read its path. */
+function mediaFolderHelp(t: TFunction, folder: BulkMediaFolderDto | undefined): string {
+  const label = folder?.label ?? '…';
+  return folder?.folder ? t('campaigns.pathHelpAdmin', { folder: label, path: folder.folder }) : t('campaigns.pathHelp', { folder: label });
+}
 
 /** One bulk-send tool (/ZDG, /ZDGMedia, /ZDGMedia2, /ZDGMedia3): its form, the campaign under way, past campaigns. */
 export function CampaignsPage({ kind }: { kind: CampaignKind }) {
@@ -46,7 +53,7 @@ export function CampaignsPage({ kind }: { kind: CampaignKind }) {
             <CampaignForm
               kind={kind}
               onStarted={(created) => setChosen(created.id)}
-              pathHelp={kind === 'mediaPath' ? t('campaigns.pathHelp', { folder: folder ?? '…' }) : undefined}
+              pathHelp={kind === 'mediaPath' ? mediaFolderHelp(t, folder) : undefined}
             />
           </Paper>
         </Grid>
