@@ -19,6 +19,7 @@ import { frameworkErrorHandler, registerErrorHandler } from './http/error-handle
 import { healthRoutes, readyRoute } from './http/health.routes.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { registerRequestIdHeader, requestIdOf } from './http/request-id.js';
+import { collapseSlashes, routerPath } from './http/router-path.js';
 import { processFfmpeg } from './ops/ffmpeg.js';
 import { InFlightRequests } from './ops/in-flight.js';
 import { AppMetrics } from './ops/metrics.js';
@@ -158,6 +159,8 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     trustProxy: config.trustProxy,
     bodyLimit: 2 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    // One spelling of the path for all that reads it (the router, the static files, the not-found answer).
+    rewriteUrl: (request) => collapseSlashes(request.url ?? '/'),
     frameworkErrors: frameworkErrorHandler,
     // Each log line of a request carries its id (reqId): the caller's X-Request-Id when sane, else a new UUID.
     requestIdHeader: false,
@@ -415,9 +418,10 @@ async function serveWebApp(http: FastifyInstance, webDist: string): Promise<void
     http.get('/', { config: { access: 'public' } }, (_request, reply) => reply.sendFile('index.html'));
   }
   http.setNotFoundHandler((request, reply) => {
-    const url = request.url;
+    // As the router reads it: /%61pi/x and //api/x are API paths too, answered with the same JSON 404.
+    const url = routerPath(request.url);
     // /metrics (Prometheus) when the metrics are off: a JSON 404, never the web app's page.
-    if (url.startsWith('/api') || url.startsWith('/socket.io') || url === '/metrics' || url.startsWith('/metrics?') || url.startsWith('/assets/') || request.method !== 'GET') {
+    if (url.startsWith('/api') || url.startsWith('/socket.io') || url === '/metrics' || url.startsWith('/assets/') || request.method !== 'GET') {
       return reply.status(404).send({ error: 'ERR_NOT_FOUND', message: 'Not found' } satisfies ErrorBody);
     }
     if (!hasWeb) return reply.status(404).type('text/plain').send('The web app is not built: run npm run build.');

@@ -48,22 +48,22 @@ export const SETTING_DEFINITIONS = {
   typebotRestart: { kind: 'text', default: '#reiniciar' },
   typebotOff: { kind: 'text', default: '#sair' },
   typebotTime: { kind: 'text', default: '60' },
-  emailUser: { kind: 'text', default: '' },
+  emailUser: { kind: 'text', default: '', adminsOnly: true },
   emailPass: { kind: 'secret', default: '' },
   emailFrom: { kind: 'text', default: '' },
   emailTo: { kind: 'text', default: '' },
   /** The SMTP server (not in the specification, which leaves them to the old backend's configuration). */
-  emailHost: { kind: 'text', default: '' },
-  emailPort: { kind: 'text', default: '587' },
+  emailHost: { kind: 'text', default: '', adminsOnly: true },
+  emailPort: { kind: 'text', default: '587', adminsOnly: true },
   /** tls: TLS from the start (port 465); starttls: upgrade after connecting (587); none: plain (tests, relays). */
-  emailSecure: { kind: 'option', options: ['tls', 'starttls', 'none'], default: 'starttls' },
+  emailSecure: { kind: 'option', options: ['tls', 'starttls', 'none'], default: 'starttls', adminsOnly: true },
   vonageApiKey: { kind: 'secret', default: '' },
   vonageApiSecret: { kind: 'secret', default: '' },
-  vonageApiId: { kind: 'text', default: '' },
+  vonageApiId: { kind: 'text', default: '', adminsOnly: true },
   /** The Vonage application's private key (PEM), which signs the Voice API's JWTs. */
   vonagePrivateKey: { kind: 'secret', default: '' },
   /** Instagram direct through Meta's Graph API: the professional account's id and a token with instagram_manage_messages. */
-  instagramAccountId: { kind: 'text', default: '' },
+  instagramAccountId: { kind: 'text', default: '', adminsOnly: true },
   instagramAccessToken: { kind: 'secret', default: '' },
   /** The Meta app's secret: checks the webhook's X-Hub-Signature-256. */
   instagramAppSecret: { kind: 'secret', default: '' },

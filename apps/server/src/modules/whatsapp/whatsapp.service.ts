@@ -42,11 +42,16 @@ function cloudConfigOf(channel: string, data: CreateData | UpdateData, current: 
 }
 
 /**
- * What a viewer may read of a connection: everything but, for attendants, the pending QR code. Whoever scans
- * that code pairs their own phone as the connection, a change that stays admin-only (docs/decisions/0009).
+ * What a viewer may read of a connection: everything but, for attendants, the pending QR code and the Cloud API
+ * settings. Whoever scans that code pairs their own phone as the connection, a change that stays admin-only
+ * (docs/decisions/0009); the Cloud API's verify token (and its ids) are for configuring Meta, an admin's task.
+ * The realtime `whatsapp` event to attendants should send the same view.
  */
-function forViewer(whatsapp: WhatsappDto, admin: boolean): WhatsappDto {
-  return admin ? whatsapp : { ...whatsapp, qrcode: '' };
+export function whatsappForViewer(whatsapp: WhatsappDto, admin: boolean): WhatsappDto {
+  if (admin) return whatsapp;
+  const view: WhatsappDto = { ...whatsapp, qrcode: '' };
+  delete view.cloud;
+  return view;
 }
 
 /** Connections: exactly one default, greeting rule, and their sessions started and stopped with them. */
@@ -65,13 +70,13 @@ export class WhatsappService {
 
   /** Every connection; unless `admin`, the attendant's view: no QR code. */
   async list(admin = false): Promise<WhatsappDto[]> {
-    return (await this.repo().list()).map((w) => forViewer(this.withLastError(w), admin));
+    return (await this.repo().list()).map((w) => whatsappForViewer(this.withLastError(w), admin));
   }
 
   async get(id: number, admin = false): Promise<WhatsappDto> {
     const whatsapp = await this.repo().findDto(id);
     if (!whatsapp) throw new AppError('ERR_NO_WAPP_FOUND');
-    return forViewer(this.withLastError(whatsapp), admin);
+    return whatsappForViewer(this.withLastError(whatsapp), admin);
   }
 
   /** Adds why the connection last failed, as the session manager of this process knows it. */
