@@ -92,4 +92,17 @@ describe('what an attendant reads', () => {
     await eventually(async () => (seen.includes('groups') ? true : null), 5_000, 'the groups setting event');
     expect(seen).not.toContain('emailUser');
   });
+
+  it('sends an attendant a saved connection without its Cloud API settings (the verify token)', async () => {
+    const socket = await t.socket(attendant);
+    const seen: WhatsappDto[] = [];
+    socket.on('whatsapp', (e: { action: string; whatsapp?: WhatsappDto }) => {
+      if (e.whatsapp) seen.push(e.whatsapp);
+    });
+    expect((await t.call('PUT', `/api/whatsapp/${cloud.id}`, { token: admin, body: { name: 'Cloud reads 2' } })).status).toBe(200);
+    const event = await eventually(async () => seen.find((w) => w.id === cloud.id) ?? null, 5_000, 'the connection event');
+    expect(event.name).toBe('Cloud reads 2');
+    expect(event.cloud).toBeUndefined();
+    expect(JSON.stringify(seen)).not.toContain(VERIFY_TOKEN);
+  });
 });

@@ -14,6 +14,7 @@ import type { DomainEvents } from '../events/domain-events.js';
 import type { AuthService } from '../modules/auth/auth.service.js';
 import type { AuthUser } from '../modules/auth/auth-user.js';
 import { masked } from '../modules/settings/settings.service.js';
+import { whatsappForViewer } from '../modules/whatsapp/whatsapp.service.js';
 
 export interface SocketData {
   user: AuthUser;
@@ -245,7 +246,7 @@ export function registerRealtimeListener(io: RealtimeServer, events: DomainEvent
   // A pending QR code pairs a phone with the desk: admins only (decision 0009); others get the state without it.
   events.on('whatsapp.saved', ({ whatsapp }) => {
     io.to(rooms.admins).emit('whatsapp', { action: 'update', whatsapp });
-    io.to(rooms.nonAdmins).emit('whatsapp', { action: 'update', whatsapp: { ...whatsapp, qrcode: '' } });
+    io.to(rooms.nonAdmins).emit('whatsapp', { action: 'update', whatsapp: whatsappForViewer(whatsapp, false) });
   });
   events.on('whatsapp.deleted', ({ whatsappId }) =>
     io.to(rooms.everyone).emit('whatsapp', { action: 'delete', whatsappId }),
