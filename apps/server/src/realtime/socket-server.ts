@@ -243,7 +243,8 @@ export function registerRealtimeListener(io: RealtimeServer, events: DomainEvent
   events.on('quickAnswer.deleted', ({ quickAnswerId }) =>
     io.to(rooms.everyone).emit('quickAnswer', { action: 'delete', quickAnswerId }),
   );
-  // A pending QR code pairs a phone with the desk: admins only (decision 0009); others get the state without it.
+  // A pending QR code pairs a phone with the desk, and a Cloud API connection's settings hold its verify token: admins
+  // only (decision 0009, issue 31); others get the connection without them, as GET /api/whatsapp answers them.
   events.on('whatsapp.saved', ({ whatsapp }) => {
     io.to(rooms.admins).emit('whatsapp', { action: 'update', whatsapp });
     io.to(rooms.nonAdmins).emit('whatsapp', { action: 'update', whatsapp: whatsappForViewer(whatsapp, false) });
