@@ -17,6 +17,11 @@ export interface ServerToClientEvents {
   settings: (e: { action: 'update'; setting: SettingDto }) => void;
   whatsapp: (e: { action: 'update'; whatsapp: WhatsappDto } | { action: 'delete'; whatsappId: number }) => void;
   whatsappSession: (e: { action: 'update'; session: WhatsappSessionDto }) => void;
+  /**
+   * To each socket whose channels show the ticket (see ClientToServerEvents): `update` with the ticket as it is now;
+   * `delete` when it is no longer shown there (it changed status, queue or attendant, or was deleted); `updateUnread`
+   * when it was read.
+   */
   ticket: (
     e:
       | { action: 'update'; ticket: TicketDto }
@@ -38,19 +43,31 @@ export interface ServerToClientEvents {
   schedule: (e: { action: 'create' | 'update'; schedule: ScheduleDto }) => void;
   /** A history import's progress (issue 14): to admins only. */
   historyImport: (e: { action: 'update'; historyImport: HistoryImportDto }) => void;
+  /**
+   * The socket's own sign-in, to that socket only: its access token expires within a minute (`expiring`: send a
+   * fresh one with `authenticate` to keep the socket and its channels), it expired (`expired`), or the sign-in
+   * ended (`ended`: a logout, or its refresh token was revoked). The server disconnects the socket right after
+   * `expired` and `ended`.
+   */
+  session: (e: { action: 'expiring'; expiresAt: string } | { action: 'expired' } | { action: 'ended' }) => void;
 }
 
 export type JoinAck = (result: { ok: boolean; error?: string }) => void;
 
-/** Rooms a client asks to join (§4): the server checks each. */
+/**
+ * Channels a client asks to join (§4), each checked. Once a socket has joined one, it hears of tickets and their
+ * messages through its channels only: `joinNotification` every ticket its user may see, `joinTickets(status)` the
+ * tickets of the user's list of that status, `joinChatBox(id)` that ticket. Before, it hears as with `notification`.
+ */
 export interface ClientToServerEvents {
   joinNotification: (ack?: JoinAck) => void;
   joinTickets: (status: TicketStatus, ack?: JoinAck) => void;
   joinChatBox: (ticketId: number, ack?: JoinAck) => void;
   leaveChatBox: (ticketId: number) => void;
   /**
-   * Hands the socket a fresh access token of the same user (after a refresh). A socket whose token expires
-   * without one is disconnected by the server; the ack says ERR_SESSION_EXPIRED when the token is refused.
+   * Hands the socket a fresh access token of the same user (after a refresh, or when told `session` `expiring`): the
+   * socket keeps its channels. A socket whose token expires without one is told `session` `expired` and disconnected;
+   * the ack says ERR_SESSION_EXPIRED when the token is refused.
    */
   authenticate: (payload: { token: string }, ack?: JoinAck) => void;
 }

@@ -16,6 +16,9 @@ import type {
   WhatsappSessionDto,
 } from '@wadesk/contracts';
 
+/** Where a ticket is, for who sees it: its queue, its attendant and its status. */
+export type TicketPlace = Pick<TicketDto, 'queueId' | 'userId' | 'status'>;
+
 /** What services announce; the realtime listener decides who sees each. */
 export interface DomainEventMap {
   'user.saved': { user: UserDto; created: boolean };
@@ -31,8 +34,11 @@ export interface DomainEventMap {
   'whatsapp.deleted': { whatsappId: number };
   'whatsapp.session': { session: WhatsappSessionDto };
   'tickets.changed': { ticketIds: number[] };
-  /** A ticket changed; `previous` says who could see it before, so they can drop it. */
-  'ticket.updated': { ticket: TicketDto; previous?: { queueId: number | null; userId: number | null } };
+  /**
+   * A ticket changed; `previous` says where it was before (queue, attendant, status), so those who saw it there can
+   * drop it. Without it, those who may see the ticket but not in their channels are told to drop it, in case they had it.
+   */
+  'ticket.updated': { ticket: TicketDto; previous?: TicketPlace };
   'ticket.read': { ticket: TicketDto };
   /** A user closed a ticket (Resolve, or Protocolo with its number on the ticket): the ticket-closed e-mail. */
   'ticket.closed': { ticket: TicketDto; by: string };

@@ -50,6 +50,10 @@ export const SERVER_EVENT_ACCESS: Record<ServerEventName, Record<string, Receive
     "another user's scheduled message": adminsOnly,
   },
   historyImport: { 'a history import': adminsOnly },
+  /** Each socket hears of its own sign-in only. */
+  session: {
+    "the queue member's access token about to expire": { anonymous: false, queueMember: true, outsider: false, admin: false },
+  },
 };
 
 type Verdict = 'allowed' | 'refused';

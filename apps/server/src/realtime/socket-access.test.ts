@@ -1,4 +1,5 @@
 import type { CampaignDto, ClientEventName, MessageDto, ScheduleDto, ServerEventName, TicketDto, UserDto, WhatsappDto } from '@wadesk/contracts';
+import { SignJWT } from 'jose';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DomainEventMap, DomainEventName } from '../events/domain-events.js';
@@ -115,6 +116,16 @@ const SITUATIONS: Record<ServerEventName, Record<string, () => void>> = {
         },
       }),
   },
+  session: {
+    // A token with less than a minute left is told `expiring` at once; the member's own token is handed back after.
+    "the queue member's access token about to expire": () => {
+      const member = actors.queueMember;
+      void (async () => {
+        await ack(member.socket, 'authenticate', { token: await tokenExpiringIn(member.user!.id, 30) });
+        await ack(member.socket, 'authenticate', { token: member.token });
+      })();
+    },
+  },
 };
 
 function scheduleOf(userId: number): ScheduleDto {
@@ -131,6 +142,17 @@ function campaignOf(userId: number): CampaignDto {
     message: 'Promoção', url: null, title: null, path: null, minInterval: 0, maxInterval: 1, template: null, total: 2, sent: 1, failed: 0,
     unknown: 0, invalid: 0, nextSendAt: now, lastError: null, createdAt: now, updatedAt: now, startedAt: now, finishedAt: null,
   };
+}
+
+/** An access token of the user that expires in `seconds`. */
+function tokenExpiringIn(userId: number, seconds: number): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(String(userId))
+    .setIssuedAt(now)
+    .setExpirationTime(now + seconds)
+    .sign(new TextEncoder().encode(t.app.config.jwtSecret));
 }
 
 const ack = (socket: Socket, event: string, ...args: unknown[]) =>

@@ -10,7 +10,7 @@ import {
   type UserDto,
 } from '@wadesk/contracts';
 import { Server, type Socket } from 'socket.io';
-import type { DomainEvents } from '../events/domain-events.js';
+import type { DomainEvents, TicketPlace } from '../events/domain-events.js';
 import type { AuthService } from '../modules/auth/auth.service.js';
 import type { AuthUser } from '../modules/auth/auth-user.js';
 import { masked } from '../modules/settings/settings.service.js';
@@ -24,6 +24,11 @@ export interface SocketData {
   validAfter: number | null;
   /** The user's queues (non-admins), kept by ticket-realtime.ts to decide who receives ticket events. */
   queueIds?: number[];
+  /**
+   * The socket joined a channel (notification, a tickets status, a chat box): from then on it hears of tickets
+   * through its channels only (ticket-realtime.ts); before, as if it had joined notification.
+   */
+  subscribed?: boolean;
 }
 
 /**
@@ -33,7 +38,8 @@ export interface SocketData {
 export interface InterServerEvents {
   userSessions(e: { user: UserDto }): void;
   userTickets(e: { user: UserDto }): void;
-  ticketUpdated(e: { ticket: TicketDto; previous?: { queueId: number | null; userId: number | null } }): void;
+  ticketUpdated(e: { ticket: TicketDto; previous?: TicketPlace }): void;
+  ticketRead(e: { ticket: TicketDto }): void;
   ticketDeleted(e: { ticket: TicketDto }): void;
   ticketMessage(e: { action: 'create' | 'update'; message: MessageDto; ticket: TicketDto }): void;
 }
@@ -66,17 +72,20 @@ export function onEveryProcess<E extends keyof InterServerEvents>(
   };
 }
 
-/** Rooms: every signed-in socket, admins, and each user's own room. */
+/** Rooms: every signed-in socket, admins, each user's own room, and each sign-in's (refresh token family). */
 export const rooms = {
   everyone: 'authenticated',
   admins: 'admins',
   nonAdmins: 'non-admins',
   notification: 'notification',
   user: (id: number) => `user:${id}`,
+  session: (id: string) => `session:${id}`,
 };
 
 /** Longest delay setTimeout takes; a later expiry is re-armed when it fires. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/** A socket is told `session` `expiring` this long before its access token expires (at once when less is left). */
+export const EXPIRY_NOTICE_MS = 60_000;
 
 /** Answers a client's acknowledgement, when it asked for one (a client may send anything in its place). */
 export function answer(ack: unknown, result: Parameters<JoinAck>[0]): void {
@@ -108,8 +117,9 @@ function bearer(raw: unknown): string {
 
 /**
  * Socket.IO at /socket.io: the handshake must carry a valid access token in its `auth` (never in the query), and
- * a socket lives only as long as its token: when it expires the socket is disconnected, unless the client sent a
- * fresh one with `authenticate` { token } before. A logout ends the user's sockets.
+ * a socket lives only as long as its token: a minute before it expires the socket is told `session` `expiring`; when
+ * it expires, `session` `expired` and it is disconnected, unless the client sent a fresh one with `authenticate`
+ * { token } before (the socket then keeps its channels). A logout ends the sockets of that sign-in (docs/api.md).
  */
 export function createSocketServer(httpServer: HttpServer, auth: AuthService): RealtimeServer {
   const io: RealtimeServer = new Server(httpServer, {
@@ -141,19 +151,39 @@ export function createSocketServer(httpServer: HttpServer, auth: AuthService): R
   io.on('connection', (socket) => {
     const user = socket.data.user;
     void socket.join([rooms.everyone, rooms.user(user.id), isAdmin(user) ? rooms.admins : rooms.nonAdmins]);
+    // The room of its sign-in (refresh token family), which a logout closes.
+    if (user.sessionId) void socket.join(rooms.session(user.sessionId));
 
     let expiry: NodeJS.Timeout | undefined;
+    let notice: NodeJS.Timeout | undefined;
+    /** The expiry the socket was last told of: each token's `expiring` is sent once. */
+    let noticeSentFor: number | undefined;
+    const tellExpiring = () => {
+      const expiresAt = socket.data.expiresAt;
+      if (noticeSentFor === expiresAt) return;
+      noticeSentFor = expiresAt;
+      socket.emit('session', { action: 'expiring', expiresAt: new Date(expiresAt).toISOString() });
+    };
     const armExpiry = () => {
       clearTimeout(expiry);
+      clearTimeout(notice);
       const left = socket.data.expiresAt - Date.now();
       if (left <= 0) {
+        // Sent before the disconnect packet, on the same connection: the client hears why.
+        socket.emit('session', { action: 'expired' });
         socket.disconnect(true);
         return;
       }
+      const untilNotice = left - EXPIRY_NOTICE_MS;
+      if (untilNotice <= 0) tellExpiring();
+      else notice = setTimeout(tellExpiring, Math.min(untilNotice, MAX_TIMER_MS));
       expiry = setTimeout(armExpiry, Math.min(left, MAX_TIMER_MS));
     };
     armExpiry();
-    socket.on('disconnect', () => clearTimeout(expiry));
+    socket.on('disconnect', () => {
+      clearTimeout(expiry);
+      clearTimeout(notice);
+    });
 
     socket.on('authenticate', (payload, ack) => {
       const token = bearer((payload as { token?: unknown } | null | undefined)?.token);
@@ -177,7 +207,13 @@ export function createSocketServer(httpServer: HttpServer, auth: AuthService): R
             socket.disconnect(true);
             return;
           }
+          const signIn = socket.data.user.sessionId;
           bindSession(socket, result);
+          // A token of another sign-in of the same user: the socket now ends with that one.
+          if (signIn !== result.user.sessionId) {
+            if (signIn) void socket.leave(rooms.session(signIn));
+            if (result.user.sessionId) void socket.join(rooms.session(result.user.sessionId));
+          }
           armExpiry();
           answer(ack, { ok: true });
         },
@@ -186,14 +222,19 @@ export function createSocketServer(httpServer: HttpServer, auth: AuthService): R
     });
 
     socket.on('joinNotification', (ack) => {
+      socket.data.subscribed = true;
       void socket.join(rooms.notification);
       answer(ack, { ok: true });
     });
     // Ticket rooms (joinTickets, joinChatBox, leaveChatBox) are handled in ticket-realtime.ts.
   });
 
-  // A logout (or a stolen refresh token's family being ended) closes the user's live connections.
-  auth.onSessionEnded(({ userId }) => io.in(rooms.user(userId)).disconnectSockets(true));
+  // A logout (or a stolen refresh token's family being ended) closes the live connections of that sign-in only: the
+  // user's other browsers stay. Told first, on the same connections, so the clients sign in again rather than retry.
+  auth.onSessionEnded(({ sessionId }) => {
+    io.to(rooms.session(sessionId)).emit('session', { action: 'ended' });
+    io.in(rooms.session(sessionId)).disconnectSockets(true);
+  });
 
   return io;
 }

@@ -316,7 +316,7 @@ export class InboundService {
     const repo = new TicketsRepository(this.db);
     await repo.update(ticket.id, { queueId });
     const updated = (await repo.findDto(ticket.id))!;
-    this.events.emit('ticket.updated', { ticket: updated, previous: { queueId: ticket.queueId, userId: ticket.userId } });
+    this.events.emit('ticket.updated', { ticket: updated, previous: { queueId: ticket.queueId, userId: ticket.userId, status: ticket.status } });
     return updated;
   }
 

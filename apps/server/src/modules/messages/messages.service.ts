@@ -519,7 +519,8 @@ export class MessagesService {
     const message = (await new MessagesRepository(this.db).findDto(id))!;
     const updated = (await tickets.findDto(ticket.id)) ?? ticket;
     this.events.emit('message.created', { message, ticket: updated });
-    this.events.emit('ticket.updated', { ticket: updated });
+    // A message does not move its ticket: where it was is where it is (no socket is told to drop it).
+    this.events.emit('ticket.updated', { ticket: updated, previous: { queueId: ticket.queueId, userId: ticket.userId, status: ticket.status } });
     return message;
   }
 }

@@ -181,7 +181,7 @@ export class TicketsService {
     let ticket = (await this.repo().findDto(id))!;
     const transitions = transitionEvents(current, ticket, user.id);
     await new TicketEventsRepository(this.db).insert(transitions);
-    this.events.emit('ticket.updated', { ticket, previous: { queueId: current.queueId, userId: current.userId } });
+    this.events.emit('ticket.updated', { ticket, previous: { queueId: current.queueId, userId: current.userId, status: current.status } });
     const transfer = transitions.find((e) => e.kind === 'transferred');
     if (transfer && ticket.status !== 'closed') await this.sendTransferNotice(ticket, transfer, user);
 
