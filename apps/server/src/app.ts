@@ -346,6 +346,9 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     loadTickets: (ids) => tickets.loadMany(ids),
   });
   await channels.startAll();
+  // Steps of bulk sends, group actions and outreach batches whose process died (a crash before this start, or another
+  // process) are retried now, with the connections running (issue 31).
+  await jobs.resumeDeadRuns().catch((err: unknown) => http.log.error({ err }, 'resuming the job runs of dead processes failed'));
   campaigns.startProgress();
   const ticketCounts = new TicketCountsFolder(db, http.log.child({ module: 'ticket-counts' }));
   ticketCounts.start();
@@ -358,9 +361,6 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     io,
     publishes,
     database,
-  // Steps of bulk sends, group actions and outreach batches whose process died (a crash before this start, or another
-  // process) are retried now, with the connections running (issue 31).
-  await jobs.resumeDeadRuns().catch((err: unknown) => http.log.error({ err }, 'resuming the job runs of dead processes failed'));
     services: { events, auth, users, settings, queues, contacts, quickAnswers, sessions, whatsapps, tickets, messages, inbound, chatbot, media, campaigns, groups, schedules, history, jobs, email, outreach },
     config,
     metrics,
