@@ -96,6 +96,57 @@ export const calendarDateField = z
   .regex(/^\d{4}-\d{2}-\d{2}$/, INPUT_MESSAGES.dateFormat)
   .refine(isCalendarDate, INPUT_MESSAGES.invalidDate);
 
+/** An ISO 8601 date-time with its offset, as `Date.toISOString()` writes it (`2026-11-26T21:27:20.885Z`) or `+03:00`. */
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+const DAY_MONTH_YEAR = /^(\d{2})\/(\d{2})\/(\d{4})$/;
+
+/**
+ * The day (`YYYY-MM-DD`) an instant given as an ISO date-time falls on. The one place that decides it: for now the
+ * instant's UTC date (issue 32 §5 makes it the caller's day).
+ */
+export function dayOfInstant(instant: Date): string {
+  return instant.toISOString().slice(0, 10);
+}
+
+/**
+ * A day as the specification's clients write it: `YYYY-MM-DD`, an ISO date-time (whaticket's client sends
+ * `new Date().toISOString()`: the day of that instant, `dayOfInstant`), and with `dayMonthYear` also `dd/MM/yyyy`
+ * (the scheduled messages page's 'Data de Envio'); null when it is none of these or not on the calendar.
+ */
+export function parseDay(value: string, options: { dayMonthYear?: boolean } = {}): string | null {
+  const text = value.trim();
+  if (isCalendarDate(text)) return text;
+  if (ISO_DATE_TIME.test(text)) {
+    const date = text.slice(0, 10);
+    const instant = new Date(text);
+    return isCalendarDate(date) && !Number.isNaN(instant.getTime()) ? dayOfInstant(instant) : null;
+  }
+  const dmy = options.dayMonthYear ? DAY_MONTH_YEAR.exec(text) : null;
+  if (dmy) {
+    const date = `${dmy[3]}-${dmy[2]}-${dmy[1]}`;
+    return isCalendarDate(date) ? date : null;
+  }
+  return null;
+}
+
+/**
+ * A day given as `YYYY-MM-DD` or an ISO date-time (and with `dayMonthYear`, `dd/MM/yyyy`), read as `YYYY-MM-DD`
+ * (`parseDay`).
+ */
+export function dayField(options: { dayMonthYear?: boolean } = {}) {
+  const formats = options.dayMonthYear ? 'YYYY-MM-DD, dd/MM/yyyy or an ISO date-time' : 'YYYY-MM-DD or an ISO date-time';
+  return z
+    .string({ error: MESSAGES.required })
+    .max(40, MESSAGES.tooLong)
+    .transform((value, ctx) => {
+      const day = parseDay(value, options);
+      if (day) return day;
+      const wellFormed = /^\s*\d{4}-\d{2}-\d{2}(T|\s*$)/.test(value) || (options.dayMonthYear && DAY_MONTH_YEAR.test(value.trim()));
+      ctx.addIssue({ code: 'custom', message: wellFormed ? INPUT_MESSAGES.invalidDate : `must be ${formats}` });
+      return z.NEVER;
+    });
+}
+
 /** Whether a `data:` URL is well formed: `data:[mime][;param]*,payload`, percent-escapes valid when not base64. */
 export function isWellFormedDataUrl(url: string): boolean {
   const match = /^data:([^;,]*)((?:;[^;,]*)*),(.*)$/s.exec(url);

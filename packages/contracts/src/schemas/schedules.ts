@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { calendarDateField, idField, pageNumberField, textField } from '../validation.js';
+import { calendarDateField, dayField, idField, pageNumberField, textField } from '../validation.js';
 import { MessageTemplateField, type MessageTemplate } from './whatsapp.js';
 
 /**
@@ -113,10 +113,11 @@ export interface ScheduleListResponse {
 
 /**
  * `POST /api/sendAgendamento` (§7, the DISPARAR button): sends now every scheduled message of the day `dataEnvio`
- * (`YYYY-MM-DD`, a day of the server's time zone) on the connection `ticketwhatsappId` (the default one when absent).
+ * (a day of the server's time zone, given as `YYYY-MM-DD`, `dd/MM/yyyy` or an ISO date-time: `dayField`) on the
+ * connection `ticketwhatsappId` (the default one when absent).
  */
 export const SendSchedulesInput = z.object({
-  dataEnvio: calendarDateField,
+  dataEnvio: dayField({ dayMonthYear: true }),
   token: z.string().max(500).optional(),
   ticketwhatsappId: idField.optional(),
 });

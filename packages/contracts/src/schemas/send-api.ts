@@ -57,10 +57,21 @@ export const SendVoiceInput = z.object({
 /** `POST /api/zdgGetWppId`: which connection a ticket uses. */
 export const GetWppIdInput = z.object({ ticketid: idField, token: apiToken });
 
-/** `POST /api/zdgProtocolo`: a protocol number for a ticket, from the protocol service (§7). */
+const PROTOCOL_FORMAT = 'Must be 1 to 40 letters, digits or dashes';
+
+/**
+ * `POST /api/zdgProtocolo`: a protocol number for a ticket, from the protocol service (§7). `protocolo` is a string
+ * or, as some clients send it, a whole number (kept as its digits).
+ */
 export const ProtocolInput = z.object({
   usuario: textField(200).trim().optional(),
-  protocolo: z.string({ error: 'Required' }).trim().regex(/^[\w-]{1,40}$/, 'Must be 1 to 40 letters, digits or dashes'),
+  protocolo: z.preprocess(
+    (value) => (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? String(value) : value),
+    z
+      .string({ error: (issue) => (issue.input === undefined || issue.input === null ? 'Required' : PROTOCOL_FORMAT) })
+      .trim()
+      .regex(/^[\w-]{1,40}$/, PROTOCOL_FORMAT),
+  ),
   ticket: idField,
   token: apiToken,
 });

@@ -7,7 +7,11 @@ export const Profile = z.enum(PROFILES);
 export type Profile = z.infer<typeof Profile>;
 
 const queueIds = z.array(idField).max(500);
-const whatsappId = idField.nullable();
+/**
+ * The user's connection; none is `null`, or as whaticket's client sends it, `false` or `""` (its form's empty
+ * choice, §7 `POST /users`, `PUT /users/{id}`).
+ */
+const whatsappId = z.preprocess((value) => (value === false || value === '' ? null : value), idField.nullable());
 
 /** An empty password on edit means "keep the current one". */
 const optionalPassword = z.preprocess((v) => (v === '' || v === null ? undefined : v), passwordField.optional());

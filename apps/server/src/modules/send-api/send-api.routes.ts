@@ -148,7 +148,7 @@ export function sendApiRoutes(app: FastifyInstance, services: SendApiServices): 
   // DISPARAR of /ZDGAgendamento (issue 14): every scheduled message of that day (server time zone) on that connection, now.
   app.post(
     '/api/sendAgendamento',
-    api("Sends now every scheduled message of the day dataEnvio (YYYY-MM-DD, server time zone) on the connection (202: queued as jobs)", {
+    api("Sends now every scheduled message of the day dataEnvio (YYYY-MM-DD, dd/MM/yyyy or an ISO date-time; server time zone) on the connection (202: queued as jobs)", {
       body: SendSchedulesInput,
       status: 202,
     }),

@@ -1,4 +1,4 @@
-import { calendarDateField, idField, pageNumberField, searchParamField, TICKET_STATUSES } from '@wadesk/contracts';
+import { dayField, idField, pageNumberField, searchParamField, TICKET_STATUSES } from '@wadesk/contracts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { currentUser } from '../../http/auth-hook.js';
@@ -35,7 +35,8 @@ export const TicketListQuery = z.object({
   searchParam: searchParamField,
   pageNumber: pageNumberField,
   status: z.enum(TICKET_STATUSES).optional(),
-  date: calendarDateField.optional(),
+  /** `YYYY-MM-DD`, or an ISO date-time as whaticket's client sends it (its day: `dayOfInstant`). */
+  date: dayField().optional(),
   showAll: booleanString,
   queueIds: queueIdsParam,
   withUnreadMessages: booleanString,
