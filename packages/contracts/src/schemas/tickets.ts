@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { idField } from '../validation.js';
 import type { ContactDto } from './contacts.js';
 import type { QueueDto } from './queues.js';
 import type { SearchExcerpt } from '../search-excerpt.js';
@@ -96,4 +98,25 @@ export interface MessagesPageDto {
   ticket: TicketDto;
   count: number;
   hasMore: boolean;
+}
+
+/**
+ * `POST /api/ticketsClosed` (§7 "close all"): the view the caller closes from, with the ticket list's own filters, so
+ * that what is closed is what the Inbox or Group tab shows (its Working on and Queue lists): `showAll` (admins only),
+ * the queue filter, private or group tickets. Without a body (whaticket's client): the caller's open tickets and the
+ * pending tickets they may see, private and group.
+ */
+export const CloseAllTicketsInput = z
+  .object({
+    showAll: z.boolean().default(false),
+    queueIds: z.array(idField).max(500).optional(),
+    isGroup: z.boolean().optional(),
+  })
+  .nullish()
+  .transform((input) => input ?? { showAll: false });
+export type CloseAllTicketsInput = z.input<typeof CloseAllTicketsInput>;
+
+/** `POST /api/ticketsClosed`: how many tickets were closed. */
+export interface CloseAllTicketsResponse {
+  closed: number;
 }

@@ -1,4 +1,4 @@
-import { dayField, idField, pageNumberField, searchParamField, TICKET_STATUSES } from '@wadesk/contracts';
+import { CloseAllTicketsInput, dayField, idField, pageNumberField, searchParamField, TICKET_STATUSES, type CloseAllTicketsResponse } from '@wadesk/contracts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { currentUser } from '../../http/auth-hook.js';
@@ -91,8 +91,9 @@ export function ticketsRoutes(app: FastifyInstance, tickets: TicketsService): vo
     return { message: 'Ticket deleted' };
   });
 
-  app.post('/api/ticketsClosed', async (request) => {
-    const closed = await tickets.closeAll(currentUser(request));
+  // Close all (§7): what the caller's Inbox or Group tab shows, by the view given in the body (none: see the schema).
+  app.post('/api/ticketsClosed', async (request): Promise<CloseAllTicketsResponse> => {
+    const closed = await tickets.closeAll(currentUser(request), parse(CloseAllTicketsInput, request.body));
     return { closed };
   });
 }

@@ -229,10 +229,14 @@ export class TicketsService {
     this.events.emit('ticket.deleted', { ticket });
   }
 
-  /** Closes every open and pending ticket the caller may see. */
-  async closeAll(user: AuthUser): Promise<number> {
-    const filter = await this.listFilter(user, { searchParam: '', showAll: true, withUnreadMessages: false });
-    delete filter.mineOrPendingOf;
+  /**
+   * Close all: the open and pending tickets of the caller's view (the Inbox or Group tab, both lists), decided as
+   * the ticket list decides them (`listFilter`): for an admin with Show all, all of them; otherwise the caller's own
+   * open tickets and the pending tickets they may see (their queues' and those without a queue), never a colleague's
+   * conversation in progress. Each closed ticket goes to those who see it as a `ticket` update (`tickets.changed`).
+   */
+  async closeAll(user: AuthUser, view: { showAll: boolean; queueIds?: number[]; isGroup?: boolean }): Promise<number> {
+    const filter = await this.listFilter(user, { searchParam: '', withUnreadMessages: false, ...view });
     const ids = await this.repo().closeAll(filter);
     await new TicketEventsRepository(this.db).insert(ids.map((ticketId) => ({ ticketId, kind: 'resolved', actorUserId: user.id })));
     if (ids.length > 0) this.events.emit('tickets.changed', { ticketIds: ids });

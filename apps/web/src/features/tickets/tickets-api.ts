@@ -1,4 +1,4 @@
-import type { ColleagueDto, ContactDto, QueueDto, TicketDto, TicketStatus, WhatsappDto } from '@wadesk/contracts';
+import type { CloseAllTicketsInput, CloseAllTicketsResponse, ColleagueDto, ContactDto, QueueDto, TicketDto, TicketStatus, WhatsappDto } from '@wadesk/contracts';
 import { infiniteQueryOptions, useInfiniteQuery, useQuery, type InfiniteData } from '@tanstack/react-query';
 import { api } from '../../services/api';
 
@@ -100,8 +100,9 @@ export async function deleteTicket(id: number): Promise<void> {
   await api.delete(`/tickets/${id}`);
 }
 
-export async function closeAllTickets(): Promise<number> {
-  return (await api.post<{ closed: number }>('/ticketsClosed')).data.closed;
+/** Close all: the tickets of the view given (the Inbox or Group tab with its filters); answers how many were closed. */
+export async function closeAllTickets(view: NonNullable<CloseAllTicketsInput>): Promise<number> {
+  return (await api.post<CloseAllTicketsResponse>('/ticketsClosed', view)).data.closed;
 }
 
 export function useQueuesList() {

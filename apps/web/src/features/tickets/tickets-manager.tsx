@@ -148,7 +148,8 @@ export const TicketsManager = memo(function TicketsManager({ follow }: { follow:
   const closeAll = async () => {
     setClosing(true);
     try {
-      const closed = await closeAllTickets();
+      // The view the counts of Working on and Queue come from: the server closes the same tickets.
+      const closed = await closeAllTickets({ showAll: base.showAll, queueIds: base.queueIds, isGroup });
       setConfirmClose(false);
       setClosedCount(closed);
       await queryClient.invalidateQueries({ queryKey: TICKETS_KEY });
@@ -222,7 +223,7 @@ export const TicketsManager = memo(function TicketsManager({ follow }: { follow:
       {newTicketMounted && <NewTicketModal open={newOpen} onClose={() => setNewOpen(false)} />}
       <ConfirmDialog
         open={confirmClose}
-        title={t('tickets.manager.closeAllTitle')}
+        title={t('tickets.manager.closeAllTitle', { count: (openCount ?? 0) + (pendingCount ?? 0) })}
         text={t('tickets.manager.closeAllText')}
         busy={closing}
         onConfirm={() => void closeAll()}
