@@ -169,10 +169,13 @@ test.describe('roles', () => {
     for (const name of ['Users', 'Queues', 'Settings']) await expect(drawerLink(page, name)).toHaveCount(0);
     await expect(drawer.getByText('Administration')).toHaveCount(0);
 
-    // The server enforces the role, whatever the client shows.
+    // The server enforces the role, whatever the client shows (GET /api/users answers colleagues without e-mail).
     const token = await apiLogin(request, user.email, user.password);
+    const colleagues = await request.get('/api/users', { headers: { authorization: `Bearer ${token}` } });
+    const { users } = (await colleagues.json()) as { users: object[] };
+    for (const colleague of users) expect(Object.keys(colleague).sort()).toEqual(['id', 'name', 'queues']);
     for (const [method, url, data] of [
-      ['GET', '/api/users', undefined],
+      ['POST', '/api/queue', { name: `Nope ${unique()}`, color: '#123456' }],
       ['POST', '/api/users', { name: 'Nope', email: `nope-${unique()}@e2e.local`, password: 'nope-pass', profile: 'admin' }],
       ['PUT', '/api/settings/userCreation', { value: 'disabled' }],
     ] as const) {

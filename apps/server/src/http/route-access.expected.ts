@@ -45,7 +45,8 @@ export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
   'GET /api/webhooks/whatsapp/:connectionId': { access: 'public' },
   'POST /api/webhooks/whatsapp/:connectionId': { access: 'public' },
 
-  'GET /api/users': { access: 'admin' },
+  // Admins: every field; attendants: colleagues (id, name, queues) found by name, for a transfer (issue 32).
+  'GET /api/users': { access: 'user' },
   'GET /api/users/list': { access: 'user' },
   'GET /api/users/:id': { access: 'user', user: 'forbidden' },
   'POST /api/users': { access: 'admin' },

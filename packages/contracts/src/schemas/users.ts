@@ -60,6 +60,15 @@ export interface UserListResponse {
 }
 
 /**
+ * `GET /api/users` for an attendant (§7 `GET /users/`, the transfer modal's search): a page of colleagues found by
+ * name, without e-mail or profile.
+ */
+export interface ColleagueListResponse {
+  users: ColleagueDto[];
+  hasMore: boolean;
+}
+
+/**
  * A colleague as every signed-in user may see them (GET /api/users/list, the transfer modal's list): who they
  * are and which queues they serve; no e-mail, no profile.
  */

@@ -40,3 +40,40 @@ describe('GET /api/users/list (the colleagues a ticket can be transferred to)', 
     expect(missing.status).toBe(404);
   });
 });
+
+describe('GET /api/users/?searchParam= for an attendant (the transfer modal of whaticket\'s client)', () => {
+  it('answers colleagues found by name with id, name and queues, without e-mail or profile, a page at a time', async () => {
+    const support = await createQueue(t, 'Search Support');
+    const colleague = await t.createUser({ name: 'Óscar Searchable', email: 'oscar-hidden@test.local', queueIds: [support] });
+    const me = await t.createUser({ name: 'Attendant Searching' });
+
+    const res = await t.call('GET', '/api/users/?searchParam=oscar', { token: me.token });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(['hasMore', 'users']);
+    expect(res.body).toEqual({
+      users: [{ id: colleague.user.id, name: 'Óscar Searchable', queues: [{ id: support, name: 'Search Support', color: expect.any(String) }] }],
+      hasMore: false,
+    });
+    // The e-mail is neither shown nor searched.
+    expect((await t.call('GET', '/api/users?searchParam=oscar-hidden', { token: me.token })).body).toEqual({ users: [], hasMore: false });
+    const everyone = await t.call('GET', '/api/users', { token: me.token });
+    for (const user of everyone.body.users) expect(Object.keys(user).sort()).toEqual(['id', 'name', 'queues']);
+    expect(JSON.stringify(everyone.body)).not.toContain('@test.local');
+
+    for (let i = 0; i < 21; i += 1) await t.createUser({ name: `Pagemate ${String(i).padStart(2, '0')}` });
+    const page1 = await t.call('GET', '/api/users?searchParam=pagemate&pageNumber=1', { token: me.token });
+    expect(page1.body.users).toHaveLength(20);
+    expect(page1.body.hasMore).toBe(true);
+    const page2 = await t.call('GET', '/api/users?searchParam=pagemate&pageNumber=2', { token: me.token });
+    expect(page2.body.users.map((u: { name: string }) => u.name)).toEqual(['Pagemate 20']);
+    expect(page2.body.hasMore).toBe(false);
+  });
+
+  it('still answers an admin every field, with the count', async () => {
+    const admin = await t.adminToken();
+    const res = await t.call('GET', '/api/users?searchParam=oscar', { token: admin });
+    expect(res.status).toBe(200);
+    expect(res.body.count).toBe(1);
+    expect(res.body.users[0]).toMatchObject({ name: 'Óscar Searchable', email: 'oscar-hidden@test.local', profile: 'user' });
+  });
+});

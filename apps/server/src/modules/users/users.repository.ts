@@ -147,10 +147,32 @@ export class UsersRepository {
       .select({ id: users.id, name: users.name })
       .from(users)
       .orderBy(asc(sql`lower(${users.name})`), asc(users.id));
+    return this.withQueues(rows);
+  }
+
+  /**
+   * A page of colleagues (id, name, queues) whose name holds `searchParam` (ignoring case and accents; never the
+   * e-mail, which an attendant does not see), by name; one more row is read to tell whether more follow.
+   */
+  async listColleaguesPage(searchParam: string, page: number, pageSize: number): Promise<{ users: ColleagueDto[]; hasMore: boolean }> {
+    const rows = await this.db
+      .select({ id: users.id, name: users.name })
+      .from(users)
+      .where(searchParam ? foldedContains(users.name, searchParam) : undefined)
+      .orderBy(asc(sql`lower(${users.name})`), asc(users.id))
+      .limit(pageSize + 1)
+      .offset((page - 1) * pageSize);
+    return { users: await this.withQueues(rows.slice(0, pageSize)), hasMore: rows.length > pageSize };
+  }
+
+  /** The users given, each with their queues (id, name, colour). */
+  private async withQueues(rows: { id: number; name: string }[]): Promise<ColleagueDto[]> {
+    if (rows.length === 0) return [];
     const queueRows = await this.db
       .select({ userId: userQueues.userId, id: queues.id, name: queues.name, color: queues.color })
       .from(userQueues)
       .innerJoin(queues, eq(queues.id, userQueues.queueId))
+      .where(inArray(userQueues.userId, rows.map((r) => r.id)))
       .orderBy(asc(queues.name), asc(queues.id));
     const queuesOf = new Map<number, ColleagueDto['queues']>();
     for (const { userId, ...queue } of queueRows) {

@@ -9,9 +9,11 @@ const IdParams = z.object({ id: idField });
 const admin = { config: { access: 'admin' as const } };
 
 export function usersRoutes(app: FastifyInstance, users: UsersService): void {
-  app.get('/api/users', admin, async (request) => {
+  // Admins: the users page (every field). Attendants: colleagues by name, without e-mail or profile (§7 `GET
+  // /users/`, the transfer modal's search).
+  app.get('/api/users', async (request) => {
     const query = parse(UserListQuery, request.query);
-    return users.list(query.searchParam, query.pageNumber);
+    return users.list(currentUser(request), query.searchParam, query.pageNumber);
   });
 
   // Any signed-in user: the colleagues a ticket can be transferred to. A static path, so it wins over

@@ -2,6 +2,7 @@ import {
   isAdmin,
   PAGE_SIZE,
   type ColleagueDto,
+  type ColleagueListResponse,
   type UserCreateInput,
   type UserUpdateInput,
   type UserDto,
@@ -30,7 +31,12 @@ export class UsersService {
     return new UsersRepository(this.db);
   }
 
-  async list(searchParam: string, pageNumber: number): Promise<UserListResponse> {
+  /** A page of users: for admins every field; for anyone else colleagues found by name (no e-mail, no profile). */
+  async list(actor: AuthUser, searchParam: string, pageNumber: number): Promise<UserListResponse | ColleagueListResponse> {
+    if (!isAdmin(actor)) {
+      const { users, hasMore } = await this.repo().listColleaguesPage(searchParam, pageNumber, PAGE_SIZE.users);
+      return { users, hasMore };
+    }
     const { users, count } = await this.repo().list(searchParam, pageNumber, PAGE_SIZE.users);
     return { users, count, hasMore: count > pageNumber * PAGE_SIZE.users };
   }
