@@ -28,6 +28,11 @@ export interface ServerToClientEvents {
       | { action: 'updateUnread'; ticketId: number }
       | { action: 'delete'; ticketId: number },
   ) => void;
+  /**
+   * A colleague transferred a ticket to the receiving user (issue 32): to that user only, for the bell, the sound and
+   * the toast "<by> transferred <contact> to you". The ticket itself comes as a `ticket` update as always.
+   */
+  ticketTransfer: (e: { action: 'create'; ticket: TicketDto; by: { id: number; name: string } }) => void;
   appMessage: (e: { action: 'create' | 'update'; message: MessageDto; ticket: TicketDto; contact: ContactDto }) => void;
   contact: (e: { action: 'create' | 'update'; contact: ContactDto } | { action: 'delete'; contactId: number }) => void;
   quickAnswer: (

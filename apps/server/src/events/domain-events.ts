@@ -43,6 +43,8 @@ export interface DomainEventMap {
   /** A user closed a ticket (Resolve, or Protocolo with its number on the ticket): the ticket-closed e-mail. */
   'ticket.closed': { ticket: TicketDto; by: string };
   'ticket.deleted': { ticket: TicketDto };
+  /** A user handed a ticket to a colleague (`toUserId`, not themselves): the colleague is told (bell, sound, toast). */
+  'ticket.transferred': { ticket: TicketDto; by: { id: number; name: string }; toUserId: number };
   'message.created': { message: MessageDto; ticket: TicketDto };
   'message.updated': { message: MessageDto; ticket: TicketDto };
   'campaign.updated': { campaign: CampaignDto };

@@ -23,6 +23,9 @@ export const SERVER_EVENT_ACCESS: Record<ServerEventName, Record<string, Receive
     'a ticket of queue Q': ticketOfQueue,
     'a ticket without a queue': signedIn,
   },
+  ticketTransfer: {
+    'a ticket transferred to the queue member': { anonymous: false, queueMember: true, outsider: false, admin: false },
+  },
   appMessage: {
     'a message of a ticket of queue Q': ticketOfQueue,
   },

@@ -55,6 +55,10 @@ const SITUATIONS: Record<ServerEventName, Record<string, () => void>> = {
     'a ticket of queue Q': () => emit('ticket.updated', { ticket }),
     'a ticket without a queue': () => emit('ticket.updated', { ticket: { ...ticket, queueId: null, queue: null } }),
   },
+  ticketTransfer: {
+    'a ticket transferred to the queue member': () =>
+      emit('ticket.transferred', { ticket, by: { id: anotherUser.id, name: anotherUser.name }, toUserId: actors.queueMember.user!.id }),
+  },
   appMessage: {
     'a message of a ticket of queue Q': () => emit('message.created', { message, ticket }),
   },

@@ -314,6 +314,10 @@ export function registerRealtimeListener(io: RealtimeServer, events: DomainEvent
   events.on('historyImport.updated', ({ historyImport }) => {
     io.to(rooms.admins).emit('historyImport', { action: 'update', historyImport });
   });
+  // A ticket handed to a colleague: that colleague only (they are its assignee now, so they may see it).
+  events.on('ticket.transferred', ({ ticket, by, toUserId }) => {
+    io.to(rooms.user(toUserId)).emit('ticketTransfer', { action: 'create', ticket, by });
+  });
   events.on('whatsapp.session', ({ session }) => {
     io.to(rooms.admins).emit('whatsappSession', { action: 'update', session });
     io.to(rooms.nonAdmins).emit('whatsappSession', { action: 'update', session: { ...session, qrcode: '' } });

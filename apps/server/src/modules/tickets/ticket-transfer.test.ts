@@ -1,7 +1,7 @@
 import type { TicketDto, WhatsappDto } from '@wadesk/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { connectedSimulator, createQueue, inbound, phoneNumbers } from '../../test/desk-factories.js';
-import { useTestApp } from '../../test/test-app.js';
+import { nextEvent, useTestApp } from '../../test/test-app.js';
 
 const t = useTestApp();
 let conn: WhatsappDto;
@@ -27,6 +27,30 @@ describe('transfer by an attendant (§4)', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'open', userId: colleague.user.id, queueId: queue, user: { name: 'Transfer To' } });
+  });
+
+  it('tells the colleague live who transferred which ticket to them (ticketTransfer), and nobody else', async () => {
+    const queue = await createQueue(t, 'Transfer Notice Q');
+    const me = await t.createUser({ name: 'Notice From', queueIds: [queue] });
+    const colleague = await t.createUser({ name: 'Notice To', queueIds: [queue] });
+    const ticket = await inbound(t, conn.id, { from: phone(), name: 'Cliente Notificado', body: 'oi' });
+    await t.call('PUT', `/api/tickets/${ticket.id}`, { token: me.token, body: { status: 'open', queueId: queue } });
+    const theirSocket = await t.socket(colleague.token);
+    const mySocket = await t.socket(me.token);
+    const mine: unknown[] = [];
+    mySocket.on('ticketTransfer', (e: unknown) => mine.push(e));
+
+    const told = nextEvent<{ action: string; ticket: TicketDto; by: { id: number; name: string } }>(theirSocket, 'ticketTransfer');
+    await t.call('PUT', `/api/tickets/${ticket.id}`, { token: me.token, body: { userId: colleague.user.id, queueId: queue, status: 'open' } });
+    const event = await told;
+    expect(event).toMatchObject({ action: 'create', by: { id: me.user.id, name: 'Notice From' } });
+    expect(event.ticket).toMatchObject({ id: ticket.id, userId: colleague.user.id, contact: { name: 'Cliente Notificado' } });
+
+    // Taking a ticket oneself, or sending it to a queue without a user, is no transfer to anyone.
+    await t.call('PUT', `/api/tickets/${ticket.id}`, { token: me.token, body: { status: 'open', userId: me.user.id } });
+    await t.call('PUT', `/api/tickets/${ticket.id}`, { token: me.token, body: { userId: null, queueId: queue } });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(mine).toEqual([]);
   });
 
   it('sends a ticket to wait in its own queue when the user is cleared (pending, no user)', async () => {

@@ -183,6 +183,9 @@ export class TicketsService {
     await new TicketEventsRepository(this.db).insert(transitions);
     this.events.emit('ticket.updated', { ticket, previous: { queueId: current.queueId, userId: current.userId, status: current.status } });
     const transfer = transitions.find((e) => e.kind === 'transferred');
+    if (transfer?.toUser && ticket.status !== 'closed') {
+      this.events.emit('ticket.transferred', { ticket, by: { id: user.id, name: user.name }, toUserId: transfer.toUser.id });
+    }
     if (transfer && ticket.status !== 'closed') await this.sendTransferNotice(ticket, transfer, user);
 
     if (change.status === 'closed' && current.status !== 'closed') {

@@ -9,6 +9,7 @@ import ListItemText from '@mui/material/ListItemText';
 import Popover from '@mui/material/Popover';
 import Typography from '@mui/material/Typography';
 import NotificationsIcon from '@mui/icons-material/Notifications';
+import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStableNavigate } from '../../app/stable-navigate';
@@ -16,16 +17,24 @@ import { notificationsSupported, requestPermission } from '../notifications/brow
 import { useUnreadTickets } from '../notifications/use-unread-tickets';
 import { previewText } from '../tickets/format';
 
-/** The bell with the count of unread tickets and their list (§2 top bar). */
+/** The bell with the count of unread tickets and their list (§2 top bar), and the tickets colleagues transferred to the user. */
 export function NotificationsBell() {
   const { t } = useTranslation();
   const navigate = useStableNavigate();
-  const { tickets, count } = useUnreadTickets();
+  const { tickets, count, transfers, openTransfer, markTransfersSeen } = useUnreadTickets();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [permission, setPermission] = useState(() => (notificationsSupported() ? Notification.permission : 'denied'));
   return (
     <>
-      <IconButton color="inherit" aria-label={t('aria.notifications')} onClick={(e) => setAnchor(e.currentTarget)} data-testid="notifications-bell">
+      <IconButton
+        color="inherit"
+        aria-label={t('aria.notifications')}
+        onClick={(e) => {
+          setAnchor(e.currentTarget);
+          markTransfersSeen();
+        }}
+        data-testid="notifications-bell"
+      >
         <Badge badgeContent={count} color="error" invisible={count === 0} max={99} data-testid="notifications-count">
           <NotificationsIcon />
         </Badge>
@@ -37,12 +46,33 @@ export function NotificationsBell() {
         anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
         transformOrigin={{ vertical: 'top', horizontal: 'right' }}
       >
-        {tickets.length === 0 ? (
+        {tickets.length === 0 && transfers.length === 0 ? (
           <Typography sx={{ p: 2, minWidth: 240 }} color="text.secondary">
             {t('notifications.empty')}
           </Typography>
         ) : (
           <List dense sx={{ width: 320, maxWidth: '90vw', maxHeight: 400, overflowY: 'auto' }}>
+            {/* Tickets colleagues transferred to the user, newest first, until opened from here or from their toast. */}
+            {transfers.map(({ ticket, by }) => (
+              <ListItemButton
+                key={`transfer-${ticket.id}`}
+                data-testid="transfer-notification"
+                onClick={() => {
+                  setAnchor(null);
+                  openTransfer(ticket.id);
+                }}
+              >
+                <ListItemAvatar>
+                  <Avatar src={ticket.contact.profilePicUrl || undefined}>
+                    <SwapHorizIcon />
+                  </Avatar>
+                </ListItemAvatar>
+                <ListItemText
+                  primary={t('ticketNotifications.transferred', { name: by.name, contact: ticket.contact.name })}
+                  secondary={t('ticketNotifications.transferTitle')}
+                />
+              </ListItemButton>
+            ))}
             {tickets.map((ticket) => (
               <ListItemButton
                 key={ticket.id}

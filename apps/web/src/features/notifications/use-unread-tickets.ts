@@ -1,4 +1,5 @@
-import { useEffect } from 'react';
+import type { ServerEventPayload } from '@wadesk/contracts';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { useStableNavigate } from '../../app/stable-navigate';
@@ -7,11 +8,20 @@ import { useAuth } from '../auth/auth-context';
 import { previewText } from '../tickets/format';
 import { useTicketsList, type TicketListParams } from '../tickets/tickets-api';
 import { useTicketsLiveUpdates } from '../tickets/tickets-live';
-import { markPermissionOffered, requestPermission, shouldOfferPermission, showBrowserNotification } from './browser-notifications';
+import { markPermissionOffered, playChime, requestPermission, shouldOfferPermission, showBrowserNotification } from './browser-notifications';
 
 export const UNREAD_PARAMS: TicketListParams = { withUnreadMessages: true, showAll: false };
 
-/** The tickets with unread messages (the bell), kept live; new messages on tickets not in view notify (§4). */
+/** A transfer a colleague made to the signed-in user, as the bell lists it. */
+export type TransferNotice = ServerEventPayload<'ticketTransfer'> & { seen: boolean };
+
+/** The bell keeps the newest transfers of this session, up to this many. */
+const MAX_TRANSFERS = 10;
+
+/**
+ * The tickets with unread messages (the bell), kept live; new messages on tickets not in view notify (§4); a ticket a
+ * colleague transferred to the user notifies too (sound, toast, the bell) until it is opened from there.
+ */
 export function useUnreadTickets() {
   const { t } = useTranslation();
   const { user } = useAuth();
@@ -20,7 +30,9 @@ export function useUnreadTickets() {
   useTicketsLiveUpdates();
   const { data } = useTicketsList(UNREAD_PARAMS, !!user);
   const tickets = data?.pages.flatMap((p) => p.tickets) ?? [];
-  const count = data?.pages[0]?.count ?? 0;
+  const [transfers, setTransfers] = useState<TransferNotice[]>([]);
+  const unseenTransfers = transfers.filter((n) => !n.seen).length;
+  const count = (data?.pages[0]?.count ?? 0) + unseenTransfers;
 
   useSocketEvent('appMessage', (e) => {
     if (e.action !== 'create' || e.message.fromMe || !user) return;
@@ -35,6 +47,30 @@ export function useUnreadTickets() {
     );
   });
 
+  /** Opens a transferred ticket and takes it off the bell. */
+  const openTransfer = useCallback(
+    (ticketId: number) => {
+      setTransfers((list) => list.filter((n) => n.ticket.id !== ticketId));
+      navigate(`/tickets/${ticketId}`);
+    },
+    [navigate],
+  );
+
+  useSocketEvent('ticketTransfer', (e) => {
+    if (!user || e.by.id === user.id) return;
+    setTransfers((list) => [{ ...e, seen: false }, ...list.filter((n) => n.ticket.id !== e.ticket.id)].slice(0, MAX_TRANSFERS));
+    const text = t('ticketNotifications.transferred', { name: e.by.name, contact: e.ticket.contact.name });
+    toast.info(text, { toastId: `transfer-${e.ticket.id}`, onClick: () => openTransfer(e.ticket.id) });
+    // A page in view has the toast; one in the background also gets the desktop notification (each plays the chime).
+    if (document.visibilityState === 'visible') playChime();
+    else showBrowserNotification(t('ticketNotifications.transferTitle'), text, e.ticket.contact.profilePicUrl || undefined, () => openTransfer(e.ticket.id));
+  });
+
+  /** The bell was opened: its transfers are seen (no longer counted), and stay listed until opened. */
+  const markTransfersSeen = useCallback(() => {
+    setTransfers((list) => (list.some((n) => !n.seen) ? list.map((n) => ({ ...n, seen: true })) : list));
+  }, []);
+
   // Ask once, politely, whether the browser may show notifications.
   useEffect(() => {
     if (!user || !shouldOfferPermission()) return;
@@ -46,5 +82,5 @@ export function useUnreadTickets() {
     });
   }, [user, t]);
 
-  return { tickets, count };
+  return { tickets, count, transfers, openTransfer, markTransfersSeen };
 }
