@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
+import fastifyCors from '@fastify/cors';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import { isAdmin, type ErrorBody } from '@wadesk/contracts';
@@ -181,12 +182,27 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   await ensureAdmin(db, users, config, http.log);
 
   await http.register(fastifyCookie);
+  // CORS_ORIGINS: a separately served front end calls the API with credentials. Before the auth hook, so that a
+  // preflight (which carries no token) is answered, not refused; without the setting no CORS header is ever sent.
+  if (config.corsOrigins.length > 0) {
+    await http.register(fastifyCors, {
+      origin: config.corsOrigins,
+      credentials: true,
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      exposedHeaders: ['Content-Disposition', 'Retry-After', 'X-Request-Id'],
+      maxAge: 600,
+    });
+  }
   // The chatbot page (/ZDGChatbot) frames the configured Typebot: its origin is allowed in frame-src, kept current.
   let chatbotOrigin = originOf(await settings.value('typebotUrl'));
   events.on('setting.updated', ({ setting }) => {
     if (setting.key === 'typebotUrl') chatbotOrigin = originOf(setting.value);
   });
-  await registerSecurityHeaders(http, { secure: config.cookieSecure, frameOrigins: () => (chatbotOrigin ? [chatbotOrigin] : []) });
+  await registerSecurityHeaders(http, {
+    secure: config.cookieSecure,
+    frameOrigins: () => (chatbotOrigin ? [chatbotOrigin] : []),
+    sameSiteResources: config.corsOrigins.length > 0,
+  });
   registerErrorHandler(http);
   registerRequestIdHeader(http);
   inFlight.register(http);
@@ -336,7 +352,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
 
   await serveWebApp(http, config.webDist);
 
-  const io = createSocketServer(http.server, auth);
+  const io = createSocketServer(http.server, auth, config.corsOrigins);
   if (database.kind === 'postgres' && database.pool) await useClusterAdapter(io, database.pool, http.log.child({ module: 'realtime' }), publishes);
   registerRealtimeListener(io, events, auth);
   metrics?.attach({ db, jobs, io });

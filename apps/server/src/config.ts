@@ -30,6 +30,11 @@ export interface AppConfig {
    * and CIDR ranges separated by commas. false (the default) trusts nothing: the address is the socket's.
    */
   trustProxy: TrustProxy;
+  /**
+   * Origins of a separately served front end allowed to call the API and Socket.IO with credentials (CORS_ORIGINS,
+   * comma-separated `scheme://host[:port]`); none by default: only the app's own origin.
+   */
+  corsOrigins: string[];
   signupLimitPerHour: number;
   /** Wait after a contact's last message before the queue menu is (re)sent. */
   queueMenuDebounceMs: number;
@@ -126,6 +131,28 @@ export function parseTrustProxy(value: string | undefined): TrustProxy {
   return addresses.length > 0 ? addresses : false;
 }
 
+/**
+ * CORS_ORIGINS: comma-separated origins (`https://desk.example.com,http://localhost:3000`), each exactly an origin
+ * (no path, query or wildcard: credentials are never shared with `*`); refused at start otherwise.
+ */
+export function parseCorsOrigins(value: string | undefined): string[] {
+  const origins = new Set<string>();
+  for (const text of (value ?? '').split(',').map((o) => o.trim()).filter(Boolean)) {
+    let origin: string | undefined;
+    try {
+      // Scheme and host (and port) alone; the browser's Origin never has a default port, so :443 is dropped here too.
+      if (/^https?:\/\/[^/?#*@\s]+\/?$/i.test(text)) origin = new URL(text).origin;
+    } catch {
+      origin = undefined;
+    }
+    if (!origin) {
+      throw new Error(`CORS_ORIGINS must list origins such as https://desk.example.com (scheme, host and port only), not "${text}"`);
+    }
+    origins.add(origin);
+  }
+  return [...origins];
+}
+
 /** A size as PostgreSQL writes it (`128kB`, `32MB`, `1GB`); refused at start when it is anything else. */
 function parsePostgresSize(name: string, value: string | undefined): string | undefined {
   if (!value) return undefined;
@@ -208,6 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     nodeId: env.NODE_ID ?? `${process.pid}-${randomUUID().slice(0, 8)}`,
     cookieSecure: env.COOKIE_SECURE === 'true',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
     signupLimitPerHour: parseWhole('SIGNUP_LIMIT_PER_HOUR', env.SIGNUP_LIMIT_PER_HOUR, 20, 0, 1_000_000),
     queueMenuDebounceMs: parseMs('QUEUE_MENU_DEBOUNCE_MS', env.QUEUE_MENU_DEBOUNCE_MS, 3000),
     typebotTimeoutMs: parseMs('TYPEBOT_TIMEOUT_MS', env.TYPEBOT_TIMEOUT_MS, 15_000),

@@ -12,6 +12,11 @@ export async function registerSecurityHeaders(
     secure: boolean;
     /** Origins the app may show in a frame besides its own, read at each answer (the chatbot page: typebotUrl's). */
     frameOrigins?: () => string[];
+    /**
+     * CORS_ORIGINS is set: a front end served from another origin of the same site shows the media files (an <img>
+     * is not a CORS request), so Cross-Origin-Resource-Policy is `same-site` instead of `same-origin`.
+     */
+    sameSiteResources?: boolean;
   },
 ): Promise<void> {
   const frameOrigins = options.frameOrigins ?? (() => []);
@@ -42,5 +47,6 @@ export async function registerSecurityHeaders(
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     xFrameOptions: { action: 'deny' },
     crossOriginEmbedderPolicy: false,
+    crossOriginResourcePolicy: { policy: options.sameSiteResources ? 'same-site' : 'same-origin' },
   });
 }

@@ -121,11 +121,12 @@ function bearer(raw: unknown): string {
  * it expires, `session` `expired` and it is disconnected, unless the client sent a fresh one with `authenticate`
  * { token } before (the socket then keeps its channels). A logout ends the sockets of that sign-in (docs/api.md).
  */
-export function createSocketServer(httpServer: HttpServer, auth: AuthService): RealtimeServer {
+export function createSocketServer(httpServer: HttpServer, auth: AuthService, corsOrigins: string[] = []): RealtimeServer {
   const io: RealtimeServer = new Server(httpServer, {
     path: '/socket.io',
     serveClient: false,
-    cors: { origin: false },
+    // CORS_ORIGINS: a separately served front end may connect (polling carries credentials); no one else.
+    cors: corsOrigins.length > 0 ? { origin: corsOrigins, credentials: true } : { origin: false },
   });
 
   io.use((socket, next) => {

@@ -4,7 +4,12 @@ import { parse } from '../../http/validate.js';
 import type { AuthService, IssuedSession } from './auth.service.js';
 
 export const REFRESH_COOKIE = 'jrt';
-const COOKIE_PATH = '/api/auth';
+/**
+ * No Path attribute: the browser scopes the cookie to the folder of the URL it called (RFC 6265 §5.1.4), `/api/auth`
+ * for `/api/auth/login`, and `/desk/api/auth` behind a proxy that serves the API under `/desk` and strips it, so the
+ * cookie reaches refresh_token and logout either way (a fixed `/api/auth` never matched the proxy's URLs).
+ */
+const COOKIE_PATH = undefined;
 
 export function authRoutes(app: FastifyInstance, auth: AuthService, cookieSecure: boolean): void {
   const setCookie = (reply: FastifyReply, session: IssuedSession) =>

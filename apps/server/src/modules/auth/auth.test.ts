@@ -12,7 +12,8 @@ describe('POST /api/auth/login', () => {
     expect(res.body.user.passwordHash).toBeUndefined();
     const cookie = res.cookies.find((c) => c.name === 'jrt');
     expect(cookie?.httpOnly).toBe(true);
-    expect(cookie?.path).toBe('/api/auth');
+    // No Path: the browser scopes it to the folder it called, /api/auth (or a proxy's /prefix/api/auth).
+    expect(cookie?.path).toBeUndefined();
   });
 
   it('refuses a wrong pair with ERR_INVALID_CREDENTIALS (401)', async () => {
