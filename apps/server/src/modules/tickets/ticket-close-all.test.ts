@@ -55,12 +55,19 @@ describe('POST /api/ticketsClosed (close all)', () => {
     const shown = (await listCount(me.token, 'status=open&isGroup=false')) + (await listCount(me.token, 'status=pending&isGroup=false'));
     expect(shown).toBe(3);
 
-    // The attendant's own ticket changes under their eyes: they are told live.
+    // The attendant's own ticket changes under their eyes: they are told live, on our client's socket and on a
+    // whaticket client's joined to the open tickets (which drops it from Working on).
     const socket = await t.socket(me.token);
     const updates: TicketDto[] = [];
     socket.on('ticket', (e: { action: string; ticket?: TicketDto }) => {
       if (e.action === 'update' && e.ticket) updates.push(e.ticket);
     });
+    const openChannel = await t.socket(me.token);
+    const dropped: number[] = [];
+    openChannel.on('ticket', (e: { action: string; ticketId?: number }) => {
+      if (e.action === 'delete' && e.ticketId) dropped.push(e.ticketId);
+    });
+    await openChannel.emitWithAck('joinTickets', 'open');
     await new Promise((r) => setTimeout(r, 200)); // queue rooms are joined after the handshake
 
     const res = await t.call<{ closed: number }>('POST', '/api/ticketsClosed', { token: me.token, body: { showAll: false, isGroup: false } });
@@ -69,6 +76,7 @@ describe('POST /api/ticketsClosed (close all)', () => {
     expect(await statusesOf([...waiting, mine])).toEqual(['closed', 'closed', 'closed']);
     expect(await statusesOf([...colleagues, otherQueue])).toEqual(['open', 'open', 'open', 'open', 'pending']);
     await eventually(async () => updates.some((u) => u.id === mine && u.status === 'closed'), 3000, 'the live update of the closed ticket');
+    await eventually(async () => dropped.includes(mine), 3000, 'the open channel dropping the closed ticket');
   });
 
   it('closes the view it is asked for: the Inbox tab leaves the Group tab and the queues filtered out', async () => {
