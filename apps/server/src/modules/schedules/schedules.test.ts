@@ -181,7 +181,8 @@ describe('scheduled messages (issue 14)', () => {
       expect(res.body.error).toBe('ERR_INVALID_API_TOKEN');
     }
     expect((await t.call('POST', '/api/sendAgendamento', { token: t.user, body: { dataEnvio } })).status).toBe(403);
-    expect((await t.call('POST', '/api/sendAgendamento', { body: { dataEnvio: '25/11/2026', token: apiToken } })).status).toBe(400);
+    // dd/MM/yyyy is a form it takes (issue 32 §4); a day that is not on the calendar is refused.
+    expect((await t.call('POST', '/api/sendAgendamento', { body: { dataEnvio: '31/02/2026', token: apiToken } })).status).toBe(400);
 
     const fired = await t.call('POST', '/api/sendAgendamento', { body: { dataEnvio, token: apiToken, ticketwhatsappId: connection.id } });
     expect(fired.status).toBe(202);
