@@ -18,19 +18,30 @@ const root = path.resolve(import.meta.dirname, '..');
 
 export const ADMIN = { email: 'admin@e2e.local', password: 'admin-e2e-pass' };
 
-/**
- * The server's time zone for this run, chosen so that its local time is about 13:00 now: the dashboard charts
- * today's tickets in the 08:00–19:00 slots of the server's time zone, and the tests must pass at any hour
- * (CI runs at night). Etc/GMT-N is UTC+N (POSIX signs); offsets run from -12 to +14.
- */
-function middayTimeZone(now = new Date()): string {
-  let offset = (13 - now.getUTCHours() + 24) % 24;
-  if (offset > 14) offset -= 24;
+/** An Etc zone of a whole-hour offset from UTC (Etc/GMT-N is UTC+N: POSIX signs); offsets run from -12 to +14. */
+function etcZone(offset: number): string {
   return offset === 0 ? 'Etc/UTC' : offset > 0 ? `Etc/GMT-${offset}` : `Etc/GMT+${-offset}`;
 }
-// Chosen once, when the run starts, and handed to the workers (they load this file again, maybe an hour later, and
-// inherit the environment): the tests must count days in the zone the server was started in.
-process.env.E2E_TZ ??= middayTimeZone();
+
+/** The UTC offset, in hours, at which the local time is about 13:00 now. */
+function middayOffset(now = new Date()): number {
+  const offset = (13 - now.getUTCHours() + 24) % 24;
+  return offset > 14 ? offset - 24 : offset;
+}
+
+/**
+ * The browser's time zone for this run (E2E_TZ), chosen so that its local time is about 13:00 now: the dashboard charts
+ * today's tickets in the 08:00–19:00 slots of the viewer's time zone, and the tests must pass at any hour (CI runs at
+ * night). The server runs 12 hours away (E2E_SERVER_TZ, about 01:00 there), so a test that passes proves the viewer's
+ * day is the one counted, not the server's (issue 32 §5). Chosen once, when the run starts, and handed to the workers
+ * (they load this file again, maybe an hour later, and inherit the environment).
+ */
+if (!process.env.E2E_TZ) {
+  const offset = middayOffset();
+  process.env.E2E_TZ = etcZone(offset);
+  process.env.E2E_SERVER_TZ ??= etcZone(offset - 12 >= -12 ? offset - 12 : offset + 12);
+}
+process.env.E2E_SERVER_TZ ??= process.env.E2E_TZ;
 
 export default defineConfig({
   testDir: './tests',
@@ -45,6 +56,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     locale: 'en-US',
+    timezoneId: process.env.E2E_TZ,
     launchOptions: {
       executablePath: '/usr/bin/chromium',
       args: [
@@ -84,7 +96,7 @@ export default defineConfig({
       VONAGE_API_URL: `http://127.0.0.1:${port + 1}`,
       INSTAGRAM_GRAPH_URL: `http://127.0.0.1:${port + 1}/v21.0`,
       OUTREACH_PAUSE_MS: '1000',
-      TZ: process.env.E2E_TZ,
+      TZ: process.env.E2E_SERVER_TZ,
       // Cloud API connections (issue 18) call the fake Graph server cloud-api.spec.ts starts on the next port.
       WHATSAPP_GRAPH_URL: `http://127.0.0.1:${port + 1}/v21.0`,
       ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),

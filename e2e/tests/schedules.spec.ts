@@ -13,11 +13,11 @@ async function localTimeIn(page: Page, ms: number): Promise<string> {
 }
 
 /**
- * The day of `iso` in the e2e server's time zone (E2E_TZ, chosen once by playwright.config.ts when the run starts so
- * that the server's local time is about 13:00 then): a time 48 hours ahead falls on the same day there, whichever
- * hour of the run this is. Not computed again here: an hour boundary during the run would change the zone.
+ * The day of `iso` in the browser's time zone (E2E_TZ, chosen once by playwright.config.ts when the run starts so
+ * that the browser's local time is about 13:00 then; the server runs 12 hours away): the page sends that zone, and the
+ * server counts the day in it. A time 48 hours ahead falls on the same day there, whichever hour of the run this is.
  */
-function serverDay(iso: string): string {
+function viewerDay(iso: string): string {
   const zone = process.env.E2E_TZ;
   if (!zone) throw new Error('E2E_TZ is set by playwright.config.ts');
   return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
@@ -113,7 +113,7 @@ test.describe('scheduled messages', () => {
 
     // DISPARAR: the ID de Disparo is required; the active instance button shows the default connection's ID.
     const fire = page.getByTestId('send-day-form');
-    await fire.getByTestId('send-day-date').fill(serverDay(inTwoDays));
+    await fire.getByTestId('send-day-date').fill(viewerDay(inTwoDays));
     await fire.getByTestId('send-day-fire').click();
     await expect(fire).toContainText('Required');
     const active = (await api<{ id: number }>(request, admin, 'GET', '/api/whatsappzdg/active')).id;

@@ -100,12 +100,36 @@ export const calendarDateField = z
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 const DAY_MONTH_YEAR = /^(\d{2})\/(\d{2})\/(\d{4})$/;
 
+/** Whether `name` is an IANA time zone this runtime knows (`America/Sao_Paulo`, `Etc/GMT+3`, `UTC`). */
+export function isTimeZone(name: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/.test(name)) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** An IANA time zone name (the viewer's, which the web app sends in `X-Time-Zone`). */
+export const timeZoneField = z.string().max(64, MESSAGES.tooLong).refine(isTimeZone, 'must be an IANA time zone, e.g. America/Sao_Paulo');
+
 /**
- * The day (`YYYY-MM-DD`) an instant given as an ISO date-time falls on. The one place that decides it: for now the
- * instant's UTC date (issue 32 §5 makes it the caller's day).
+ * The day (`YYYY-MM-DD`) an instant falls on in `timeZone` (UTC unless given). The one place that decides it: a date
+ * filter given as an instant (whaticket's client sends `new Date().toISOString()`) names the caller's day, read in the
+ * caller's time zone (issue 32 §5).
  */
-export function dayOfInstant(instant: Date): string {
-  return instant.toISOString().slice(0, 10);
+export function dayOfInstant(instant: Date, timeZone = 'UTC'): string {
+  // en-CA writes dates as YYYY-MM-DD.
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+}
+
+/** When `value` is an ISO date-time, the day it falls on in `timeZone`; null for any other text. */
+export function dayOfIsoInstant(value: string, timeZone: string): string | null {
+  const text = value.trim();
+  if (!ISO_DATE_TIME.test(text)) return null;
+  const instant = new Date(text);
+  return Number.isNaN(instant.getTime()) ? null : dayOfInstant(instant, timeZone);
 }
 
 /**

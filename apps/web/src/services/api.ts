@@ -3,8 +3,22 @@ import type { AuthResponse, ErrorBody } from '@wadesk/contracts';
 import { connection, isConnectionLost } from './connection-state';
 import { clearToken, getToken, setToken, tokenLifetimeMs } from './token-storage';
 
-/** The one HTTP client: same origin, cookies on, bearer token from memory (token-storage). */
+/** The browser's IANA time zone: the server counts "today", its hours and day filters in it (issue 32 §5). */
+export function browserTimeZone(): string | undefined {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The one HTTP client: same origin, cookies on, bearer token from memory (token-storage), and the viewer's time zone
+ * in `X-Time-Zone` on every call.
+ */
 export const api = axios.create({ baseURL: '/api', withCredentials: true });
+const timeZone = browserTimeZone();
+if (timeZone) api.defaults.headers.common['X-Time-Zone'] = timeZone;
 
 type SessionListener = (event: { type: 'refreshed'; auth: AuthResponse } | { type: 'loggedOut' }) => void;
 const listeners = new Set<SessionListener>();

@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { currentUser } from '../../http/auth-hook.js';
 import { parse } from '../../http/validate.js';
+import { viewerTimeZone } from '../../http/viewer-time-zone.js';
+import { serverTimeZone } from '../tickets/tickets.service.js';
 import type { SchedulesService } from './schedules.service.js';
 
 const IdParams = z.object({ id: idField });
@@ -21,8 +23,8 @@ export function schedulesRoutes(app: FastifyInstance, schedules: SchedulesServic
     return reply.status(201).send(created);
   });
 
-  app.get('/api/schedules', signedIn('Scheduled messages, 20 a page (date: a day of the server time zone)', { query: ScheduleListQuery }), async (request) => {
-    return schedules.list(currentUser(request), parse(ScheduleListQuery, request.query));
+  app.get('/api/schedules', signedIn("Scheduled messages, 20 a page (date: a day of the viewer's time zone, X-Time-Zone)", { query: ScheduleListQuery }), async (request) => {
+    return schedules.list(currentUser(request), parse(ScheduleListQuery, request.query), viewerTimeZone(request, serverTimeZone));
   });
 
   app.get('/api/schedules/:id', signedIn('One scheduled message'), async (request) => {

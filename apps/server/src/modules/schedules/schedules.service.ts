@@ -125,9 +125,14 @@ export class SchedulesService {
   }
 
   /** An admin sees every schedule; an attendant their own. */
-  async list(user: AuthUser, query: { status?: ScheduleStatus; date?: string; contactId?: number; pageNumber: number }): Promise<ScheduleListResponse> {
+  async list(
+    user: AuthUser,
+    query: { status?: ScheduleStatus; date?: string; contactId?: number; pageNumber: number },
+    /** The viewer's time zone, whose day `date` names (issue 32 §5); the server's when not given. */
+    timeZone: string = this.timeZone(),
+  ): Promise<ScheduleListResponse> {
     const { pageNumber, ...filter } = query;
-    return this.repo().list({ ...filter, timeZone: this.timeZone(), userId: isAdmin(user) ? undefined : user.id }, pageNumber, SCHEDULE_PAGE_SIZE);
+    return this.repo().list({ ...filter, timeZone, userId: isAdmin(user) ? undefined : user.id }, pageNumber, SCHEDULE_PAGE_SIZE);
   }
 
   async get(user: AuthUser, id: number): Promise<ScheduleDto> {
@@ -161,11 +166,12 @@ export class SchedulesService {
 
   /**
    * DISPARAR (`POST /api/sendAgendamento`): sends now every `scheduled` message of the day `date` (a day of the
-   * server's time zone, as the dashboard's "today", decision 0007) on the connection (the default one when absent).
+   * caller's time zone, X-Time-Zone, issue 32 §5; the server's for a caller that sends none) on the connection (the
+   * default one when absent).
    */
-  async sendDay(date: string, whatsappId: number | undefined): Promise<SendSchedulesResponse> {
+  async sendDay(date: string, whatsappId: number | undefined, timeZone: string = this.timeZone()): Promise<SendSchedulesResponse> {
     const connection = await connectionOf(this.db, whatsappId);
-    const rows = await this.repo().waiting({ date, timeZone: this.timeZone(), whatsappId: connection });
+    const rows = await this.repo().waiting({ date, timeZone, whatsappId: connection });
     for (const row of rows) await this.sendJob({ scheduleId: row.id, version: row.version }, null);
     return { dataEnvio: date, whatsappId: connection, scheduleIds: rows.map((r) => r.id), count: rows.length };
   }

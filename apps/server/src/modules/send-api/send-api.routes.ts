@@ -1,4 +1,5 @@
 import {
+  dayOfIsoInstant,
   DEFAULT_GROUP_MESSAGE_INTERVAL,
   DeleteAllContactsInput,
   GetWppIdInput,
@@ -23,11 +24,13 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { RouteDocs } from '../../http/auth-hook.js';
 import { AppError } from '../../http/app-error.js';
 import { parse } from '../../http/validate.js';
+import { viewerTimeZone } from '../../http/viewer-time-zone.js';
 import type { CampaignsService, SingleSend } from '../campaigns/campaigns.service.js';
 import { groupFieldsError, type GroupActionRequest, type GroupsService } from '../groups/groups.service.js';
 import type { ContactsService } from '../contacts/contacts.service.js';
 import type { SchedulesService } from '../schedules/schedules.service.js';
 import type { HistoryService } from '../history/history.service.js';
+import { serverTimeZone } from '../tickets/tickets.service.js';
 import type { TicketsService } from '../tickets/tickets.service.js';
 import type { WhatsappService } from '../whatsapp/whatsapp.service.js';
 
@@ -145,16 +148,21 @@ export function sendApiRoutes(app: FastifyInstance, services: SendApiServices): 
     return { id: active.id, name: active.name, status: active.status };
   });
 
-  // DISPARAR of /ZDGAgendamento (issue 14): every scheduled message of that day (server time zone) on that connection, now.
+  // DISPARAR of /ZDGAgendamento (issue 14): every scheduled message of that day (the caller's time zone: X-Time-Zone,
+  // else the server's) on that connection, now.
   app.post(
     '/api/sendAgendamento',
-    api("Sends now every scheduled message of the day dataEnvio (YYYY-MM-DD, dd/MM/yyyy or an ISO date-time; server time zone) on the connection (202: queued as jobs)", {
+    api("Sends now every scheduled message of the day dataEnvio (YYYY-MM-DD, dd/MM/yyyy or an ISO date-time; the caller's time zone from X-Time-Zone, else the server's) on the connection (202: queued as jobs)", {
       body: SendSchedulesInput,
       status: 202,
     }),
     async (request, reply) => {
       const input = parse(SendSchedulesInput, request.body);
-      return reply.status(202).send(await schedules.sendDay(input.dataEnvio, input.ticketwhatsappId));
+      const timeZone = viewerTimeZone(request, serverTimeZone);
+      // An instant names the caller's day: its date in the caller's zone.
+      const raw = (request.body as { dataEnvio?: unknown } | undefined)?.dataEnvio;
+      const day = (typeof raw === 'string' ? dayOfIsoInstant(raw, timeZone) : null) ?? input.dataEnvio;
+      return reply.status(202).send(await schedules.sendDay(day, input.ticketwhatsappId, timeZone));
     },
   );
 

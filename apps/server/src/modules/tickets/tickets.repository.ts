@@ -10,8 +10,10 @@ export interface TicketListFilter {
   status?: TicketStatus;
   /** Lowercased text found in the contact's name or number, or in any message body. */
   search?: string;
-  /** Tickets created on this day (YYYY-MM-DD, server time zone). */
+  /** Tickets created on this day (YYYY-MM-DD) of `timeZone`. */
   date?: string;
+  /** The IANA time zone whose day `date` names (the viewer's; the server's when the caller sends none). */
+  timeZone?: string;
   /** Only tickets of these queues (and tickets without a queue); undefined for any. */
   queueIds?: number[];
   /** Restrict to what a non-admin may see: their queues, no queue, or assigned to them. */
@@ -189,8 +191,17 @@ export class TicketsRepository {
     if (filter.isGroup !== undefined) add('isGroup', eq(tickets.isGroup, value('isGroup', filter.isGroup) as boolean));
     if (filter.withUnreadMessages) add('unread', sql`${tickets.unreadMessages} > 0`, false);
     if (filter.date) {
+      // The day's bounds as instants of the zone: midnight there, not in the database session's zone.
       const day = value('date', filter.date);
-      add('date', and(sql`${tickets.createdAt} >= ${day}::date`, sql`${tickets.createdAt} < ${day}::date + 1`), false);
+      const zone = value('timeZone', filter.timeZone ?? 'UTC');
+      add(
+        'date',
+        and(
+          sql`${tickets.createdAt} >= (${day}::date)::timestamp at time zone ${zone}::text`,
+          sql`${tickets.createdAt} < (${day}::date + 1)::timestamp at time zone ${zone}::text`,
+        ),
+        false,
+      );
     }
     if (filter.queueIds) add('queueIds', or(anyOf('queueIds', filter.queueIds), isNull(tickets.queueId)));
     if (filter.visibleTo) {
@@ -453,6 +464,16 @@ export class TicketsRepository {
     const result: Record<TicketStatus, number> = { open: 0, pending: 0, closed: 0 };
     for (const r of rows) result[r.status as TicketStatus] = r.n;
     return result;
+  }
+
+  /** The instants at which the day `day` (YYYY-MM-DD) of `timeZone` begins and ends (PostgreSQL knows the zone's rules). */
+  async dayBounds(day: string, timeZone: string): Promise<[Date, Date]> {
+    const [row] = rowsOf<{ start: Date | string; end: Date | string }>(
+      await this.db.execute(
+        sql`select (${day}::date)::timestamp at time zone ${timeZone}::text as start, (${day}::date + 1)::timestamp at time zone ${timeZone}::text as "end"`,
+      ),
+    );
+    return [new Date(row!.start), new Date(row!.end)];
   }
 
   /** Tickets created per hour of the day in `timeZone` (an IANA name) between `from` and `to`. */

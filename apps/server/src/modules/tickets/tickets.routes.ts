@@ -1,9 +1,10 @@
-import { CloseAllTicketsInput, dayField, idField, pageNumberField, searchParamField, TICKET_STATUSES, type CloseAllTicketsResponse } from '@wadesk/contracts';
+import { CloseAllTicketsInput, dayField, dayOfIsoInstant, idField, pageNumberField, searchParamField, TICKET_STATUSES, type CloseAllTicketsResponse } from '@wadesk/contracts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { currentUser } from '../../http/auth-hook.js';
 import { parse } from '../../http/validate.js';
-import type { TicketsService } from './tickets.service.js';
+import { viewerTimeZone } from '../../http/viewer-time-zone.js';
+import { serverTimeZone, type TicketsService } from './tickets.service.js';
 
 const booleanString = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0', ''])])
@@ -16,7 +17,7 @@ const optionalBoolean = z
   .optional();
 
 /** `queueIds` is a JSON list in the query string (§7), e.g. `[1,2]`. */
-const queueIdsParam = z
+export const queueIdsParam = z
   .string()
   .max(2000)
   .transform((raw, ctx) => {
@@ -60,9 +61,14 @@ const TicketUpdateBody = z.object({
 const IdParams = z.object({ id: idField });
 
 export function ticketsRoutes(app: FastifyInstance, tickets: TicketsService): void {
-  app.get('/api/tickets', async (request, reply) =>
-    reply.type('application/json; charset=utf-8').send(await tickets.listJson(currentUser(request), parse(TicketListQuery, request.query))),
-  );
+  app.get('/api/tickets', async (request, reply) => {
+    const query = parse(TicketListQuery, request.query);
+    const timeZone = viewerTimeZone(request, serverTimeZone);
+    // `date` as an instant (whaticket's client) names the caller's day: the instant's date in the caller's zone.
+    const raw = (request.query as { date?: unknown }).date;
+    const date = typeof raw === 'string' ? (dayOfIsoInstant(raw, timeZone) ?? query.date) : query.date;
+    return reply.type('application/json; charset=utf-8').send(await tickets.listJson(currentUser(request), { ...query, date, timeZone }));
+  });
 
   app.get('/api/tickets/:id', async (request) => {
     const { id } = parse(IdParams, request.params);

@@ -1,4 +1,4 @@
-import { isAdmin, PAGE_SIZE, type TicketDto, type TicketStatus } from '@wadesk/contracts';
+import { dayOfInstant, isAdmin, PAGE_SIZE, type TicketDto, type TicketStatus } from '@wadesk/contracts';
 import type { Database } from '../../db/client.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
 import type { DomainEvents } from '../../events/domain-events.js';
@@ -20,10 +20,20 @@ export interface TicketListQuery {
   pageNumber: number;
   status?: TicketStatus;
   date?: string;
+  /** The IANA time zone whose day `date` names: the viewer's (issue 32 §5), the server's when not given. */
+  timeZone?: string;
   showAll: boolean;
   queueIds?: number[];
   withUnreadMessages: boolean;
   isGroup?: boolean;
+}
+
+/** What the dashboard counts: the queues chosen on the page, in the viewer's time zone. */
+export interface DashboardQuery {
+  /** The queues to count; the caller's own queues when not given (all they may see when they have none). */
+  queueIds?: number[];
+  /** The viewer's IANA time zone: "today" and the hours are theirs (issue 32 §5). */
+  timeZone?: string;
 }
 
 export interface TicketUpdate {
@@ -70,6 +80,7 @@ export class TicketsService {
       status: query.status,
       search: query.searchParam || undefined,
       date: query.date,
+      timeZone: query.date ? (query.timeZone ?? serverTimeZone()) : undefined,
       withUnreadMessages: query.withUnreadMessages,
       isGroup: query.isGroup,
     };
@@ -247,18 +258,20 @@ export class TicketsService {
   }
 
   /**
-   * Counters (open, pending, closed) and today's tickets per hour 08:00–19:00, for what the caller may see.
-   * "Today" and the hours are those of the server's time zone at `now`.
+   * Counters (open, pending, closed) and today's tickets per hour 08:00–19:00, for what the caller may see of the chosen
+   * queues (by default the caller's own, §2: "a queue filter of the user's queues", admins too). "Today" and the hours
+   * are those of the viewer's time zone at `now` (the server's when the caller sends none).
    */
-  async dashboard(user: AuthUser, now: Date = this.now()) {
-    const filter = await this.listFilter(user, { searchParam: '', showAll: true, withUnreadMessages: false });
+  async dashboard(user: AuthUser, query: DashboardQuery = {}, now: Date = this.now()) {
+    const own = await new UsersRepository(this.db).queueIdsOf(user.id);
+    const queueIds = query.queueIds ?? (own.length > 0 ? own : undefined);
+    const filter = await this.listFilter(user, { searchParam: '', showAll: true, withUnreadMessages: false, queueIds });
     const repo = this.repo();
-    const start = new Date(now);
-    start.setHours(0, 0, 0, 0);
-    const end = new Date(start);
-    end.setDate(end.getDate() + 1);
+    const timeZone = query.timeZone ?? serverTimeZone();
+    const today = dayOfInstant(now, timeZone);
+    const [start, end] = await repo.dayBounds(today, timeZone);
     const counts = await repo.countByStatus(filter);
-    const perHour = await repo.createdPerHour(filter, start, end, serverTimeZone());
+    const perHour = await repo.createdPerHour(filter, start, end, timeZone);
     return {
       counts,
       ticketsPerHour: DASHBOARD_HOURS.map((hour) => ({ hour: `${String(hour).padStart(2, '0')}:00`, count: perHour.get(hour) ?? 0 })),

@@ -507,7 +507,7 @@ describe('dashboard', () => {
     const adminUser = (await t.login()).user;
     const chart = async (now: Date) =>
       Object.fromEntries(
-        (await t.app.services.tickets.dashboard(adminUser, now)).ticketsPerHour.filter((s) => s.count > 0).map((s) => [s.hour, s.count]),
+        (await t.app.services.tickets.dashboard(adminUser, {}, now)).ticketsPerHour.filter((s) => s.count > 0).map((s) => [s.hour, s.count]),
       );
     expect(await chart(at(10, 23, 59))).toEqual({ '09:00': 1, '19:00': 1 });
     expect(await chart(at(10, 3, 0))).toEqual({ '09:00': 1, '19:00': 1 });

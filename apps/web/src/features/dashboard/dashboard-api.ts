@@ -4,7 +4,10 @@ import { useEffect, useRef } from 'react';
 import { api } from '../../services/api';
 import { useSocketEvent } from '../../services/socket';
 
-/** Answer of GET /api/dashboard: counters and today's tickets per hour slot (08:00 to 19:00), for the caller's queues. */
+/**
+ * Answer of GET /api/dashboard: counters and today's tickets per hour slot (08:00 to 19:00) of the viewer's day (the
+ * browser's zone goes in X-Time-Zone), for the caller's queues or those chosen.
+ */
 export interface DashboardData {
   counts: Record<TicketStatus, number>;
   ticketsPerHour: { hour: string; count: number }[];
@@ -15,10 +18,13 @@ export const DASHBOARD_KEY = ['dashboard'] as const;
 /** Live refresh waits this long after the last ticket event, so a burst costs one request. */
 const REFRESH_DEBOUNCE_MS = 500;
 
-export function useDashboard() {
+/** The dashboard of the queues chosen on the page; without a choice, the caller's own queues (the server's default). */
+export function useDashboard(queueIds?: number[]) {
   return useQuery({
-    queryKey: DASHBOARD_KEY,
-    queryFn: async () => (await api.get<DashboardData>('/dashboard')).data,
+    queryKey: [...DASHBOARD_KEY, queueIds ?? 'mine'],
+    queryFn: async () =>
+      (await api.get<DashboardData>(queueIds ? `/dashboard?queueIds=${encodeURIComponent(JSON.stringify(queueIds))}` : '/dashboard')).data,
+    placeholderData: (previous) => previous,
   });
 }
 

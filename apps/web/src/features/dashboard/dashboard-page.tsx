@@ -6,26 +6,41 @@ import Typography from '@mui/material/Typography';
 import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlineOutlined';
 import HeadsetMicIcon from '@mui/icons-material/HeadsetMic';
 import HourglassEmptyIcon from '@mui/icons-material/HourglassEmpty';
+import { isAdmin } from '@wadesk/contracts';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Page } from '../../components/page';
 import { useAuth } from '../auth/auth-context';
+import { useQueueList } from '../queues/queues-api';
+import { QueueSelect } from '../tickets/queue-select';
 import { CounterCard } from './counter-card';
 import { useDashboard, useDashboardLiveUpdates } from './dashboard-api';
 import { TicketsPerHourChart } from './tickets-per-hour-chart';
 
-/** §2 Dashboard: In service, Waiting and Closed counters for the user's queues, and today's tickets per hour. */
+/**
+ * §2 Dashboard: In service, Waiting and Closed counters for the user's queues (admins may choose any queues, attendants
+ * among theirs), and today's tickets per hour, in the viewer's time zone.
+ */
 export function DashboardPage() {
   const { t } = useTranslation();
   const { user } = useAuth();
-  const { data } = useDashboard();
+  const admin = isAdmin(user);
+  const { data: allQueues } = useQueueList(admin);
+  const own = user?.queues ?? [];
+  const choices = admin ? (allQueues ?? own) : own;
+  const [chosen, setChosen] = useState<number[] | undefined>(undefined);
+  const { data } = useDashboard(chosen);
   useDashboardLiveUpdates();
 
   return (
     <Page title={t('pages.dashboard')}>
       <Box data-testid="dashboard">
-        <Typography color="text.secondary" sx={{ mt: -1, mb: 2 }}>
-          {t('dashboard.welcome', { name: user?.name ?? '' })}
-        </Typography>
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap', mt: -1, mb: 2 }}>
+          <Typography color="text.secondary" sx={{ flex: 1 }}>
+            {t('dashboard.welcome', { name: user?.name ?? '' })}
+          </Typography>
+          <QueueSelect queues={choices} selected={chosen ?? own.map((q) => q.id)} onChange={setChosen} />
+        </Box>
         <Grid container spacing={{ xs: 1, sm: 2 }} sx={{ mb: 2 }}>
           <Grid size={4}>
             <CounterCard
