@@ -211,7 +211,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   // Every JSON body is refused with 400 when it nests deeper than MAX_JSON_DEPTH (the raw-body webhooks check too).
   registerJsonBodyParser(http);
   metrics?.registerHttpTiming(http);
-  registerAuthHook(http, auth);
+  registerAuthHook(http, auth, () => settings.attendantTools());
 
   healthRoutes(http, database, { simulator: config.simulator });
   if (metrics && config.metricsToken) metrics.registerRoute(http, config.metricsToken);
@@ -343,7 +343,12 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   events.on('ticket.closed', ({ ticket, by }) => {
     email.sendTicketClosed(ticket, by).catch((err: unknown) => http.log.warn({ err }, 'the ticket-closed e-mail failed'));
   });
-  const outreach = new OutreachService(db, events, providers, { clock: options.clock, pauseMs: config.outreachPauseMs, log: http.log.child({ module: 'outreach' }) });
+  const outreach = new OutreachService(db, events, providers, {
+    clock: options.clock,
+    pauseMs: config.outreachPauseMs,
+    log: http.log.child({ module: 'outreach' }),
+    attendantTools: () => settings.attendantTools(),
+  });
   await registerOutreachJobs(jobs, outreach);
   outreachRoutes(http, outreach);
   await instagramWebhookRoutes(http, settings, instagramHub, http.log.child({ module: 'instagram' }), (id) => providers.instagramProfileName(id));
@@ -354,7 +359,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
 
   const io = createSocketServer(http.server, auth, config.corsOrigins);
   if (database.kind === 'postgres' && database.pool) await useClusterAdapter(io, database.pool, http.log.child({ module: 'realtime' }), publishes);
-  registerRealtimeListener(io, events, auth);
+  registerRealtimeListener(io, events, auth, () => settings.attendantTools());
   metrics?.attach({ db, jobs, io });
   registerTicketRealtime(io, events, {
     queueIdsOf: (userId) => users.queueIdsOf(userId),

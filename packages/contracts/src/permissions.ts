@@ -1,3 +1,4 @@
+import type { AttendantTool } from './schemas/settings.js';
 import type { UserDto } from './schemas/users.js';
 
 /**
@@ -35,4 +36,9 @@ export function can(profile: string | null | undefined, rule: PermissionRule): b
  */
 export function isAdmin(user: Pick<UserDto, 'profile'> | null | undefined): boolean {
   return !!user && user.profile.toLowerCase() === 'admin';
+}
+
+/** Whether the user may use a tool: admins always; attendants when the setting attendantTools lists it (issue 32). */
+export function mayUseTool(user: Pick<UserDto, 'profile'> | null | undefined, tools: ReadonlySet<AttendantTool>, tool: AttendantTool): boolean {
+  return !!user && (isAdmin(user) || tools.has(tool));
 }

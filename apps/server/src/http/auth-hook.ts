@@ -1,4 +1,4 @@
-import { isAdmin } from '@wadesk/contracts';
+import { isAdmin, type AttendantTool } from '@wadesk/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodType } from 'zod';
 import type { AuthService } from '../modules/auth/auth.service.js';
@@ -11,10 +11,18 @@ import { AppError } from './app-error.js';
  */
 export type RouteAccess = 'public' | 'user' | 'admin' | 'apiToken';
 
+/** A tool of the setting attendantTools, or the tools a route serves (outreach: SMS, voice calls, Instagram). */
+export type RouteTool = AttendantTool | readonly AttendantTool[];
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call the route; every /api route is 'user' unless it says otherwise. */
     access?: RouteAccess;
+    /**
+     * The tool the route belongs to (issue 32): an attendant gets 403 ERR_NO_PERMISSION unless the setting
+     * attendantTools lists it (several: one of them, the handler checks which); admins always pass.
+     */
+    tool?: RouteTool;
     /** What /api/docs says of the route (OpenAPI, from the contracts' zod schemas). */
     docs?: RouteDocs;
   }
@@ -41,6 +49,7 @@ export interface RouteEntry {
   method: string;
   url: string;
   access: RouteAccess;
+  tool?: RouteTool;
   docs?: RouteDocs;
 }
 
@@ -65,10 +74,15 @@ export function currentUser(request: FastifyRequest): AuthUser {
  * (`request.routeOptions.config.access`), never of the raw URL: `//api/users` and `/%61pi/users` reach the same
  * route as `/api/users` and get the same check. A route that declares nothing needs a signed-in user.
  * Missing token → 401 ERR_SESSION_EXPIRED (client logs out); expired or invalid → 403 ERR_SESSION_EXPIRED
- * (client refreshes and retries once); a user on an admin route → 403 ERR_NO_PERMISSION.
+ * (client refreshes and retries once); a user on an admin route, or on a route of a tool that the setting
+ * attendantTools (read through `attendantTools`) does not open to attendants → 403 ERR_NO_PERMISSION.
  * Requests that match no route go to the not-found handler, which answers 404 and reaches no handler.
  */
-export function registerAuthHook(app: FastifyInstance, auth: AuthService): void {
+export function registerAuthHook(
+  app: FastifyInstance,
+  auth: AuthService,
+  attendantTools: () => Promise<ReadonlySet<AttendantTool>>,
+): void {
   app.decorateRequest('authUser', null);
   app.decorateRequest('apiAuthorized', false);
   const table: RouteEntry[] = [];
@@ -77,7 +91,9 @@ export function registerAuthHook(app: FastifyInstance, auth: AuthService): void 
     const declared = route.config?.access;
     const access: RouteAccess = declared ?? (WEB_APP_ROUTES.has(route.url) ? 'public' : 'user');
     route.config = { ...route.config, access };
-    for (const method of [route.method].flat()) table.push({ method, url: route.url, access, docs: route.config?.docs });
+    const tool = route.config?.tool;
+    if (tool !== undefined && access !== 'user') throw new Error(`${route.url}: a tool's route is a signed-in user's route`);
+    for (const method of [route.method].flat()) table.push({ method, url: route.url, access, tool, docs: route.config?.docs });
   });
   app.addHook('onRequest', async (request) => {
     if (request.is404) return;
@@ -102,6 +118,13 @@ export function registerAuthHook(app: FastifyInstance, auth: AuthService): void 
     request.authUser = result.user;
     if (access === 'admin' && !isAdmin(result.user)) {
       throw new AppError('ERR_NO_PERMISSION', "You don't have permission to access this resource.");
+    }
+    const tool = request.routeOptions.config?.tool;
+    if (tool !== undefined && !isAdmin(result.user)) {
+      const open = await attendantTools();
+      if (![tool].flat().some((t) => open.has(t))) {
+        throw new AppError('ERR_NO_PERMISSION', 'An administrator has not opened this tool to attendants.');
+      }
     }
   });
 }

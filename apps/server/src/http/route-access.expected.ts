@@ -1,4 +1,4 @@
-import type { RouteAccess } from './auth-hook.js';
+import type { RouteAccess, RouteTool } from './auth-hook.js';
 
 /**
  * The expected authorization of every route, checked by route-access.test.ts against the server's own route
@@ -10,12 +10,18 @@ import type { RouteAccess } from './auth-hook.js';
  *   (outside its queue) gets 403/404 and the route changes nothing.
  * - `user: 'forbidden'`: a plain user passes the guard but the service refuses with 403 ERR_NO_PERMISSION for
  *   the object the test uses (someone else's record, a rule of §6).
+ * - `tool`: the route belongs to a tool of the setting attendantTools (issue 32): a plain user gets 403
+ *   ERR_NO_PERMISSION when the setting leaves the tool out (several: all of them); admins always pass.
  */
 export interface ExpectedRoute {
   access: RouteAccess;
+  tool?: RouteTool;
   scope?: 'ticket' | 'message';
   user?: 'forbidden';
 }
+
+/** The pages /SMS, /VoiceCall and /InstaDirect share their routes; the service checks the batch's channel. */
+const OUTREACH = ['sms', 'voice', 'instagram'] as const;
 
 export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
   // Web app (index.html, static files)
@@ -57,7 +63,7 @@ export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
   'POST /api/settings/userApiToken/regenerate': { access: 'admin' },
   'PUT /api/settings/:key': { access: 'admin' },
   'POST /api/settings/email/test': { access: 'admin' },
-  'POST /api/tickets/:ticketId/email': { access: 'user', scope: 'ticket' },
+  'POST /api/tickets/:ticketId/email': { access: 'user', tool: 'email', scope: 'ticket' },
 
   'GET /api/queue': { access: 'user' },
   'GET /api/queue/:id': { access: 'user' },
@@ -72,12 +78,12 @@ export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
   'DELETE /api/quickAnswers/:id': { access: 'user' },
 
   'GET /api/contacts': { access: 'user' },
-  'GET /api/contacts/export.csv': { access: 'admin' },
+  'GET /api/contacts/export.csv': { access: 'user', tool: 'contactsExport' },
   'GET /api/contacts/:id': { access: 'user' },
   'POST /api/contacts': { access: 'user' },
   'POST /api/contact': { access: 'user' },
-  'POST /api/contacts/import': { access: 'admin' },
-  'POST /api/contacts/import/csv': { access: 'admin' },
+  'POST /api/contacts/import': { access: 'user', tool: 'contactsImport' },
+  'POST /api/contacts/import/csv': { access: 'user', tool: 'contactsImport' },
   'PUT /api/contacts/:id': { access: 'user' },
   'DELETE /api/contacts/:id': { access: 'user', user: 'forbidden' },
 
@@ -108,36 +114,37 @@ export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
   'GET /api/dashboard': { access: 'user' },
 
   // Bulk sends (issue 12): any signed-in user starts one; someone else's campaign answers 404 to a non-admin.
-  'POST /api/campaigns': { access: 'user' },
-  'GET /api/campaigns': { access: 'user' },
-  'GET /api/campaigns/media-folder': { access: 'user' },
-  'GET /api/campaigns/:id': { access: 'user' },
-  'GET /api/campaigns/:id/recipients': { access: 'user' },
-  'GET /api/campaigns/:id/recipients.csv': { access: 'user' },
-  'POST /api/campaigns/:id/pause': { access: 'user' },
-  'POST /api/campaigns/:id/resume': { access: 'user' },
-  'POST /api/campaigns/:id/cancel': { access: 'user' },
+  // The tools' routes (issue 32): a signed-in user's while the setting attendantTools opens the tool to attendants.
+  'POST /api/campaigns': { access: 'user', tool: 'bulk' },
+  'GET /api/campaigns': { access: 'user', tool: 'bulk' },
+  'GET /api/campaigns/media-folder': { access: 'user', tool: 'bulk' },
+  'GET /api/campaigns/:id': { access: 'user', tool: 'bulk' },
+  'GET /api/campaigns/:id/recipients': { access: 'user', tool: 'bulk' },
+  'GET /api/campaigns/:id/recipients.csv': { access: 'user', tool: 'bulk' },
+  'POST /api/campaigns/:id/pause': { access: 'user', tool: 'bulk' },
+  'POST /api/campaigns/:id/resume': { access: 'user', tool: 'bulk' },
+  'POST /api/campaigns/:id/cancel': { access: 'user', tool: 'bulk' },
   'GET /api/jobs/:id': { access: 'apiToken' },
 
-  // Group management (issue 13): admins only.
-  'GET /api/groups': { access: 'admin' },
-  'POST /api/groups/actions': { access: 'admin' },
-  'GET /api/groups/actions': { access: 'admin' },
-  'GET /api/groups/actions/:id': { access: 'admin' },
-  'GET /api/groups/actions/:id/items': { access: 'admin' },
-  'POST /api/groups/actions/:id/cancel': { access: 'admin' },
-  'GET /api/history/device': { access: 'admin' },
-  'POST /api/history/imports': { access: 'admin' },
-  'GET /api/history/imports': { access: 'admin' },
-  'GET /api/history/imports/:id': { access: 'admin' },
-  'POST /api/history/imports/:id/cancel': { access: 'admin' },
+  // Group actions and history imports (issues 13, 14, 32): an attendant's only their own (another's answers 404).
+  'GET /api/groups': { access: 'user', tool: 'groups' },
+  'POST /api/groups/actions': { access: 'user', tool: 'groups' },
+  'GET /api/groups/actions': { access: 'user', tool: 'groups' },
+  'GET /api/groups/actions/:id': { access: 'user', tool: 'groups' },
+  'GET /api/groups/actions/:id/items': { access: 'user', tool: 'groups' },
+  'POST /api/groups/actions/:id/cancel': { access: 'user', tool: 'groups' },
+  'GET /api/history/device': { access: 'user', tool: 'history' },
+  'POST /api/history/imports': { access: 'user', tool: 'history' },
+  'GET /api/history/imports': { access: 'user', tool: 'history' },
+  'GET /api/history/imports/:id': { access: 'user', tool: 'history' },
+  'POST /api/history/imports/:id/cancel': { access: 'user', tool: 'history' },
 
   // Scheduled messages (issue 14): any signed-in user; an attendant's only their own (another's answers 404).
-  'POST /api/schedules': { access: 'user' },
-  'GET /api/schedules': { access: 'user' },
-  'GET /api/schedules/:id': { access: 'user' },
-  'PUT /api/schedules/:id': { access: 'user' },
-  'DELETE /api/schedules/:id': { access: 'user' },
+  'POST /api/schedules': { access: 'user', tool: 'schedules' },
+  'GET /api/schedules': { access: 'user', tool: 'schedules' },
+  'GET /api/schedules/:id': { access: 'user', tool: 'schedules' },
+  'PUT /api/schedules/:id': { access: 'user', tool: 'schedules' },
+  'DELETE /api/schedules/:id': { access: 'user', tool: 'schedules' },
 
   // The send API (§7 auxiliary calls): the API token (userApiToken) or an admin's access token.
   'POST /api/zdg': { access: 'apiToken' },
@@ -166,10 +173,11 @@ export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
   'POST /api/sendSms': { access: 'apiToken' },
   'POST /api/makeVoiceCall': { access: 'apiToken' },
   'POST /api/sendDirect': { access: 'apiToken' },
-  'POST /api/outreach': { access: 'admin' },
-  'GET /api/outreach': { access: 'admin' },
-  'GET /api/outreach/:id': { access: 'admin' },
-  'POST /api/outreach/:id/cancel': { access: 'admin' },
+  // SMS, voice calls and Instagram direct (issues 16, 32): an attendant's only their own batches.
+  'POST /api/outreach': { access: 'user', tool: OUTREACH },
+  'GET /api/outreach': { access: 'user', tool: OUTREACH },
+  'GET /api/outreach/:id': { access: 'user', tool: OUTREACH },
+  'POST /api/outreach/:id/cancel': { access: 'user', tool: OUTREACH },
   'GET /api/docs': { access: 'public' },
 
   // The simulator (SIMULATOR=on): it plays the contacts' phones, so only admins drive it.

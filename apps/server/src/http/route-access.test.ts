@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { ATTENDANT_TOOLS } from '@wadesk/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tickets } from '../db/schema.js';
 import { connectedSimulator, createQueue, inbound, queryRows } from '../test/desk-factories.js';
@@ -73,13 +74,13 @@ async function send(route: RouteEntry, url: string, identity: Identity): Promise
 }
 
 describe('route table', () => {
-  it('has an expected access for every route, and every expected /api route exists', () => {
-    const actual = Object.fromEntries(routes.map((r) => [key(r), r.access]));
+  it('has an expected access and tool for every route, and every expected /api route exists', () => {
+    const actual = Object.fromEntries(routes.map((r) => [key(r), { access: r.access, tool: r.tool }]));
     const missing = routes.filter((r) => !EXPECTED_ROUTE_ACCESS[key(r)]).map(key);
     expect(missing, 'routes without a line in route-access.expected.ts').toEqual([]);
     for (const [name, expected] of Object.entries(EXPECTED_ROUTE_ACCESS)) {
       if (!name.includes(' /api')) continue; // the web app's routes exist only when it is built
-      expect(actual[name], name).toBe(expected.access);
+      expect(actual[name], name).toEqual({ access: expected.access, tool: expected.tool });
     }
   });
 
@@ -118,6 +119,30 @@ describe('route table', () => {
           if (!ok) wrong.push(`${identity} ${key(route)} via ${spelling}: ${res.status} ${JSON.stringify(res.body)}`);
         }
       }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('refuses every tool route to users when attendantTools opens no tool, and no other route; admins pass (issue 32)', async () => {
+    const put = (value: string) => t.call('PUT', '/api/settings/attendantTools', { token: tokens.admin, body: { value } });
+    expect((await put('')).status).toBe(200);
+    const wrong: string[] = [];
+    try {
+      for (const route of routes.filter((r) => listed(r) && r.url.startsWith('/api') && r.access === 'user')) {
+        const expected = EXPECTED_ROUTE_ACCESS[key(route)]!;
+        for (const [spelling, spell] of [SPELLINGS[0]!, SPELLINGS[3]!]) {
+          const url = spell(pathOf(route, expected, 'missing'));
+          const res = await send(route, url, 'member');
+          const refused = res.status === 403 && res.body?.error === 'ERR_NO_PERMISSION';
+          const ok = res.status < 500 && (expected.tool || expected.user === 'forbidden' ? refused : !refused);
+          if (!ok) wrong.push(`member ${key(route)} via ${spelling}: ${res.status} ${JSON.stringify(res.body)}`);
+          if (!expected.tool) continue;
+          const admin = await send(route, url, 'admin');
+          if (admin.status >= 500 || admin.status === 401 || admin.status === 403) wrong.push(`admin ${key(route)} via ${spelling}: ${admin.status}`);
+        }
+      }
+    } finally {
+      expect((await put(ATTENDANT_TOOLS.join(','))).status).toBe(200);
     }
     expect(wrong).toEqual([]);
   });

@@ -46,13 +46,23 @@ export const SERVER_EVENT_ACCESS: Record<ServerEventName, Record<string, Receive
     "a campaign of the queue member's": { anonymous: false, queueMember: true, outsider: false, admin: true },
     "another user's campaign": adminsOnly,
   },
-  groupAction: { 'a group action': adminsOnly },
-  outreach: { 'an SMS batch': adminsOnly },
+  /** The tools' records (issue 32): their author and the admins, while attendantTools opens the tool (its default). */
+  groupAction: {
+    "a group action of the queue member's": { anonymous: false, queueMember: true, outsider: false, admin: true },
+    "another user's group action": adminsOnly,
+  },
+  outreach: {
+    "an SMS batch of the queue member's": { anonymous: false, queueMember: true, outsider: false, admin: true },
+    'an SMS batch of the send API': adminsOnly,
+  },
   schedule: {
     "a scheduled message of the queue member's": { anonymous: false, queueMember: true, outsider: false, admin: true },
     "another user's scheduled message": adminsOnly,
   },
-  historyImport: { 'a history import': adminsOnly },
+  historyImport: {
+    "a history import of the queue member's": { anonymous: false, queueMember: true, outsider: false, admin: true },
+    'a history import of the send API': adminsOnly,
+  },
   /** Each socket hears of its own sign-in only. */
   session: {
     "the queue member's access token about to expire": { anonymous: false, queueMember: true, outsider: false, admin: false },

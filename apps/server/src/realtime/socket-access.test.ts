@@ -1,4 +1,4 @@
-import type { CampaignDto, ClientEventName, MessageDto, ScheduleDto, ServerEventName, TicketDto, UserDto, WhatsappDto } from '@wadesk/contracts';
+import type { CampaignDto, ClientEventName, GroupActionDto, HistoryImportDto, MessageDto, OutreachDto, ScheduleDto, ServerEventName, TicketDto, UserDto, WhatsappDto } from '@wadesk/contracts';
 import { SignJWT } from 'jose';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -88,37 +88,20 @@ const SITUATIONS: Record<ServerEventName, Record<string, () => void>> = {
     "another user's campaign": () => emit('campaign.updated', { campaign: campaignOf(anotherUser.id) }),
   },
   groupAction: {
-    'a group action': () =>
-      emit('groupAction.updated', {
-        groupAction: {
-          id: 1, kind: 'message', status: 'running', whatsappId: connection.id, whatsappName: connection.name, userId: null, userName: null,
-          subject: null, description: null, title: null, message: 'Aviso', minInterval: 0, maxInterval: 0, total: 3, done: 1, failed: 0,
-          unknown: 0, skipped: 0, nextRunAt: now, lastError: null, createdAt: now, updatedAt: now, startedAt: now, finishedAt: null,
-        },
-      }),
+    "a group action of the queue member's": () => emit('groupAction.updated', { groupAction: groupActionOf(actors.queueMember.user!.id) }),
+    "another user's group action": () => emit('groupAction.updated', { groupAction: groupActionOf(anotherUser.id) }),
   },
   outreach: {
-    'an SMS batch': () =>
-      emit('outreach.updated', {
-        batch: {
-          id: 1, channel: 'sms', status: 'running', userName: null, sender: 'Desk', text: 'Aviso', language: null, total: 3, done: 1,
-          failed: 0, unknown: 0, lastError: null, createdAt: now, finishedAt: null,
-        },
-      }),
+    "an SMS batch of the queue member's": () => emit('outreach.updated', { batch: batchOf(actors.queueMember.user!.id) }),
+    'an SMS batch of the send API': () => emit('outreach.updated', { batch: batchOf(null) }),
   },
   schedule: {
     "a scheduled message of the queue member's": () => emit('schedule.saved', { schedule: scheduleOf(actors.queueMember.user!.id), created: true }),
     "another user's scheduled message": () => emit('schedule.saved', { schedule: scheduleOf(anotherUser.id), created: false }),
   },
   historyImport: {
-    'a history import': () =>
-      emit('historyImport.updated', {
-        historyImport: {
-          id: 1, status: 'running', whatsappId: connection.id, whatsappName: connection.name, userId: null, userName: null, contactNumber: null,
-          limit: 50, chatsTotal: 3, chatsDone: 1, messagesImported: 50, messagesSkipped: 0, ticketsCreated: 1, ticketsJoined: 0, groupsSkipped: 0, olderRequested: 0,
-          lastError: null, createdAt: now, updatedAt: now, startedAt: now, finishedAt: null,
-        },
-      }),
+    "a history import of the queue member's": () => emit('historyImport.updated', { historyImport: historyImportOf(actors.queueMember.user!.id) }),
+    'a history import of the send API': () => emit('historyImport.updated', { historyImport: historyImportOf(null) }),
   },
   session: {
     // A token with less than a minute left is told `expiring` at once; the member's own token is handed back after.
@@ -131,6 +114,29 @@ const SITUATIONS: Record<ServerEventName, Record<string, () => void>> = {
     },
   },
 };
+
+function groupActionOf(userId: number): GroupActionDto {
+  return {
+    id: 1, kind: 'message', status: 'running', whatsappId: connection.id, whatsappName: connection.name, userId, userName: null,
+    subject: null, description: null, title: null, message: 'Aviso', minInterval: 0, maxInterval: 0, total: 3, done: 1, failed: 0,
+    unknown: 0, skipped: 0, nextRunAt: now, lastError: null, createdAt: now, updatedAt: now, startedAt: now, finishedAt: null,
+  };
+}
+
+function batchOf(userId: number | null): OutreachDto {
+  return {
+    id: 1, channel: 'sms', status: 'running', userId, userName: null, sender: 'Desk', text: 'Aviso', language: null, total: 3, done: 1,
+    failed: 0, unknown: 0, lastError: null, createdAt: now, finishedAt: null,
+  };
+}
+
+function historyImportOf(userId: number | null): HistoryImportDto {
+  return {
+    id: 1, status: 'running', whatsappId: connection.id, whatsappName: connection.name, userId, userName: null, contactNumber: null,
+    limit: 50, chatsTotal: 3, chatsDone: 1, messagesImported: 50, messagesSkipped: 0, ticketsCreated: 1, ticketsJoined: 0, groupsSkipped: 0, olderRequested: 0,
+    lastError: null, createdAt: now, updatedAt: now, startedAt: now, finishedAt: null,
+  };
+}
 
 function scheduleOf(userId: number): ScheduleDto {
   return {

@@ -1,6 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
 import {
   isAdmin,
+  type AttendantTool,
   isPublicSetting,
   type ClientToServerEvents,
   type JoinAck,
@@ -13,6 +14,7 @@ import { Server, type Socket } from 'socket.io';
 import type { DomainEvents, TicketPlace } from '../events/domain-events.js';
 import type { AuthService } from '../modules/auth/auth.service.js';
 import type { AuthUser } from '../modules/auth/auth-user.js';
+import { OUTREACH_TOOL } from '../modules/outreach/outreach.service.js';
 import { masked } from '../modules/settings/settings.service.js';
 import { whatsappForViewer } from '../modules/whatsapp/whatsapp.service.js';
 
@@ -241,7 +243,24 @@ export function createSocketServer(httpServer: HttpServer, auth: AuthService, co
 }
 
 /** Turns domain events into socket messages for the sockets allowed to see them. */
-export function registerRealtimeListener(io: RealtimeServer, events: DomainEvents, auth: AuthService): void {
+export function registerRealtimeListener(
+  io: RealtimeServer,
+  events: DomainEvents,
+  auth: AuthService,
+  attendantTools: () => Promise<ReadonlySet<AttendantTool>>,
+): void {
+  /**
+   * A tool's record (bulk send, group action, outreach batch, scheduled message, history import): the admins, and its
+   * author while attendantTools opens the tool to attendants (issue 32). Sent one after the other, in the order
+   * the services announced them, since deciding reads the setting.
+   */
+  let toolEvents = Promise.resolve();
+  const toAdminsAndAuthor = (tool: AttendantTool, authorId: number | null, send: (to: ReturnType<RealtimeServer['to']>) => void) => {
+    toolEvents = toolEvents.then(async () => {
+      const open = authorId !== null && (await attendantTools().catch(() => new Set<AttendantTool>())).has(tool);
+      send(io.to(open ? [rooms.admins, rooms.user(authorId)] : [rooms.admins]));
+    });
+  };
   // A changed role or password ends the user's connections (on every process); they reconnect with a token checked afresh.
   const endStaleSessions = onEveryProcess(io, 'userSessions', ({ user }) => {
     const sockets = localSockets(io, rooms.user(user.id));
@@ -294,26 +313,21 @@ export function registerRealtimeListener(io: RealtimeServer, events: DomainEvent
   events.on('whatsapp.deleted', ({ whatsappId }) =>
     io.to(rooms.everyone).emit('whatsapp', { action: 'delete', whatsappId }),
   );
-  // A bulk send's progress: its creator and the admins (issue 12).
+  // The tools' progress: their author and the admins, as the records themselves (issues 12, 13, 14, 16, 32).
   events.on('campaign.updated', ({ campaign }) => {
-    const to = campaign.userId === null ? [rooms.admins] : [rooms.admins, rooms.user(campaign.userId)];
-    io.to(to).emit('campaign', { action: 'update', campaign });
+    toAdminsAndAuthor('bulk', campaign.userId, (to) => to.emit('campaign', { action: 'update', campaign }));
   });
-  // A group action's progress: admins only, as the actions themselves (issue 13).
   events.on('groupAction.updated', ({ groupAction }) => {
-    io.to(rooms.admins).emit('groupAction', { action: 'update', groupAction });
+    toAdminsAndAuthor('groups', groupAction.userId, (to) => to.emit('groupAction', { action: 'update', groupAction }));
   });
   events.on('outreach.updated', ({ batch }) => {
-    io.to(rooms.admins).emit('outreach', { action: 'update', batch });
+    toAdminsAndAuthor(OUTREACH_TOOL[batch.channel], batch.userId, (to) => to.emit('outreach', { action: 'update', batch }));
   });
-  // A scheduled message (issue 14): its author and the admins, as the schedules themselves.
   events.on('schedule.saved', ({ schedule, created }) => {
-    const to = schedule.userId === null ? [rooms.admins] : [rooms.admins, rooms.user(schedule.userId)];
-    io.to(to).emit('schedule', { action: created ? 'create' : 'update', schedule });
+    toAdminsAndAuthor('schedules', schedule.userId, (to) => to.emit('schedule', { action: created ? 'create' : 'update', schedule }));
   });
-  // A history import's progress (issue 14): admins only.
   events.on('historyImport.updated', ({ historyImport }) => {
-    io.to(rooms.admins).emit('historyImport', { action: 'update', historyImport });
+    toAdminsAndAuthor('history', historyImport.userId, (to) => to.emit('historyImport', { action: 'update', historyImport }));
   });
   // A ticket handed to a colleague: that colleague only (they are its assignee now, so they may see it).
   events.on('ticket.transferred', ({ ticket, by, toUserId }) => {

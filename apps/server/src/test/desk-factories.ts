@@ -1,4 +1,4 @@
-import type { TicketDto, WhatsappDto } from '@wadesk/contracts';
+import { ATTENDANT_TOOLS, type TicketDto, type WhatsappDto } from '@wadesk/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf } from '../db/client.js';
 import { queues } from '../db/schema.js';
@@ -73,4 +73,19 @@ export async function outbox(t: TestApp, whatsappId: number, to?: string) {
 /** Rows of a raw SQL query (tests only). */
 export async function queryRows<T>(t: TestApp, query: SQL | string): Promise<T[]> {
   return rowsOf<T>(await t.app.database.db.execute(typeof query === 'string' ? sql.raw(query) : query));
+}
+
+/** Runs `run` with the setting attendantTools at `value` (issue 32), then puts the default (every tool) back. */
+export async function withAttendantTools(t: TestApp, value: string, run: () => Promise<void>): Promise<void> {
+  const admin = await t.adminToken();
+  const put = async (v: string) => {
+    const res = await t.call('PUT', '/api/settings/attendantTools', { token: admin, body: { value: v } });
+    if (res.status !== 200) throw new Error(`attendantTools: ${res.status} ${JSON.stringify(res.body)}`);
+  };
+  await put(value);
+  try {
+    await run();
+  } finally {
+    await put(ATTENDANT_TOOLS.join(','));
+  }
 }

@@ -74,6 +74,8 @@ export interface OutreachDto {
   id: number;
   channel: OutreachChannel;
   status: OutreachStatus;
+  /** Who started it from the page (null: the send API). */
+  userId: number | null;
   userName: string | null;
   sender: string | null;
   text: string;

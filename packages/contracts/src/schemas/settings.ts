@@ -8,6 +8,43 @@ export const TIME_CREATE_NEW_TICKET_OPTIONS = [
 
 const onOff = ['enabled', 'disabled'] as const;
 
+/**
+ * The tools an admin may open to attendants (the setting attendantTools, issue 32): bulk sends, group actions,
+ * scheduled messages (and DISPARAR's page), history import (the page and the chat's), the chatbot's page, a
+ * ticket's e-mail, Instagram direct, SMS, voice calls, and the contacts' import and export. Admins always use them.
+ */
+export const ATTENDANT_TOOLS = [
+  'bulk',
+  'groups',
+  'schedules',
+  'history',
+  'chatbot',
+  'email',
+  'instagram',
+  'sms',
+  'voice',
+  'contactsImport',
+  'contactsExport',
+] as const;
+export type AttendantTool = (typeof ATTENDANT_TOOLS)[number];
+
+function isAttendantTool(name: string): name is AttendantTool {
+  return (ATTENDANT_TOOLS as readonly string[]).includes(name);
+}
+
+/** The names of a comma-separated list (spaces around them ignored, empty entries dropped). */
+function listEntries(value: string): string[] {
+  return value
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+}
+
+/** The tools a value of attendantTools opens to attendants; unknown names are left out (the setting refuses them). */
+export function parseAttendantTools(value: string): ReadonlySet<AttendantTool> {
+  return new Set(listEntries(value).filter(isAttendantTool));
+}
+
 /** callRejectMessage's default: the contact's language is unknown, so the three languages of the desk. */
 export const DEFAULT_CALL_REJECT_MESSAGE = [
   'Não atendemos chamadas por aqui. Por favor, envie uma mensagem.',
@@ -70,6 +107,11 @@ export const SETTING_DEFINITIONS = {
   /** What Meta's webhook handshake must send as hub.verify_token. */
   instagramVerifyToken: { kind: 'secret', default: '' },
   userApiToken: { kind: 'readonly', default: '' },
+  /**
+   * The tools attendants may use (issue 32): a comma-separated list out of ATTENDANT_TOOLS; all of them by default
+   * (§6: every page but users, queues and settings is open to any signed-in user); empty: none.
+   */
+  attendantTools: { kind: 'text', default: ATTENDANT_TOOLS.join(',') },
   /** The folder whose files /ZDGMedia2 may send by path (empty: DATA_DIR/bulk-media); attendants see its label only. */
   bulkMediaFolder: { kind: 'text', default: '', adminsOnly: true },
 } as const satisfies Record<string, SettingDefinition>;
@@ -151,6 +193,10 @@ export function validateSettingValue(key: SettingKey, value: string): string | n
   }
   if (key === 'instagramAccountId' && value !== '' && !/^\d{5,30}$/.test(value)) return 'Must be the numeric account id';
   if (key === 'bulkMediaFolder' && value !== '' && !value.startsWith('/')) return 'Must be an absolute path';
+  if (key === 'attendantTools') {
+    const unknown = listEntries(value).filter((name) => !isAttendantTool(name));
+    if (unknown.length > 0) return `Unknown tool: ${unknown.join(', ')}. Must be among: ${ATTENDANT_TOOLS.join(', ')}`;
+  }
   return null;
 }
 

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { contacts } from '../../db/schema.js';
+import { withAttendantTools } from '../../test/desk-factories.js';
 import { useTestApp } from '../../test/test-app.js';
 
 const t = useTestApp({ admin: true, user: true });
@@ -169,12 +170,21 @@ describe('POST /api/contacts/import/csv', () => {
     expect(await contactByNumber(number)).toMatchObject({ name: '=Formula, "Quoted"', email: 'round@example.com', extraInfo: [{ name: 'CPF', value: '123' }, { name: 'City', value: 'São Paulo' }] });
   });
 
-  it('refuses a user with 403 ERR_NO_PERMISSION and creates nothing', async () => {
+  it('refuses a user with 403 ERR_NO_PERMISSION while attendantTools leaves contactsImport out, and creates nothing', async () => {
     const number = newNumber();
-    const res = await importCsv(`name,number\nNot Allowed,${number}\n`, { token: t.user });
-    expect(res.status).toBe(403);
-    expect(res.body.error).toBe('ERR_NO_PERMISSION');
+    await withAttendantTools(t, 'contactsExport', async () => {
+      const res = await importCsv(`name,number\nNot Allowed,${number}\n`, { token: t.user });
+      expect(res.status).toBe(403);
+      expect(res.body.error).toBe('ERR_NO_PERMISSION');
+    });
     expect(await contactByNumber(number)).toBeUndefined();
+  });
+
+  it('lets a user import by default (issue 32: attendantTools opens every tool)', async () => {
+    const number = newNumber();
+    const res = await importCsv(`name,number\nAllowed,${number}\n`, { token: t.user });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(await contactByNumber(number)).toBeDefined();
   });
 
   it('refuses a file without a name or number column, an open quote, and other content types', async () => {

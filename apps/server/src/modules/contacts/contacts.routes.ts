@@ -15,7 +15,9 @@ import { readCsvUpload } from './contacts-csv-upload.js';
 import type { ContactsService } from './contacts.service.js';
 
 const IdParams = z.object({ id: idField });
-const admin = { config: { access: 'admin' as const } };
+/** The contacts' import and export are tools of attendantTools (issue 32): admins, and attendants while it lists them. */
+const importTool = { config: { tool: 'contactsImport' as const } };
+const exportTool = { config: { tool: 'contactsExport' as const } };
 const IMPORT_CSV_PATH = '/api/contacts/import/csv';
 
 export function contactsRoutes(app: FastifyInstance, contacts: ContactsService): void {
@@ -25,8 +27,8 @@ export function contactsRoutes(app: FastifyInstance, contacts: ContactsService):
   });
 
   // Registered before /:id; ids are digits, so the paths never collide anyway.
-  // Every contact at once: an admin action (decision 0006).
-  app.get('/api/contacts/export.csv', admin, async (_request, reply) => {
+  // Every contact at once (decision 0006): the tool contactsExport.
+  app.get('/api/contacts/export.csv', exportTool, async (_request, reply) => {
     const csv = await contacts.exportCsv();
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
@@ -50,7 +52,7 @@ export function contactsRoutes(app: FastifyInstance, contacts: ContactsService):
     return reply.status(201).send(contact);
   });
 
-  app.post('/api/contacts/import', admin, async () => contacts.importFromDevice());
+  app.post('/api/contacts/import', importTool, async () => contacts.importFromDevice());
 
   // A CSV file as a multipart upload (field `file`) or as the body itself (text/csv); ?dryRun=1 only previews.
   // The text/csv parser serves this route only: elsewhere that type stays unsupported.
@@ -58,7 +60,7 @@ export function contactsRoutes(app: FastifyInstance, contacts: ContactsService):
     if (request.routeOptions.url === IMPORT_CSV_PATH) done(null, body);
     else done(Object.assign(new Error(`Unsupported Media Type: text/csv`), { statusCode: 415 }), undefined);
   });
-  app.post(IMPORT_CSV_PATH, { ...admin, bodyLimit: CONTACT_CSV_IMPORT_MAX_BYTES }, async (request) => {
+  app.post(IMPORT_CSV_PATH, { ...importTool, bodyLimit: CONTACT_CSV_IMPORT_MAX_BYTES }, async (request) => {
     const { dryRun } = parse(ContactCsvImportQuery, request.query);
     return contacts.importCsv(await readCsvUpload(request), dryRun);
   });

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { contacts, messages, tickets, whatsapps } from '../../db/schema.js';
+import { withAttendantTools } from '../../test/desk-factories.js';
 import { nextEvent, useTestApp } from '../../test/test-app.js';
 import { noDeviceContacts, uncheckedNumbers, type NumberChecker } from './contact-sources.js';
 import { ContactsRepository } from './contacts.repository.js';
@@ -405,10 +406,12 @@ describe('POST /api/contacts/import', () => {
     expect(res.body.error).toBe('ERR_NO_DEF_WAPP_FOUND');
   });
 
-  it('is admin only', async () => {
-    const res = await t.call('POST', '/api/contacts/import', { token: t.user });
-    expect(res.status).toBe(403);
-    expect(res.body.error).toBe('ERR_NO_PERMISSION');
+  it('is refused to a user (403) while attendantTools leaves contactsImport out', async () => {
+    await withAttendantTools(t, 'contactsExport', async () => {
+      const res = await t.call('POST', '/api/contacts/import', { token: t.user });
+      expect(res.status).toBe(403);
+      expect(res.body.error).toBe('ERR_NO_PERMISSION');
+    });
   });
 });
 
@@ -450,10 +453,13 @@ describe('GET /api/contacts/export.csv', () => {
     expect(text).toContain(`"'=cmd|calc",${contact.number},,\r\n`);
   });
 
-  it('is an admin action: a user gets 403 ERR_NO_PERMISSION', async () => {
-    const res = await download(t.user);
-    expect(res.statusCode).toBe(403);
-    expect(JSON.parse(res.body).error).toBe('ERR_NO_PERMISSION');
+  it('is refused to a user (403 ERR_NO_PERMISSION) while attendantTools leaves contactsExport out; open by default', async () => {
+    await withAttendantTools(t, 'contactsImport', async () => {
+      const res = await download(t.user);
+      expect(res.statusCode).toBe(403);
+      expect(JSON.parse(res.body).error).toBe('ERR_NO_PERMISSION');
+    });
+    expect((await download(t.user)).statusCode).toBe(200);
   });
 
   it('needs a signed-in user', async () => {

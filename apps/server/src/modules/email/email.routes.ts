@@ -38,7 +38,8 @@ export function emailRoutes(app: FastifyInstance, email: EmailService, tickets: 
     return email.sendTest(to);
   });
 
-  app.post('/api/tickets/:ticketId/email', async (request) => {
+  // A ticket's transcript by e-mail: the tool `email` (attendantTools, issue 32).
+  app.post('/api/tickets/:ticketId/email', { config: { tool: 'email' } }, async (request) => {
     const { ticketId } = parse(TicketParams, request.params);
     const user = currentUser(request);
     const ticket = await tickets.get(user, ticketId);

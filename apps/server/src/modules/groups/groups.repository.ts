@@ -115,8 +115,10 @@ export class GroupsRepository {
     return row!.id;
   }
 
-  async list(page: number, pageSize: number): Promise<{ groupActions: GroupActionDto[]; hasMore: boolean }> {
+  /** Newest first; only `userId`'s actions when given. */
+  async list(userId: number | null, page: number, pageSize: number): Promise<{ groupActions: GroupActionDto[]; hasMore: boolean }> {
     const rows = await this.selectDtos()
+      .where(userId === null ? undefined : eq(groupActions.userId, userId))
       .orderBy(desc(groupActions.id))
       .limit(pageSize + 1)
       .offset((page - 1) * pageSize);

@@ -1,6 +1,7 @@
 import { otherProcessRetryMs } from '../../jobs/other-process.js';
 import {
   GROUP_ACTION_PAGE_SIZE,
+  isAdmin,
   GROUP_FIELDS_ALERT,
   groupActionFieldProblems,
   parseNumberLines,
@@ -18,6 +19,7 @@ import type { DomainEvents } from '../../events/domain-events.js';
 import { AppError } from '../../http/app-error.js';
 import type { JobLog } from '../../jobs/job-queue.js';
 import { NetworkTimeout, newChain, randomBetween, withTimeout } from '../../jobs/paced-steps.js';
+import type { AuthUser } from '../auth/auth-user.js';
 import type { Clock } from '../tickets/tickets.service.js';
 import { connectionOf } from '../whatsapp/connection-of.js';
 import { WhatsappRepository } from '../whatsapp/whatsapp.repository.js';
@@ -141,24 +143,25 @@ export class GroupsService {
     return { groupAction: await this.announce(id), jobId };
   }
 
-  async list(pageNumber: number): Promise<GroupActionListResponse> {
-    return this.repo().list(pageNumber, GROUP_ACTION_PAGE_SIZE);
+  /** An admin sees every action; an attendant the ones they started (issue 32, as bulk sends). */
+  async list(user: AuthUser, pageNumber: number): Promise<GroupActionListResponse> {
+    return this.repo().list(isAdmin(user) ? null : user.id, pageNumber, GROUP_ACTION_PAGE_SIZE);
   }
 
-  async get(id: number): Promise<GroupActionDto> {
+  async get(user: AuthUser, id: number): Promise<GroupActionDto> {
     const action = await this.repo().findDto(id);
-    if (!action) throw new AppError('ERR_NO_GROUP_ACTION_FOUND', NOT_FOUND);
+    if (!action || (!isAdmin(user) && action.userId !== user.id)) throw new AppError('ERR_NO_GROUP_ACTION_FOUND', NOT_FOUND);
     return action;
   }
 
-  async items(id: number, pageNumber: number): Promise<GroupActionItemListResponse> {
-    await this.get(id);
+  async items(user: AuthUser, id: number, pageNumber: number): Promise<GroupActionItemListResponse> {
+    await this.get(user, id);
     return this.repo().items(id, pageNumber, GROUP_ACTION_PAGE_SIZE);
   }
 
   /** Stops an action for good: its pending step finds its chain changed and does nothing; items not reached stay pending. */
-  async cancel(id: number): Promise<GroupActionDto> {
-    await this.get(id);
+  async cancel(user: AuthUser, id: number): Promise<GroupActionDto> {
+    await this.get(user, id);
     const moved = await this.repo().transition(id, ['queued', 'running'], 'cancelled', { chain: newChain(), now: this.clock() });
     if (!moved) throw new AppError('ERR_GROUP_ACTION_STATE', 'This group action has already finished.');
     return this.announce(id);
@@ -312,7 +315,8 @@ export class GroupsService {
   }
 
   private async announce(id: number): Promise<GroupActionDto> {
-    const action = await this.get(id);
+    const action = await this.repo().findDto(id);
+    if (!action) throw new AppError('ERR_NO_GROUP_ACTION_FOUND', NOT_FOUND);
     this.events.emit('groupAction.updated', { groupAction: action });
     return action;
   }

@@ -8,7 +8,7 @@ import {
 } from '@wadesk/contracts';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { connectedSimulator, inbound, outbox, phoneNumbers, queryRows } from '../../test/desk-factories.js';
+import { connectedSimulator, inbound, outbox, phoneNumbers, queryRows, withAttendantTools } from '../../test/desk-factories.js';
 import { eventually } from '../../test/session-helpers.js';
 import { useTestApp } from '../../test/test-app.js';
 
@@ -228,18 +228,22 @@ describe('group actions (issue 13)', () => {
     expect(await actionCount()).toBe(before);
   });
 
-  it('is for admins only', async () => {
+  it('is refused to attendants (403) while attendantTools leaves groups out', async () => {
     const connection = await connectedSimulator(t);
     const body = { whatsappId: connection.id, action: 'message', message: 'x' };
-    for (const [method, url] of [
-      ['POST', '/api/groups/actions'],
-      ['GET', '/api/groups/actions'],
-      ['GET', `/api/groups?whatsappId=${connection.id}`],
-    ] as const) {
-      const res = await t.call(method, url, { token: t.user, body: method === 'POST' ? body : undefined });
-      expect(res.status, url).toBe(403);
-      expect(res.body.error).toBe('ERR_NO_PERMISSION');
-    }
+    const before = await actionCount();
+    await withAttendantTools(t, 'bulk,schedules', async () => {
+      for (const [method, url] of [
+        ['POST', '/api/groups/actions'],
+        ['GET', '/api/groups/actions'],
+        ['GET', `/api/groups?whatsappId=${connection.id}`],
+      ] as const) {
+        const res = await t.call(method, url, { token: t.user, body: method === 'POST' ? body : undefined });
+        expect(res.status, url).toBe(403);
+        expect(res.body.error).toBe('ERR_NO_PERMISSION');
+      }
+    });
+    expect(await actionCount()).toBe(before);
   });
 
   it('lists the groups of a connection', async () => {

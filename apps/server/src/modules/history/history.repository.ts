@@ -135,8 +135,10 @@ export class HistoryRepository {
     return row!.id;
   }
 
-  async list(page: number, pageSize: number): Promise<{ historyImports: HistoryImportDto[]; hasMore: boolean }> {
+  /** Newest first; only `userId`'s imports when given. */
+  async list(userId: number | null, page: number, pageSize: number): Promise<{ historyImports: HistoryImportDto[]; hasMore: boolean }> {
     const rows = await this.selectDtos()
+      .where(userId === null ? undefined : eq(historyImports.userId, userId))
       .orderBy(desc(historyImports.id))
       .limit(pageSize + 1)
       .offset((page - 1) * pageSize);

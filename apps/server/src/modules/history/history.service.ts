@@ -1,5 +1,6 @@
 import {
   HISTORY_IMPORT_PAGE_SIZE,
+  isAdmin,
   lastMessageOf,
   type DeviceHistorySummaryDto,
   type HistoryImportData,
@@ -20,6 +21,7 @@ import { ContactsInboundRepository } from '../contacts/contacts-inbound.reposito
 import { MEDIA_TYPE_OF_KIND } from '../inbound/inbound.service.js';
 import { MessagesRepository } from '../messages/messages.repository.js';
 import type { SettingsService } from '../settings/settings.service.js';
+import type { AuthUser } from '../auth/auth-user.js';
 import type { Clock } from '../tickets/tickets.service.js';
 import { TicketsRepository } from '../tickets/tickets.repository.js';
 import { connectionOf } from '../whatsapp/connection-of.js';
@@ -139,19 +141,20 @@ export class HistoryService {
     return { historyImport: await this.announce(id), jobId };
   }
 
-  async list(pageNumber: number): Promise<HistoryImportListResponse> {
-    return this.repo().list(pageNumber, HISTORY_IMPORT_PAGE_SIZE);
+  /** An admin sees every import; an attendant the ones they started (issue 32, as bulk sends). */
+  async list(user: AuthUser, pageNumber: number): Promise<HistoryImportListResponse> {
+    return this.repo().list(isAdmin(user) ? null : user.id, pageNumber, HISTORY_IMPORT_PAGE_SIZE);
   }
 
-  async get(id: number): Promise<HistoryImportDto> {
+  async get(user: AuthUser, id: number): Promise<HistoryImportDto> {
     const found = await this.repo().findDto(id);
-    if (!found) throw new AppError('ERR_NO_HISTORY_IMPORT_FOUND', NOT_FOUND);
+    if (!found || (!isAdmin(user) && found.userId !== user.id)) throw new AppError('ERR_NO_HISTORY_IMPORT_FOUND', NOT_FOUND);
     return found;
   }
 
   /** Stops an import: its pending step finds its chain changed and does nothing; what was imported stays. */
-  async cancel(id: number): Promise<HistoryImportDto> {
-    await this.get(id);
+  async cancel(user: AuthUser, id: number): Promise<HistoryImportDto> {
+    await this.get(user, id);
     const moved = await this.repo().transition(id, ['queued', 'running'], 'cancelled', { chain: newChain(), now: this.clock() });
     if (!moved) throw new AppError('ERR_HISTORY_IMPORT_STATE', 'This history import has already finished.');
     return this.announce(id);
@@ -364,7 +367,8 @@ export class HistoryService {
   }
 
   private async announce(id: number): Promise<HistoryImportDto> {
-    const found = await this.get(id);
+    const found = await this.repo().findDto(id);
+    if (!found) throw new AppError('ERR_NO_HISTORY_IMPORT_FOUND', NOT_FOUND);
     this.events.emit('historyImport.updated', { historyImport: found });
     return found;
   }

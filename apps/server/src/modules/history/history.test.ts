@@ -1,7 +1,7 @@
 import type { HistoryImportAcceptedResponse, HistoryImportDto, HistoryImportStartedResponse, MessageDto, WhatsappDto } from '@wadesk/contracts';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { connectedSimulator, createQueue, inbound, outbox, phoneNumbers, queryRows } from '../../test/desk-factories.js';
+import { connectedSimulator, createQueue, inbound, outbox, phoneNumbers, queryRows, withAttendantTools } from '../../test/desk-factories.js';
 import { eventually } from '../../test/session-helpers.js';
 import { nextEvent, useTestApp } from '../../test/test-app.js';
 import { AppError } from '../../http/app-error.js';
@@ -323,7 +323,7 @@ describe('history import (issue 14)', () => {
     expect(list.body.historyImports.find((x) => x.id === id)).toMatchObject({ status: 'cancelled' });
   });
 
-  it('refuses bad input with 400 codes, unknown ids with 404, and attendants with 403', async () => {
+  it('refuses bad input with 400 codes, unknown ids with 404, and attendants with 403 while attendantTools leaves history out', async () => {
     const connection = await connectedSimulator(t);
     for (const body of [{}, { limit: 0 }, { limit: 'abc' }, { limit: 5001 }, { limit: 5, contactNumber: '12' }, { limit: 5, whatsappId: 'x' }]) {
       const res = await t.call('POST', '/api/history/imports', { token: t.admin, body: { whatsappId: connection.id, ...body } });
@@ -339,17 +339,24 @@ describe('history import (issue 14)', () => {
       expect([res.status, res.body.error], JSON.stringify(messages)).toEqual([400, 'ERR_VALIDATION']);
     }
 
-    for (const [method, url] of [
+    const routes = [
       ['POST', '/api/history/imports'],
       ['GET', '/api/history/imports'],
       ['GET', '/api/history/imports/1'],
       ['POST', '/api/history/imports/1/cancel'],
       ['GET', '/api/history/device'],
-      ['POST', `/api/simulator/${connection.id}/history`],
-    ] as const) {
-      const res = await t.call(method, url, { token: t.user, body: method === 'POST' ? { limit: 5, messages: [] } : undefined });
-      expect([res.status, res.body.error], `${method} ${url}`).toEqual([403, 'ERR_NO_PERMISSION']);
-    }
+    ] as const;
+    const asUser = (method: 'GET' | 'POST', url: string) => t.call(method, url, { token: t.user, body: method === 'POST' ? { limit: 5, messages: [] } : undefined });
+    await withAttendantTools(t, 'bulk,schedules', async () => {
+      for (const [method, url] of routes) {
+        const res = await asUser(method, url);
+        expect([res.status, res.body.error], `${method} ${url}`).toEqual([403, 'ERR_NO_PERMISSION']);
+      }
+    });
+    // By default (issue 32) the attendant reaches the routes; the simulator stays an admin's.
+    for (const [method, url] of routes) expect((await asUser(method, url)).status, `${method} ${url}`).not.toBe(403);
+    const simulator = await asUser('POST', `/api/simulator/${connection.id}/history`);
+    expect([simulator.status, simulator.body.error]).toEqual([403, 'ERR_NO_PERMISSION']);
   });
 });
 

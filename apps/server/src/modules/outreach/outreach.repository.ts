@@ -25,6 +25,7 @@ function toDto(row: { batch: BatchRecord; userName: string | null }): OutreachDt
     id: b.id,
     channel: b.channel as OutreachChannel,
     status: b.status as OutreachStatus,
+    userId: b.userId,
     userName: row.userName,
     sender: b.sender,
     text: b.text,
@@ -74,9 +75,10 @@ export class OutreachRepository {
       .leftJoin(users, eq(users.id, outreachBatches.userId));
   }
 
-  async list(channel: OutreachChannel, page: number, pageSize: number): Promise<{ batches: OutreachDto[]; hasMore: boolean }> {
+  /** A channel's batches, newest first; only `userId`'s when given. */
+  async list(channel: OutreachChannel, userId: number | null, page: number, pageSize: number): Promise<{ batches: OutreachDto[]; hasMore: boolean }> {
     const rows = await this.selectDtos()
-      .where(eq(outreachBatches.channel, channel))
+      .where(and(eq(outreachBatches.channel, channel), userId === null ? undefined : eq(outreachBatches.userId, userId)))
       .orderBy(desc(outreachBatches.id))
       .limit(pageSize + 1)
       .offset((page - 1) * pageSize);

@@ -5,29 +5,33 @@ import { currentUser } from '../../http/auth-hook.js';
 import { parse } from '../../http/validate.js';
 import type { OutreachRequest, OutreachService } from './outreach.service.js';
 
-const admin = { config: { access: 'admin' as const } };
+/** One of the three tools opens the routes; the service checks the batch's own channel (OUTREACH_TOOL). */
+const outreachTools = { config: { tool: ['sms', 'voice', 'instagram'] as const } };
 const api = (summary: string, body: z.ZodType) => ({ config: { access: 'apiToken' as const, docs: { summary, body, status: 202 } } });
 
-/** The pages /SMS, /VoiceCall and /InstaDirect (admins: the providers bill each send), and the send API's three calls. */
+/**
+ * The pages /SMS, /VoiceCall and /InstaDirect (admins, and attendants while attendantTools lists the channel's tool;
+ * an attendant sees and cancels only the batches they started), and the send API's three calls.
+ */
 export function outreachRoutes(app: FastifyInstance, outreach: OutreachService): void {
-  app.post('/api/outreach', admin, async (request, reply) => {
+  app.post('/api/outreach', outreachTools, async (request, reply) => {
     const input = parse(OutreachStartInput, request.body);
-    return reply.status(202).send(await outreach.start(currentUser(request).id, input));
+    return reply.status(202).send(await outreach.startFor(currentUser(request), input));
   });
 
-  app.get('/api/outreach', admin, async (request) => {
+  app.get('/api/outreach', outreachTools, async (request) => {
     const { channel, pageNumber } = parse(OutreachListQuery, request.query);
-    return outreach.list(channel, pageNumber);
+    return outreach.list(currentUser(request), channel, pageNumber);
   });
 
-  app.get('/api/outreach/:id', admin, async (request) => {
+  app.get('/api/outreach/:id', outreachTools, async (request) => {
     const { id } = parse(OutreachParams, request.params);
-    return outreach.detail(id);
+    return outreach.detail(currentUser(request), id);
   });
 
-  app.post('/api/outreach/:id/cancel', admin, async (request) => {
+  app.post('/api/outreach/:id/cancel', outreachTools, async (request) => {
     const { id } = parse(OutreachParams, request.params);
-    return outreach.cancel(id);
+    return outreach.cancel(currentUser(request), id);
   });
 
   // The send API (§7): one recipient, a batch of one (202 with its job, as the other sends).

@@ -1,7 +1,10 @@
 import {
+  isAdmin,
+  mayUseTool,
   MAX_OUTREACH_RECIPIENTS,
   OUTREACH_PAGE_SIZE,
   parseRecipients,
+  type AttendantTool,
   type OutreachChannel,
   type OutreachDetailResponse,
   type OutreachDto,
@@ -13,6 +16,7 @@ import type { DomainEvents } from '../../events/domain-events.js';
 import { AppError } from '../../http/app-error.js';
 import type { JobLog } from '../../jobs/job-queue.js';
 import { newChain } from '../../jobs/paced-steps.js';
+import type { AuthUser } from '../auth/auth-user.js';
 import type { Clock } from '../tickets/tickets.service.js';
 import { OutreachRepository, type ItemOutcome } from './outreach.repository.js';
 import { ProviderNoAnswer, ProviderRefused, type Providers } from './providers.js';
@@ -34,7 +38,12 @@ export interface OutreachOptions {
   /** The pause between two sends (§9: about 5 s). */
   pauseMs: number;
   log: JobLog;
+  /** The tools attendants may use (the setting attendantTools); all when not given. */
+  attendantTools?: () => Promise<ReadonlySet<AttendantTool>>;
 }
+
+/** The tool of attendantTools that opens a channel's page (issue 32). */
+export const OUTREACH_TOOL: Record<OutreachChannel, AttendantTool> = { sms: 'sms', voice: 'voice', instagram: 'instagram' };
 
 export interface OutreachRequest {
   channel: OutreachChannel;
@@ -78,6 +87,20 @@ export class OutreachService {
     this.scheduleStep = schedule;
   }
 
+  /** A channel's page for a user: admins always, attendants while attendantTools lists its tool (403 otherwise). */
+  private async mayUse(user: AuthUser, channel: OutreachChannel): Promise<void> {
+    if (isAdmin(user) || !this.options.attendantTools) return;
+    if (!mayUseTool(user, await this.options.attendantTools(), OUTREACH_TOOL[channel])) {
+      throw new AppError('ERR_NO_PERMISSION', 'An administrator has not opened this tool to attendants.');
+    }
+  }
+
+  /** A batch started from a page by a signed-in user. */
+  async startFor(user: AuthUser, input: OutreachRequest): Promise<OutreachStartedResponse> {
+    await this.mayUse(user, input.channel);
+    return this.start(user.id, input);
+  }
+
   /** Checks the fields and the provider's settings, stores the batch and queues its first step now. */
   async start(userId: number | null, input: OutreachRequest): Promise<OutreachStartedResponse> {
     const { recipients, invalid } = parseRecipients(input.channel, input.recipients);
@@ -109,22 +132,26 @@ export class OutreachService {
     return { batch: await this.announce(id), jobId };
   }
 
-  async list(channel: OutreachChannel, pageNumber: number): Promise<OutreachListResponse> {
-    return this.repo().list(channel, pageNumber, OUTREACH_PAGE_SIZE);
+  /** A channel's batches: an admin every one, an attendant the ones they started (issue 32, as bulk sends). */
+  async list(user: AuthUser, channel: OutreachChannel, pageNumber: number): Promise<OutreachListResponse> {
+    await this.mayUse(user, channel);
+    return this.repo().list(channel, isAdmin(user) ? null : user.id, pageNumber, OUTREACH_PAGE_SIZE);
   }
 
-  async get(id: number): Promise<OutreachDto> {
+  /** A batch the user may see (another attendant's answers 404), of a channel they may use. */
+  async get(user: AuthUser, id: number): Promise<OutreachDto> {
     const batch = await this.repo().findDto(id);
-    if (!batch) throw new AppError('ERR_NO_OUTREACH_FOUND', 'Batch not found.');
+    if (!batch || (!isAdmin(user) && batch.userId !== user.id)) throw new AppError('ERR_NO_OUTREACH_FOUND', 'Batch not found.');
+    await this.mayUse(user, batch.channel);
     return batch;
   }
 
-  async detail(id: number): Promise<OutreachDetailResponse> {
-    return { batch: await this.get(id), items: await this.repo().items(id) };
+  async detail(user: AuthUser, id: number): Promise<OutreachDetailResponse> {
+    return { batch: await this.get(user, id), items: await this.repo().items(id) };
   }
 
-  async cancel(id: number): Promise<OutreachDto> {
-    await this.get(id);
+  async cancel(user: AuthUser, id: number): Promise<OutreachDto> {
+    await this.get(user, id);
     if (!(await this.repo().cancel(id, newChain(), this.clock()))) throw new AppError('ERR_OUTREACH_STATE', 'This batch has already finished.');
     return this.announce(id);
   }
@@ -187,7 +214,8 @@ export class OutreachService {
   }
 
   private async announce(id: number): Promise<OutreachDto> {
-    const batch = await this.get(id);
+    const batch = await this.repo().findDto(id);
+    if (!batch) throw new AppError('ERR_NO_OUTREACH_FOUND', 'Batch not found.');
     this.events.emit('outreach.updated', { batch });
     return batch;
   }

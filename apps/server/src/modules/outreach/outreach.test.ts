@@ -2,6 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import type { OutreachDetailResponse } from '@wadesk/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeOutreachServer, OUTREACH_DROPPED, OUTREACH_REFUSED, OUTREACH_SERVER_ERROR, OUTREACH_SILENT } from '../../test/fakes/outreach-server.js';
+import { withAttendantTools } from '../../test/desk-factories.js';
 import { eventually } from '../../test/session-helpers.js';
 import { useTestApp } from '../../test/test-app.js';
 
@@ -130,10 +131,14 @@ describe('SMS through Vonage', () => {
     expect(anonymous.status).toBe(401);
   });
 
-  it('is for admins only', async () => {
+  it('is refused to attendants (403) while attendantTools leaves the channel out', async () => {
     const { token } = await t.createUser();
-    expect((await t.call('POST', '/api/outreach', { token, body: { channel: 'sms', from: 'WaDesk', text: 'x', recipients: '5511912340001' } })).status).toBe(403);
-    expect((await t.call('GET', '/api/outreach?channel=sms', { token })).status).toBe(403);
+    await withAttendantTools(t, 'voice,instagram', async () => {
+      expect((await t.call('POST', '/api/outreach', { token, body: { channel: 'sms', from: 'WaDesk', text: 'x', recipients: '5511912340001' } })).status).toBe(403);
+      expect((await t.call('GET', '/api/outreach?channel=sms', { token })).status).toBe(403);
+      expect((await t.call('GET', '/api/outreach?channel=voice', { token })).status).toBe(200);
+    });
+    expect((await t.call('GET', '/api/outreach?channel=sms', { token })).status).toBe(200);
   });
 });
 

@@ -9,13 +9,13 @@ import type { SchedulesService } from './schedules.service.js';
 
 const IdParams = z.object({ id: idField });
 const signedIn = (summary: string, docs: { body?: z.ZodType; query?: z.ZodType; status?: number } = {}) => ({
-  config: { access: 'user' as const, docs: { summary, ...docs } },
+  config: { access: 'user' as const, tool: 'schedules' as const, docs: { summary, ...docs } },
 });
 
 /**
  * Scheduled messages (/ZDGAgendamento, the chat's clock button; issue 14): any signed-in user schedules for any
  * contact (contacts are open to every user); an attendant sees and changes only their own schedules (another's
- * answers 404), an admin every one.
+ * answers 404), an admin every one. Attendants while attendantTools lists `schedules` (issue 32).
  */
 export function schedulesRoutes(app: FastifyInstance, schedules: SchedulesService): void {
   app.post('/api/schedules', signedIn('Schedules a message to a contact or a number at sendAt', { body: ScheduleInput, status: 201 }), async (request, reply) => {

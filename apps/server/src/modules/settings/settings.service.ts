@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import {
+  type AttendantTool,
   isPublicSetting,
   isSettingKey,
   maskSecret,
+  parseAttendantTools,
   SETTING_DEFINITIONS,
   SETTING_KEYS,
   settingDefinition,
@@ -27,8 +29,15 @@ export function masked(setting: SettingDto): SettingDto {
 /** A check of a value that needs more than the value (the file system, ...): throws an AppError to refuse it. */
 export type SettingCheck = (value: string) => Promise<void>;
 
+/**
+ * How long a value read for every request (attendantTools) is kept before it is read again. A change made through
+ * this process applies at once; one made through another process (decision 0020) within this time.
+ */
+export const SETTING_CACHE_MS = 2000;
+
 export class SettingsService {
   private readonly checks = new Map<SettingKey, SettingCheck>();
+  private readonly cache = new Map<SettingKey, { value: string; readAt: number }>();
 
   constructor(
     private readonly db: Database,
@@ -61,6 +70,20 @@ export class SettingsService {
     return (await this.repo(executor).get(key)) ?? SETTING_DEFINITIONS[key].default;
   }
 
+  /** A setting's value as read at most SETTING_CACHE_MS ago: for checks made on every request. */
+  async cachedValue(key: SettingKey): Promise<string> {
+    const hit = this.cache.get(key);
+    if (hit && Date.now() - hit.readAt < SETTING_CACHE_MS) return hit.value;
+    const value = await this.value(key);
+    this.cache.set(key, { value, readAt: Date.now() });
+    return value;
+  }
+
+  /** The tools attendants may use now (the setting attendantTools). */
+  async attendantTools(): Promise<ReadonlySet<AttendantTool>> {
+    return parseAttendantTools(await this.cachedValue('attendantTools'));
+  }
+
   async update(key: string, value: string): Promise<SettingDto> {
     if (!isSettingKey(key)) throw new AppError('ERR_NO_SETTING_FOUND', `Unknown setting: ${key}`);
     if (settingDefinition(key).kind === 'readonly') {
@@ -78,6 +101,7 @@ export class SettingsService {
 
   private async write(key: SettingKey, value: string): Promise<SettingDto> {
     await this.repo().set(key, value);
+    this.cache.set(key, { value, readAt: Date.now() });
     const setting = { key, value };
     this.events.emit('setting.updated', { setting });
     return setting;
