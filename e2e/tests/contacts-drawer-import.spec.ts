@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { api, apiLogin, connectedSimulator, createUser, uiLogin, unique } from './support/api';
+import { api, apiLogin, connectedSimulator, createUser, uiLogin, unique, withAttendantTools } from './support/api';
 import { shot } from './support/tickets';
 
 let numbers = 0;
@@ -185,17 +185,20 @@ test.describe('contacts import from a CSV file', () => {
     await expect(page.getByTestId('contact-modal').locator('input[name="name"]')).toHaveValue(first);
   });
 
-  test('is offered to admins only', async ({ page, request }) => {
+  test('is offered to attendants by default, and refused once attendantTools leaves contactsImport out', async ({ page, request }) => {
     const user = await createUser(request);
     await uiLogin(page, user.email, user.password);
     await page.goto('/contacts');
     await expect(page.getByRole('button', { name: 'Add contact' })).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Import CSV' })).toHaveCount(0);
-    const res = await request.post('/api/contacts/import/csv', {
-      headers: { authorization: `Bearer ${await apiLogin(request, user.email, user.password)}`, 'content-type': 'text/csv' },
-      data: 'name,number\nNobody,5511900000000\n',
+    await expect(page.getByRole('button', { name: 'Import CSV' })).toBeVisible();
+    await withAttendantTools(request, 'contactsExport', async () => {
+      await expect(page.getByRole('button', { name: 'Import CSV' })).toHaveCount(0);
+      const res = await request.post('/api/contacts/import/csv', {
+        headers: { authorization: `Bearer ${await apiLogin(request, user.email, user.password)}`, 'content-type': 'text/csv' },
+        data: 'name,number\nNobody,5511900000000\n',
+      });
+      expect(res.status()).toBe(403);
     });
-    expect(res.status()).toBe(403);
   });
 });
 

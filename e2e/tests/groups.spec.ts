@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { api, apiLogin, connectedSimulator, createUser, uiLogin, unique } from './support/api';
+import { api, apiLogin, connectedSimulator, createUser, uiLogin, unique, withAttendantTools } from './support/api';
 import { openTab, shot, ticketRow, uniqueNumber } from './support/tickets';
 
 interface SimulatorGroup {
@@ -71,13 +71,17 @@ test.describe('group management', () => {
     await expect(page.getByTestId('group-action-history').locator('tbody tr')).toHaveCount(before + 2);
   });
 
-  test('shows the page to admins only: attendants have no drawer item and get the no-permission page', async ({ page, request }) => {
+  test('shows the page to attendants by default, and not once attendantTools leaves groups out (the path goes to /)', async ({ page, request }) => {
     const attendant = await createUser(request);
     await uiLogin(page, attendant.email, attendant.password);
-    await expect(page.getByRole('link', { name: 'Bulk text' })).toBeVisible();
-    await expect(page.getByRole('link', { name: 'Groups' })).toHaveCount(0);
-    await page.goto('/ZDGGroups');
-    await expect(page.getByTestId('no-permission')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Groups' })).toBeVisible();
+    await withAttendantTools(request, 'bulk,schedules', async () => {
+      await page.reload();
+      await expect(page.getByRole('link', { name: 'Bulk text' })).toBeVisible();
+      await expect(page.getByRole('link', { name: 'Groups' })).toHaveCount(0);
+      await page.goto('/ZDGGroups');
+      await page.waitForURL((url) => url.pathname === '/');
+    });
   });
 
   test('the Group tab of the tickets manager shows a simulator group conversation', async ({ page, request }) => {

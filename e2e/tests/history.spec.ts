@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { api, apiLogin, connectedSimulator, contactWrites, createUser, uiLogin, unique } from './support/api';
+import { api, apiLogin, connectedSimulator, contactWrites, createUser, uiLogin, unique, withAttendantTools } from './support/api';
 import { pendingTicket } from './support/attendant-daily';
 import { openTab, shot, ticketRow, uniqueNumber } from './support/tickets';
 
@@ -128,7 +128,7 @@ test.describe('history import', () => {
     await expect(list.getByTestId('message-body')).toHaveText(['antes 0', 'antes 1', 'antes 2', 'Oi, voltei!']);
   });
 
-  test('shows the page to admins only: attendants have no drawer item, get the no-permission page, and no import in the chat panel (WPP id, CSV and EMAIL only)', async ({ page, request }) => {
+  test('shows the page and the chat panel import to attendants by default; with attendantTools leaving history out, no drawer item, the path goes to / and the panel has WPP id, CSV and EMAIL only', async ({ page, request }) => {
     const connection = await connectedSimulator(request, { name: `Attendant ${unique()}` });
     const name = `Espera ${unique()}`;
     await pendingTicket(request, connection.id, name, 'Alguém aí?');
@@ -138,14 +138,19 @@ test.describe('history import', () => {
     await ticketRow(page, name).getByRole('button', { name: 'View' }).click();
     await page.getByRole('button', { name: 'import and export' }).click();
     const panel = page.getByTestId('import-export-panel');
-    await expect(panel.getByRole('button')).toHaveText(['WPP id', 'CSV', 'EMAIL']);
+    await expect(panel.getByRole('button')).toHaveText(['WPP id', 'Import', 'CSV', 'EMAIL']);
     await panel.getByTestId('chat-wpp-id').click();
     await expect(page.getByTestId('chat-wpp-id-value')).toHaveText(`This ticket uses the connection #${connection.id} ${connection.name}`);
+    await expect(page.getByRole('link', { name: 'Import history' })).toBeVisible();
 
-    await expect(page.getByRole('link', { name: 'Bulk text' })).toBeVisible();
-    await expect(page.getByRole('link', { name: 'Import history' })).toHaveCount(0);
-    await page.goto('/ZDGHistorico');
-    await expect(page.getByTestId('no-permission')).toBeVisible();
+    await withAttendantTools(request, 'bulk,email', async () => {
+      // The settings event reaches the open page: the import leaves the panel and the drawer at once.
+      await expect(panel.getByRole('button')).toHaveText(['WPP id', 'CSV', 'EMAIL']);
+      await expect(page.getByRole('link', { name: 'Bulk text' })).toBeVisible();
+      await expect(page.getByRole('link', { name: 'Import history' })).toHaveCount(0);
+      await page.goto('/ZDGHistorico');
+      await page.waitForURL((url) => url.pathname === '/');
+    });
   });
 
   test('looks right in English and Portuguese, on a desktop and at 390 px', async ({ page, request }) => {

@@ -36,11 +36,11 @@ test('the drawer shows every page, each one working (no "coming soon")', async (
   await expect(drawerLink(page, 'Connections')).toBeVisible();
   await expect(drawerLink(page, 'Simulator')).toBeVisible();
   for (const name of ['Bulk text', 'Bulk media (URL)', 'Bulk media (path)', 'Bulk audio', 'Scheduled messages', 'Chatbot']) await expect(drawerLink(page, name)).toBeVisible();
-  // Group management (issue 13) is for admins: groups.spec.ts checks an attendant does not see it.
+  // Group management (issue 13): groups.spec.ts checks an attendant sees it only while attendantTools lists it.
   await expect(drawerLink(page, 'Groups')).toBeVisible();
-  // So is the history import (issue 14): history.spec.ts checks an attendant does not see it.
+  // So is the history import (issue 14): history.spec.ts checks the same for attendants.
   await expect(drawerLink(page, 'Import history')).toBeVisible();
-  // SMS, voice calls and Instagram direct (issue 16) are for admins too.
+  // SMS, voice calls and Instagram direct (issue 16): outreach.spec.ts checks attendants.
   for (const name of ['Instagram direct', 'SMS', 'Voice calls']) await expect(drawerLink(page, name)).toBeVisible();
   await expect(drawer(page).getByText('Coming soon')).toHaveCount(0);
   await shot(page, 'en-01-drawer-admin');

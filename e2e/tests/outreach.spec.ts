@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { FakeOutreachServer } from '../../apps/server/src/test/fakes/outreach-server';
-import { api, apiLogin, createUser, uiLogin } from './support/api';
+import { api, apiLogin, createUser, uiLogin, withAttendantTools } from './support/api';
 import { shot } from './support/tickets';
 
 /**
@@ -112,12 +112,16 @@ test.describe('SMS, voice calls and Instagram direct', () => {
     await shot(page, 'outreach-05-voice-error');
   });
 
-  test('attendants have no SMS, voice or Instagram pages', async ({ page, request }) => {
+  test('attendants have the SMS, voice and Instagram pages by default, and none of them once attendantTools leaves them out', async ({ page, request }) => {
     const attendant = await createUser(request);
     await uiLogin(page, attendant.email, attendant.password);
-    await expect(page.getByRole('link', { name: 'Bulk text' })).toBeVisible();
-    await expect(page.getByRole('link', { name: 'SMS', exact: true })).toHaveCount(0);
-    await page.goto('/SMS');
-    await expect(page.getByTestId('no-permission')).toBeVisible();
+    for (const name of ['Instagram direct', 'SMS', 'Voice calls']) await expect(page.getByRole('link', { name, exact: true })).toBeVisible();
+    await withAttendantTools(request, 'bulk,schedules', async () => {
+      await page.reload();
+      await expect(page.getByRole('link', { name: 'Bulk text' })).toBeVisible();
+      await expect(page.getByRole('link', { name: 'SMS', exact: true })).toHaveCount(0);
+      await page.goto('/SMS');
+      await page.waitForURL((url) => url.pathname === '/');
+    });
   });
 });

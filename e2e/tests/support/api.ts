@@ -90,3 +90,17 @@ export async function contactWrites(
   const token = await apiLogin(request);
   return api<{ id: string }>(request, token, 'POST', `/api/simulator/${whatsappId}/inbound`, message);
 }
+
+/** The tools of the setting attendantTools (issue 32); all of them is the default. */
+export const ALL_ATTENDANT_TOOLS = 'bulk,groups,schedules,history,chatbot,email,instagram,sms,voice,contactsImport,contactsExport';
+
+/** Runs `run` with attendantTools at `value`, then puts every tool back (the workers run one at a time). */
+export async function withAttendantTools(request: APIRequestContext, value: string, run: () => Promise<void>): Promise<void> {
+  const admin = await apiLogin(request);
+  await api(request, admin, 'PUT', '/api/settings/attendantTools', { value });
+  try {
+    await run();
+  } finally {
+    await api(request, admin, 'PUT', '/api/settings/attendantTools', { value: ALL_ATTENDANT_TOOLS });
+  }
+}

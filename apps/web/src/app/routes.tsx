@@ -5,6 +5,7 @@ import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import { AdminRoute, FullPageLoader, PrivateRoute, PublicRoute } from '../features/auth/route-guards';
 import { useServerFeatures } from '../features/layout/use-server-features';
+import { ToolRoute } from '../features/settings/tool-route';
 import { lazyPage, whenIdle, type LazyPage } from './lazy-page';
 
 // Every page is its own chunk (and the signed-in layout with the socket another): the first load carries the
@@ -137,29 +138,42 @@ export function AppRoutes() {
           <Route path="/connections" element={<PrivatePage><ConnectionsPage /></PrivatePage>} />
           <Route path="/contacts" element={<PrivatePage><ContactsPage /></PrivatePage>} />
           <Route path="/quickAnswers" element={<PrivatePage><QuickAnswersPage /></PrivatePage>} />
-          <Route path="/ZDG" element={<PrivatePage><BulkTextPage /></PrivatePage>} />
-          <Route path="/ZDGMedia" element={<PrivatePage><BulkMediaUrlPage /></PrivatePage>} />
-          <Route path="/ZDGMedia2" element={<PrivatePage><BulkMediaPathPage /></PrivatePage>} />
-          <Route path="/ZDGMedia3" element={<PrivatePage><BulkAudioPage /></PrivatePage>} />
-          <Route path="/ZDGAgendamento" element={<PrivatePage><SchedulesPage /></PrivatePage>} />
-          <Route path="/ZDGChatbot" element={<PrivatePage><ChatbotPage /></PrivatePage>} />
           {/*
-            The tool pages of §2 (/ZDG, /ZDGMedia, ... /VoiceCall) are declared here as each lands, together with
-            `ready: true` in features/layout/nav-items.tsx; until then their paths fall to the catch-all below.
+            The tool pages of §2 (/ZDG, /ZDGMedia, ... /VoiceCall): any signed-in user's (§6), as far as the admin
+            setting attendantTools opens each tool to attendants (issue 32; the server refuses the others too).
           */}
+          <Route element={<ToolRoute tool="bulk" />}>
+            <Route path="/ZDG" element={<PrivatePage><BulkTextPage /></PrivatePage>} />
+            <Route path="/ZDGMedia" element={<PrivatePage><BulkMediaUrlPage /></PrivatePage>} />
+            <Route path="/ZDGMedia2" element={<PrivatePage><BulkMediaPathPage /></PrivatePage>} />
+            <Route path="/ZDGMedia3" element={<PrivatePage><BulkAudioPage /></PrivatePage>} />
+          </Route>
+          <Route element={<ToolRoute tool="schedules" />}>
+            <Route path="/ZDGAgendamento" element={<PrivatePage><SchedulesPage /></PrivatePage>} />
+          </Route>
+          <Route element={<ToolRoute tool="chatbot" />}>
+            <Route path="/ZDGChatbot" element={<PrivatePage><ChatbotPage /></PrivatePage>} />
+          </Route>
+          <Route element={<ToolRoute tool="groups" />}>
+            <Route path="/ZDGGroups" element={<PrivatePage><GroupsPage /></PrivatePage>} />
+          </Route>
+          <Route element={<ToolRoute tool="history" />}>
+            <Route path="/ZDGHistorico" element={<PrivatePage><HistoryPage /></PrivatePage>} />
+          </Route>
+          <Route element={<ToolRoute tool="sms" />}>
+            <Route path="/SMS" element={<PrivatePage><SmsPage /></PrivatePage>} />
+          </Route>
+          <Route element={<ToolRoute tool="voice" />}>
+            <Route path="/VoiceCall" element={<PrivatePage><VoiceCallPage /></PrivatePage>} />
+          </Route>
+          <Route element={<ToolRoute tool="instagram" />}>
+            <Route path="/InstaDirect" element={<PrivatePage><InstaDirectPage /></PrivatePage>} />
+          </Route>
           <Route element={<AdminRoute />}>
             <Route path="/users" element={<PrivatePage><UsersPage /></PrivatePage>} />
             {/* Routes match case-insensitively, so /Queues and /Settings land here too. */}
             <Route path="/queues" element={<PrivatePage><QueuesPage /></PrivatePage>} />
             <Route path="/settings" element={<PrivatePage><SettingsPage /></PrivatePage>} />
-            {/* Group actions change every group of a connection: admins only (the server refuses the others too). */}
-            <Route path="/ZDGGroups" element={<PrivatePage><GroupsPage /></PrivatePage>} />
-            {/* History import writes contacts, tickets and messages of every chat: admins only (the server refuses the others too). */}
-            <Route path="/ZDGHistorico" element={<PrivatePage><HistoryPage /></PrivatePage>} />
-            {/* SMS, calls and Instagram direct bill the desk's provider accounts: admins only (issue 16). */}
-            <Route path="/SMS" element={<PrivatePage><SmsPage /></PrivatePage>} />
-            <Route path="/VoiceCall" element={<PrivatePage><VoiceCallPage /></PrivatePage>} />
-            <Route path="/InstaDirect" element={<PrivatePage><InstaDirectPage /></PrivatePage>} />
             <Route element={<SimulatorRoute />}>
               <Route path="/simulator" element={<PrivatePage><SimulatorPage /></PrivatePage>} />
             </Route>

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toastError } from '../../services/toast-error';
 import { useAuth } from '../auth/auth-context';
+import { useToolAccess } from '../settings/use-tool-access';
 import { ChatHistoryImportDialog, ticketConnectionId } from '../history/chat-history-import';
 import { EmailButton } from '../email/email-button';
 import { chatCsv } from './chat-csv';
@@ -14,13 +15,15 @@ import { chatCsv } from './chat-csv';
 /**
  * The expandable import/export panel (§2): WPP id, import, CSV, EMAIL. WPP id shows the connection the ticket uses
  * (an admin asks /zdgGetWppId, the send API route admins may call; an attendant reads it from the ticket they see).
- * Import (this contact's history, issue 14) is for admins, as its server route is. EMAIL arrives with the e-mail
- * issue; a button is added here as its issue lands, never before.
+ * Import (this contact's history, issue 14) and EMAIL are the tools `history` and `email` of the setting
+ * attendantTools (issue 32): shown to admins, and to attendants while the setting lists them.
  */
 export function ImportExportPanel({ open, ticket, messages, me }: { open: boolean; ticket: TicketDto; messages: MessageDto[]; me: string }) {
   const { t } = useTranslation();
   const { user } = useAuth();
   const admin = isAdmin(user);
+  const { may } = useToolAccess();
+  const mayImport = may('history');
   const [shownConnection, setConnection] = useState<{ ticketId: number; whatsappId: number } | null>(null);
   const connection = shownConnection?.ticketId === ticket.id ? shownConnection.whatsappId : null;
   const [importing, setImporting] = useState(false);
@@ -50,7 +53,7 @@ export function ImportExportPanel({ open, ticket, messages, me }: { open: boolea
         <Button size="small" variant="outlined" onClick={() => void showWppId()} data-testid="chat-wpp-id">
           {t('historyImport.wppId')}
         </Button>
-        {admin && (
+        {mayImport && (
           <Button size="small" variant="outlined" onClick={() => setImporting(true)} data-testid="chat-history-import">
             {t('historyImport.importButton')}
           </Button>
@@ -58,14 +61,14 @@ export function ImportExportPanel({ open, ticket, messages, me }: { open: boolea
         <Button size="small" variant="outlined" onClick={downloadCsv}>
           {t('chat.tools.csv')}
         </Button>
-        <EmailButton ticket={ticket} />
+        {may('email') && <EmailButton ticket={ticket} />}
         {connection !== null && (
           <Typography variant="body2" role="status" sx={{ alignSelf: 'center' }} data-testid="chat-wpp-id-value">
             {t('historyImport.wppIdText', { id: connection, name: ticket.whatsapp?.id === connection ? ticket.whatsapp.name : '' })}
           </Typography>
         )}
       </Box>
-      {admin && <ChatHistoryImportDialog ticket={ticket} open={importing} onClose={() => setImporting(false)} />}
+      {mayImport && <ChatHistoryImportDialog ticket={ticket} open={importing} onClose={() => setImporting(false)} />}
     </Collapse>
   );
 }

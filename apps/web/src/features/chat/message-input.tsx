@@ -31,6 +31,7 @@ import { errorMessage, toastError } from '../../services/toast-error';
 import { useWhatsapp } from '../connections/connections-api';
 import { useAuth } from '../auth/auth-context';
 import { ScheduleDialog } from '../schedules/schedule-dialog';
+import { useToolAccess } from '../settings/use-tool-access';
 import { renderMarkdown } from '../tickets/format';
 import { encodeMp3, formatTimer, MIN_AUDIO_BYTES, startRecording, type Recording } from './audio-recorder';
 import { EmojiPicker } from './emoji-picker';
@@ -89,6 +90,7 @@ export const MessageInput = memo(function MessageInput({ ticketId, contact, what
   const [caption, setCaption] = useState('');
   const [recording, setRecording] = useState<Recording | null>(null);
   const [scheduling, setScheduling] = useState(false);
+  const maySchedule = useToolAccess().may('schedules');
   /** The template dialog (Cloud API connections): open, and whether a refused message opened it. */
   const [templating, setTemplating] = useState<null | { windowClosed: boolean }>(null);
   const { data: connection } = useWhatsapp(whatsappId);
@@ -382,13 +384,15 @@ export const MessageInput = memo(function MessageInput({ ticketId, contact, what
                 </span>
               </Tooltip>
             )}
-            <Tooltip title={t('chat.input.schedule')}>
-              <span>
-                <IconButton aria-label={t('chat.input.schedule')} disabled={disabled || sending} onClick={() => setScheduling(true)} data-testid="schedule-message">
-                  <ScheduleSendIcon />
-                </IconButton>
-              </span>
-            </Tooltip>
+            {maySchedule && (
+              <Tooltip title={t('chat.input.schedule')}>
+                <span>
+                  <IconButton aria-label={t('chat.input.schedule')} disabled={disabled || sending} onClick={() => setScheduling(true)} data-testid="schedule-message">
+                    <ScheduleSendIcon />
+                  </IconButton>
+                </span>
+              </Tooltip>
+            )}
             {text.trim() ? (
               <IconButton color="primary" aria-label={t('chat.input.send')} disabled={disabled || sending} onClick={() => void send()}>
                 {sending ? <CircularProgress size={22} /> : <SendIcon />}

@@ -1,4 +1,4 @@
-import { can, CONTACT_SEARCH_MIN_LENGTH, isAdmin, type ContactDto } from '@wadesk/contracts';
+import { can, CONTACT_SEARCH_MIN_LENGTH, type ContactDto } from '@wadesk/contracts';
 import Avatar from '@mui/material/Avatar';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -18,6 +18,7 @@ import { HEADER_BUTTON_SX, ListPage } from '../../components/list-page';
 import { useListSearch } from '../../hooks/use-list-search';
 import { toastError, toastSuccess } from '../../services/toast-error';
 import { useAuth } from '../auth/auth-context';
+import { useToolAccess } from '../settings/use-tool-access';
 import { ContactModal } from './contact-modal';
 import { CsvImportDialog } from './csv-import-dialog';
 import {
@@ -34,10 +35,11 @@ export function ContactsPage() {
   const navigate = useNavigate();
   const { user } = useAuth();
   const mayDelete = can(user?.profile, 'contacts-page:deleteContact');
-  const mayExport = can(user?.profile, 'contacts-page:export');
-  const mayImport = isAdmin(user);
-  // The CSV import is the export's counterpart: admins only, like the export (the server checks).
-  const mayImportCsv = mayExport;
+  // The import (from the device or a CSV file) and the export are tools of the setting attendantTools (issue 32).
+  const { may } = useToolAccess();
+  const mayExport = may('contactsExport');
+  const mayImport = may('contactsImport');
+  const mayImportCsv = mayImport;
   const search = useListSearch(CONTACT_SEARCH_MIN_LENGTH);
   const list = useContactsList(search.param);
   // `/contacts?edit=<id>` opens that contact's form (links from elsewhere in the app).

@@ -11,6 +11,7 @@ import { memo, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router-dom';
 import { DRAWER_WIDTH } from '../../app/theme';
+import { useSettingsLiveUpdates } from '../settings/settings-api';
 import { DrawerMenu } from './drawer-menu';
 import { LanguageMenu } from './language-menu';
 import { NotificationsBell } from './notifications-bell';
@@ -32,6 +33,8 @@ export const AppLayout = memo(function AppLayout() {
   useUnreadTitle();
   // Connections stay live on every screen, on phones too (where the drawer is closed).
   useWhatsappsLiveUpdates();
+  // So do the settings: attendantTools decides the drawer, the tools' buttons and pages (issue 32).
+  useSettingsLiveUpdates();
 
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>

@@ -10,6 +10,7 @@ import { Fragment, memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
 import { useAuth } from '../auth/auth-context';
+import { useToolAccess } from '../settings/use-tool-access';
 import { NAV_ITEMS, visibleNavItems, type NavItem, type NavSection } from './nav-items';
 import { useConnectionsAttention } from './use-connections-attention';
 import { useServerFeatures } from './use-server-features';
@@ -44,8 +45,9 @@ const DrawerMenuItems = memo(function DrawerMenuItems({ selectedPath, onNavigate
   const { user } = useAuth();
   const attention = useConnectionsAttention();
   const { features } = useServerFeatures();
+  const { tools } = useToolAccess();
   // Only pages that work and that this user may open; a section with none left has no heading either.
-  const items = visibleNavItems({ admin: isAdmin(user), simulator: features.simulator });
+  const items = visibleNavItems({ admin: isAdmin(user), simulator: features.simulator, tools });
   const sections = SECTIONS.map((s) => ({ ...s, items: items.filter((item) => item.section === s.section) })).filter(
     (s) => s.items.length > 0,
   );

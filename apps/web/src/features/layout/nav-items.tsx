@@ -18,6 +18,7 @@ import SettingsIcon from '@mui/icons-material/Settings';
 import SmartToyIcon from '@mui/icons-material/SmartToy';
 import SmsIcon from '@mui/icons-material/Sms';
 import SyncAltIcon from '@mui/icons-material/SyncAlt';
+import type { AttendantTool } from '@wadesk/contracts';
 import type { ReactNode } from 'react';
 
 export type NavSection = 'main' | 'admin' | 'tools';
@@ -38,6 +39,8 @@ export interface NavItem {
    */
   ready: boolean;
   audience?: NavAudience;
+  /** The tool of the setting attendantTools the page belongs to: attendants see it while the setting lists it. */
+  tool?: AttendantTool;
 }
 
 /** Every private page of §2, in drawer order. */
@@ -51,17 +54,17 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { path: '/queues', titleKey: 'pages.queues', icon: <AccountTreeIcon />, section: 'admin', ready: true, audience: 'admin' },
   { path: '/settings', titleKey: 'pages.settings', icon: <SettingsIcon />, section: 'admin', ready: true, audience: 'admin' },
   // The tools: each becomes `ready: true` with its issue (bulk send, groups, chatbot, schedules, history, ...).
-  { path: '/ZDG', titleKey: 'pages.bulkText', icon: <SendIcon />, section: 'tools', ready: true },
-  { path: '/ZDGMedia', titleKey: 'pages.bulkMediaUrl', icon: <ImageIcon />, section: 'tools', ready: true },
-  { path: '/ZDGMedia2', titleKey: 'pages.bulkMediaPath', icon: <FolderIcon />, section: 'tools', ready: true },
-  { path: '/ZDGMedia3', titleKey: 'pages.bulkAudio', icon: <AudiotrackIcon />, section: 'tools', ready: true },
-  { path: '/ZDGGroups', titleKey: 'pages.groups', icon: <GroupsIcon />, section: 'tools', ready: true, audience: 'admin' },
-  { path: '/ZDGChatbot', titleKey: 'pages.chatbot', icon: <SmartToyIcon />, section: 'tools', ready: true },
-  { path: '/ZDGAgendamento', titleKey: 'pages.scheduled', icon: <AlarmIcon />, section: 'tools', ready: true },
-  { path: '/ZDGHistorico', titleKey: 'pages.historyImport', icon: <HistoryIcon />, section: 'tools', ready: true, audience: 'admin' },
-  { path: '/InstaDirect', titleKey: 'pages.instaDirect', icon: <InstagramIcon />, section: 'tools', ready: true, audience: 'admin' },
-  { path: '/SMS', titleKey: 'pages.sms', icon: <SmsIcon />, section: 'tools', ready: true, audience: 'admin' },
-  { path: '/VoiceCall', titleKey: 'pages.voiceCall', icon: <CallIcon />, section: 'tools', ready: true, audience: 'admin' },
+  { path: '/ZDG', titleKey: 'pages.bulkText', icon: <SendIcon />, section: 'tools', ready: true, tool: 'bulk' },
+  { path: '/ZDGMedia', titleKey: 'pages.bulkMediaUrl', icon: <ImageIcon />, section: 'tools', ready: true, tool: 'bulk' },
+  { path: '/ZDGMedia2', titleKey: 'pages.bulkMediaPath', icon: <FolderIcon />, section: 'tools', ready: true, tool: 'bulk' },
+  { path: '/ZDGMedia3', titleKey: 'pages.bulkAudio', icon: <AudiotrackIcon />, section: 'tools', ready: true, tool: 'bulk' },
+  { path: '/ZDGGroups', titleKey: 'pages.groups', icon: <GroupsIcon />, section: 'tools', ready: true, tool: 'groups' },
+  { path: '/ZDGChatbot', titleKey: 'pages.chatbot', icon: <SmartToyIcon />, section: 'tools', ready: true, tool: 'chatbot' },
+  { path: '/ZDGAgendamento', titleKey: 'pages.scheduled', icon: <AlarmIcon />, section: 'tools', ready: true, tool: 'schedules' },
+  { path: '/ZDGHistorico', titleKey: 'pages.historyImport', icon: <HistoryIcon />, section: 'tools', ready: true, tool: 'history' },
+  { path: '/InstaDirect', titleKey: 'pages.instaDirect', icon: <InstagramIcon />, section: 'tools', ready: true, tool: 'instagram' },
+  { path: '/SMS', titleKey: 'pages.sms', icon: <SmsIcon />, section: 'tools', ready: true, tool: 'sms' },
+  { path: '/VoiceCall', titleKey: 'pages.voiceCall', icon: <CallIcon />, section: 'tools', ready: true, tool: 'voice' },
   // The simulator's routes are admin-only and exist only when the server runs with SIMULATOR=on.
   { path: '/simulator', titleKey: 'pages.simulator', icon: <PhoneAndroidIcon />, section: 'tools', ready: true, audience: 'simulator' },
 ];
@@ -71,12 +74,15 @@ export interface NavViewer {
   admin: boolean;
   /** The server runs the simulator (GET /api/health); false while unknown. */
   simulator: boolean;
+  /** The tools open to attendants (the setting attendantTools); empty while unknown. */
+  tools: ReadonlySet<AttendantTool>;
 }
 
-/** The drawer items this viewer may open: ready pages their role (and the server) allows. */
+/** The drawer items this viewer may open: ready pages their role, the setting attendantTools (and the server) allow. */
 export function visibleNavItems(viewer: NavViewer, items: readonly NavItem[] = NAV_ITEMS): NavItem[] {
   return items.filter((item) => {
     if (!item.ready) return false;
+    if (item.tool && !viewer.admin && !viewer.tools.has(item.tool)) return false;
     switch (item.audience ?? 'everyone') {
       case 'everyone':
         return true;

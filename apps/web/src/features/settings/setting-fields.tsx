@@ -1,4 +1,8 @@
-import { SETTING_DEFINITIONS, type SettingKey } from '@wadesk/contracts';
+import { ATTENDANT_TOOLS, parseAttendantTools, SETTING_DEFINITIONS, type AttendantTool, type SettingKey } from '@wadesk/contracts';
+import Checkbox from '@mui/material/Checkbox';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormGroup from '@mui/material/FormGroup';
+import FormLabel from '@mui/material/FormLabel';
 import FormControl from '@mui/material/FormControl';
 import FormHelperText from '@mui/material/FormHelperText';
 import IconButton from '@mui/material/IconButton';
@@ -49,6 +53,32 @@ export function OptionSettingField({ settingKey, value, onSave }: FieldProps) {
         ))}
       </Select>
       {help && <FormHelperText>{help}</FormHelperText>}
+    </FormControl>
+  );
+}
+
+/** attendantTools (issue 32): one checkbox a tool; each change is saved at once, in the tools' own order. */
+export function ToolsSettingField({ settingKey, value, onSave }: FieldProps) {
+  const { t } = useTranslation();
+  const open = parseAttendantTools(value);
+  const toggle = (tool: AttendantTool, on: boolean) => {
+    const next = ATTENDANT_TOOLS.filter((item) => (item === tool ? on : open.has(item)));
+    void onSave(next.join(','));
+  };
+  return (
+    <FormControl component="fieldset" variant="standard" sx={{ gridColumn: '1 / -1' }} data-testid={`setting-${settingKey}`}>
+      <FormLabel component="legend">{t(`settings.keys.${settingKey}`)}</FormLabel>
+      <FormGroup row>
+        {ATTENDANT_TOOLS.map((tool) => (
+          <FormControlLabel
+            key={tool}
+            control={<Checkbox size="small" checked={open.has(tool)} onChange={(e) => toggle(tool, e.target.checked)} />}
+            label={t(`settings.tools.${tool}`)}
+            data-testid={`attendant-tool-${tool}`}
+          />
+        ))}
+      </FormGroup>
+      <FormHelperText>{t(`settings.help.${settingKey}`)}</FormHelperText>
     </FormControl>
   );
 }

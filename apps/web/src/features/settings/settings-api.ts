@@ -1,17 +1,11 @@
 import type { SettingDto, SettingKey } from '@wadesk/contracts';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { api } from '../../services/api';
 import { useSocketEvent } from '../../services/socket';
+import { SETTINGS_KEY } from './settings-query';
 
-export const SETTINGS_KEY = ['settings'] as const;
-
-export function useSettings() {
-  return useQuery({
-    queryKey: SETTINGS_KEY,
-    queryFn: async () => (await api.get<SettingDto[]>('/settings')).data,
-  });
-}
+export { SETTINGS_KEY, useSettings } from './settings-query';
 
 export async function saveSetting(key: SettingKey, value: string): Promise<SettingDto> {
   return (await api.put<SettingDto>(`/settings/${key}`, { value })).data;

@@ -18,11 +18,12 @@ import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Page } from '../../components/page';
 import { toastError, toastSuccess } from '../../services/toast-error';
 import { EmailTestSection } from '../email/email-test';
-import { OptionSettingField, TextSettingField } from './setting-fields';
+import { OptionSettingField, TextSettingField, ToolsSettingField } from './setting-fields';
 import { regenerateApiToken, saveSetting, useApplySetting, useSettings, useSettingsLiveUpdates } from './settings-api';
 
 const GROUPS: { id: string; keys: SettingKey[] }[] = [
   { id: 'general', keys: ['userCreation', 'groups', 'CheckMsgIsGroup', 'acceptCalls', 'callRejectMessage', 'timeCreateNewTicket'] },
+  { id: 'attendants', keys: ['attendantTools'] },
   { id: 'notices', keys: ['transferMessage', 'protocolMessage'] },
   { id: 'typebot', keys: ['typebot', 'typebotUrl', 'typebotName', 'typebotRestart', 'typebotOff', 'typebotTime'] },
   { id: 'email', keys: ['emailHost', 'emailPort', 'emailSecure', 'emailUser', 'emailPass', 'emailFrom', 'emailTo'] },
@@ -134,6 +135,7 @@ export function SettingsPage() {
     const kind = SETTING_DEFINITIONS[key].kind;
     const props = { settingKey: key, value: valueOf(key), onSave: (v: string) => save(key, v) };
     if (kind === 'option') return <OptionSettingField key={key} {...props} />;
+    if (key === 'attendantTools') return <ToolsSettingField key={key} {...props} />;
     return <TextSettingField key={key} {...props} secret={kind === 'secret'} />;
   };
 

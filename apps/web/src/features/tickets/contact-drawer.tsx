@@ -24,6 +24,7 @@ import { ContactFormFields, contactFormResolver, toContactFormValues, type Conta
 import { CONTACTS_KEY, updateContact, useContact } from '../contacts/contacts-api';
 import { SMALL_SCREEN_QUERY } from '../layout/app-layout';
 import { ContactSchedules } from '../schedules/contact-schedules';
+import { useToolAccess } from '../settings/use-tool-access';
 import { TICKETS_KEY } from './tickets-api';
 
 export const CONTACT_DRAWER_WIDTH = 320;
@@ -95,6 +96,8 @@ function ContactPanel({ contact: ticketContact, onClose }: { contact: ContactDto
   const { data, isLoading } = useContact(ticketContact.id);
   const contact = data ?? ticketContact;
   const [editing, setEditing] = useState(false);
+  // The contact's scheduled messages: the tool `schedules` of attendantTools (issue 32).
+  const maySchedule = useToolAccess().may('schedules');
   const numberLocked = !can(user?.profile, 'contacts-page:changeNumber');
   const form = useForm<ContactFormValues>({ resolver: contactFormResolver, defaultValues: toContactFormValues(contact) });
 
@@ -184,9 +187,11 @@ function ContactPanel({ contact: ticketContact, onClose }: { contact: ContactDto
                 </Paper>
               ))}
             </Box>
-            <Box sx={{ px: 2, pb: 2 }}>
-              <ContactSchedules contactId={contact.id} />
-            </Box>
+            {maySchedule && (
+              <Box sx={{ px: 2, pb: 2 }}>
+                <ContactSchedules contactId={contact.id} />
+              </Box>
+            )}
           </>
         )}
       </Box>
