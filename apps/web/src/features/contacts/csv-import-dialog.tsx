@@ -29,7 +29,7 @@ const PREVIEW_ROWS = 200;
 const ORDER: Record<ContactCsvPreviewRow['status'], number> = { invalid: 0, exists: 1, new: 2 };
 
 /**
- * Imports contacts from a CSV file (admins): choose a file, see what each line would do (new, skipped because
+ * Imports contacts from a CSV file (the tool contactsImport of attendantTools): choose a file, see what each line would do (new, skipped because
  * the number is a contact, or the errors of the line), then confirm.
  */
 export function CsvImportDialog({ onClose }: { onClose: () => void }) {
