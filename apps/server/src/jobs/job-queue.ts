@@ -219,6 +219,7 @@ export class JobQueue {
       expireInSeconds: options.expireInSeconds,
     });
     this.definitions.set(definition.name, definition as unknown as JobDefinition<z.ZodType>);
+    if (definition.resumable) this.runs?.addQueue(definition.name);
     const workerId = await this.boss.work(
       definition.name,
       { pollingIntervalSeconds: pollingInterval(options.pollingIntervalSeconds), batchSize: 1 },

@@ -1,5 +1,5 @@
 import { and, eq, inArray, lt, notInArray, or, sql } from 'drizzle-orm';
-import type { DatabaseHandle } from '../db/client.js';
+import { rowsOf, type DatabaseHandle } from '../db/client.js';
 import { jobRuns } from '../db/schema.js';
 import type { JobLog } from './job-queue.js';
 
@@ -7,6 +7,16 @@ import type { JobLog } from './job-queue.js';
 export const RUN_BEAT_MS = 1000;
 /** A run whose process has not beaten for this long died with it (PostgreSQL: several processes). */
 export const RUN_DEAD_AFTER_MS = 6000;
+/**
+ * A job of a resumable queue `active` this long without a run died before its process wrote the run (pg-boss marks it
+ * active when it hands it out; the run is written a round trip later): a live process writes it within milliseconds.
+ */
+export const RUNLESS_DEAD_AFTER_MS = 5000;
+/**
+ * How long a finished run is kept before it is removed: pg-boss records the job's end meanwhile (without waiting for
+ * it: see job-queue.ts), so a job never stands `active` without its run while its process lives.
+ */
+export const RUN_KEPT_AFTER_END_MS = 2000;
 
 /** What a dead run is handed back to: pg-boss, to retry the job now (see JobQueue.retryNow). */
 export type RetryNow = (queue: string, jobId: string, reason: string) => Promise<void>;
@@ -32,6 +42,9 @@ export class JobRuns {
   /** Since when the database has answered this process's beats without a failure (0: since the start). */
   private answeringSince = 0;
 
+  /** The resumable queues: their jobs active without a run are looked for too (see RUNLESS_DEAD_AFTER_MS). */
+  private readonly queues = new Set<string>();
+
   constructor(
     private readonly database: DatabaseHandle,
     private readonly nodeId: string,
@@ -39,6 +52,11 @@ export class JobRuns {
     private readonly log: JobLog,
     private readonly clock: () => number = Date.now,
   ) {}
+
+  /** A queue whose jobs run through `run`. */
+  addQueue(queue: string): void {
+    this.queues.add(queue);
+  }
 
   /** Runs `handler` as the job's run: recorded while it runs, so its death with this process is noticed. */
   async run<T>(queue: string, jobId: string, handler: () => Promise<T>): Promise<T> {
@@ -55,7 +73,7 @@ export class JobRuns {
     try {
       return await handler();
     } finally {
-      void this.forget(jobId);
+      setTimeout(() => void this.forget(jobId), RUN_KEPT_AFTER_END_MS).unref();
     }
   }
 
@@ -109,6 +127,22 @@ export class JobRuns {
       await this.retryNow(run.queue, run.jobId, reason);
       await db.delete(jobRuns).where(and(eq(jobRuns.jobId, run.jobId), eq(jobRuns.nodeId, run.nodeId)));
       this.log.warn({ job: run.jobId, name: run.queue, node: run.nodeId }, 'job run of a dead process: retried now');
+    }
+    // A job handed out by pg-boss whose process died before it wrote the run (after this process could not reach the
+    // database, not before it has answered for RUN_DEAD_AFTER_MS: a run's removal may have been waiting too).
+    if (this.queues.size === 0 || (this.database.kind === 'postgres' && now - this.answeringSince < RUN_DEAD_AFTER_MS)) return;
+    const runless = rowsOf<{ id: string; name: string }>(
+      await db.execute(
+        sql`select j.id, j.name from pgboss.job j
+             where j.name = any(${`{${[...this.queues].join(',')}}`}::text[]) and j.state = 'active'
+               and j.started_on < now() - make_interval(secs => ${RUNLESS_DEAD_AFTER_MS / 1000})
+               and not exists (select 1 from ${jobRuns} r where r.job_id = j.id)`,
+      ),
+    );
+    for (const job of runless) {
+      if (this.running.has(job.id)) continue;
+      await this.retryNow(job.name, job.id, 'its process ended as it was handed the job');
+      this.log.warn({ job: job.id, name: job.name }, 'job handed to a dead process: retried now');
     }
   }
 
