@@ -16,14 +16,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { api, freePort, ServerProcess, sleep } from './lib.mjs';
+import { api, freePort, parseArgs, ServerProcess, sleep } from './lib.mjs';
 
-const args = Object.fromEntries(
-  process.argv.slice(2).map((a) => {
-    const [k, v] = a.replace(/^--/, '').split('=');
-    return [k, v ?? 'true'];
-  }),
-);
+const args = parseArgs();
 const ROUNDS = Math.max(3, Number(args.rounds ?? 3));
 const BURST = Math.min(1000, Math.max(30, Number(args.burst ?? 150)));
 const CONCURRENCY = 6;

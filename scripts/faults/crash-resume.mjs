@@ -15,45 +15,21 @@
 //
 // Prints one line per check and "crash-resume: N passed, N failed"; exits non-zero on failure.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { api, freePort, root, ServerProcess, sleep } from './lib.mjs';
+import { api, FaultRun, freePort, ServerProcess, sleep, tryApi, withThrowawayDatabase } from './lib.mjs';
 
-const require = createRequire(path.join(root, 'apps/server/package.json'));
-const args = Object.fromEntries(
-  process.argv.slice(2).map((a) => {
-    const [k, v] = a.replace(/^--/, '').split('=');
-    return [k, v ?? 'true'];
-  }),
-);
-const ROUNDS = Math.max(1, Math.min(5, Number(args.rounds ?? 2)));
+const run = new FaultRun('crash-resume');
+const ROUNDS = Math.max(1, Math.min(5, Number(run.args.rounds ?? 2)));
 const RESUME_WITHIN_MS = 10_000;
 const RECIPIENTS = 10;
 const PARTICIPANTS = 8;
 const SETTLE_MS = 60_000;
 const TOTAL_BUDGET_MS = 6 * 60_000;
 const ADMIN = { email: 'resume@test.local', password: 'resume-pass-1' };
-
-const results = { passed: 0, failed: 0, figures: {} };
-const children = new Set();
-const cleanups = [];
-
-function check(name, ok, detail = '') {
-  if (ok) results.passed += 1;
-  else results.failed += 1;
-  console.log(`${ok ? 'ok  ' : 'FAIL'} crash-resume: ${name}${detail ? ` — ${detail}` : ''}`);
-  return ok;
-}
-
-async function tryApi(server, token, method, url, body) {
-  try {
-    return await api(server, token, method, url, body);
-  } catch {
-    return { status: 0, body: undefined };
-  }
-}
+const { children, cleanups, results } = run;
+const check = (label, ok, detail) => run.check(label, ok, detail);
 
 async function login(server) {
   for (let attempt = 0; attempt < 40; attempt += 1) {
@@ -188,68 +164,15 @@ async function runMode(mode, databaseUrl) {
   await server.stop();
 }
 
-async function withPostgresDatabase(baseUrl, fn) {
-  const { default: pg } = await import(require.resolve('pg'));
-  const name = `wadesk_resume_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  try {
-    await fn(url.toString());
-  } finally {
-    const drop = new pg.Client({ connectionString: baseUrl });
-    await drop.connect();
-    await drop.query(`drop database if exists ${name} with (force)`).catch(() => undefined);
-    await drop.end();
-  }
-}
-
-function killChildren() {
-  for (const child of children) child.kill('SIGKILL');
-}
-
-async function main() {
-  const budget = setTimeout(() => {
-    check('finished within the time budget', false, `${TOTAL_BUDGET_MS / 1000} s`);
-    finish(1);
-  }, TOTAL_BUDGET_MS);
-  budget.unref();
-  const modes = [['embedded', undefined]];
-  if (process.env.DATABASE_URL) modes.push(['postgres', process.env.DATABASE_URL]);
-  for (const [mode, url] of modes) {
+run.start(async () => {
+  const modes = [['embedded', (fn) => fn(undefined)]];
+  if (process.env.DATABASE_URL) modes.push(['postgres', (fn) => withThrowawayDatabase(process.env.DATABASE_URL, 'wadesk_resume', fn)]);
+  for (const [mode, onDatabase] of modes) {
     try {
-      if (url) await withPostgresDatabase(url, (dbUrl) => runMode(mode, dbUrl));
-      else await runMode(mode);
+      await onDatabase((url) => runMode(mode, url));
     } catch (err) {
       check(`[${mode}] run`, false, err instanceof Error ? err.message : String(err));
-      killChildren();
+      run.killChildren();
     }
   }
-  clearTimeout(budget);
-  finish(results.failed > 0 ? 1 : 0);
-}
-
-function finish(code) {
-  killChildren();
-  for (const clean of cleanups) {
-    try {
-      clean();
-    } catch {
-      // best effort
-    }
-  }
-  console.log(`crash-resume: ${results.passed} passed, ${results.failed} failed`);
-  if (args.json) writeFileSync(args.json, JSON.stringify(results));
-  process.exit(code || (results.failed > 0 ? 1 : 0));
-}
-
-process.on('SIGINT', () => finish(1));
-process.on('SIGTERM', () => finish(1));
-main().catch((err) => {
-  console.error(err);
-  results.failed += 1;
-  finish(1);
-});
+}, TOTAL_BUDGET_MS);

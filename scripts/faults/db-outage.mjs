@@ -19,21 +19,16 @@
 //
 // Prints one line per check and "db-outage: N passed, N failed"; exits non-zero on failure.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { api, freePort, root, ServerProcess, sleep, TcpProxy } from './lib.mjs';
+import { api, FaultRun, freePort, root, ServerProcess, sleep, TcpProxy, tryApi, withThrowawayDatabase } from './lib.mjs';
 
 const require = createRequire(path.join(root, 'apps/server/package.json'));
-const args = Object.fromEntries(
-  process.argv.slice(2).map((a) => {
-    const [k, v] = a.replace(/^--/, '').split('=');
-    return [k, v ?? 'true'];
-  }),
-);
-const ROUNDS = Math.max(1, Math.min(10, Number(args.rounds ?? 5)));
-const CUT_MS = Math.max(1000, Math.min(30_000, Number(args.cut ?? 10_000)));
+const faults = new FaultRun('db-outage');
+const ROUNDS = Math.max(1, Math.min(10, Number(faults.args.rounds ?? 5)));
+const CUT_MS = Math.max(1000, Math.min(30_000, Number(faults.args.cut ?? 10_000)));
 const HEALTHY_WITHIN_MS = 5000;
 const RECIPIENTS = 12;
 const PARTICIPANTS = 6;
@@ -41,26 +36,8 @@ const INBOUND_PER_SECOND = 10;
 const SETTLE_MS = 90_000;
 const TOTAL_BUDGET_MS = ROUNDS * (CUT_MS + SETTLE_MS) + 60_000;
 const ADMIN = { email: 'outage@test.local', password: 'outage-pass-1' };
-
-const results = { passed: 0, failed: 0, figures: { rounds: [] } };
-const children = new Set();
-const cleanups = [];
-
-function check(name, ok, detail = '') {
-  if (ok) results.passed += 1;
-  else results.failed += 1;
-  console.log(`${ok ? 'ok  ' : 'FAIL'} db-outage: ${name}${detail ? ` — ${detail}` : ''}`);
-  return ok;
-}
-
-/** An API call that answers 0 instead of throwing when the request got no answer. */
-async function tryApi(server, token, method, url, body) {
-  try {
-    return await api(server, token, method, url, body);
-  } catch {
-    return { status: 0, body: undefined };
-  }
-}
+const { children, cleanups, results } = faults;
+const check = (label, ok, detail) => faults.check(label, ok, detail);
 
 const acknowledged = (status) => status === 200 || status === 201;
 
@@ -276,72 +253,19 @@ async function run(databaseUrl, pgClient) {
   await server.stop();
 }
 
-async function withPostgresDatabase(baseUrl, fn) {
-  const { default: pg } = await import(require.resolve('pg'));
-  const name = `wadesk_outage_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  const client = new pg.Client({ connectionString: url.toString() });
-  await client.connect();
-  try {
-    await fn(url.toString(), client);
-  } finally {
-    await client.end().catch(() => undefined);
-    const drop = new pg.Client({ connectionString: baseUrl });
-    await drop.connect();
-    await drop.query(`drop database if exists ${name} with (force)`).catch(() => undefined);
-    await drop.end();
-  }
-}
-
-function killChildren() {
-  for (const child of children) child.kill('SIGKILL');
-}
-
-async function main() {
+faults.start(async () => {
   if (!process.env.DATABASE_URL) {
-    console.log('db-outage: skipped (no DATABASE_URL: the embedded database cannot go away)');
-    results.skipped = true;
-    finish(0);
+    faults.skip('no DATABASE_URL: the embedded database cannot go away');
     return;
   }
-  const budget = setTimeout(() => {
-    check('finished within the time budget', false, `${TOTAL_BUDGET_MS / 1000} s`);
-    finish(1);
-  }, TOTAL_BUDGET_MS);
-  budget.unref();
-  try {
-    await withPostgresDatabase(process.env.DATABASE_URL, run);
-  } catch (err) {
-    check('run', false, err instanceof Error ? err.message : String(err));
-    killChildren();
-  }
-  clearTimeout(budget);
-  finish(results.failed > 0 ? 1 : 0);
-}
-
-function finish(code) {
-  killChildren();
-  for (const clean of cleanups) {
+  await withThrowawayDatabase(process.env.DATABASE_URL, 'wadesk_outage', async (url) => {
+    const { default: pg } = await import(require.resolve('pg'));
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
     try {
-      clean();
-    } catch {
-      // best effort
+      await run(url, client);
+    } finally {
+      await client.end().catch(() => undefined);
     }
-  }
-  console.log(`db-outage: ${results.passed} passed, ${results.failed} failed`);
-  if (args.json) writeFileSync(args.json, JSON.stringify(results));
-  process.exit(code || (results.failed > 0 ? 1 : 0));
-}
-
-process.on('SIGINT', () => finish(1));
-process.on('SIGTERM', () => finish(1));
-main().catch((err) => {
-  console.error(err);
-  results.failed += 1;
-  finish(1);
-});
+  });
+}, TOTAL_BUDGET_MS);

@@ -1,7 +1,10 @@
-// What the fault scripts (crash-inbound.mjs, scale-out.mjs) share: a pause, a free loopback port, a server process
-// (the build, or its sources through tsx with FAULTS_SERVER=src) and an API call to it.
+// What the fault scripts share: a pause, a free loopback port, a server process (the build, or its sources through tsx
+// with FAULTS_SERVER=src), an API call to it, a loopback TCP proxy to cut, a throwaway PostgreSQL database, and the
+// run itself (its checks, its end).
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import net, { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -193,5 +196,107 @@ export class TcpProxy {
   async restore() {
     if (this.server) return;
     await this.start(this.port);
+  }
+}
+
+/** `--key=value` arguments (a bare `--flag` is 'true'). */
+export function parseArgs(argv = process.argv.slice(2)) {
+  return Object.fromEntries(
+    argv.map((a) => {
+      const [k, v] = a.replace(/^--/, '').split('=');
+      return [k, v ?? 'true'];
+    }),
+  );
+}
+
+/** An API call that answers `{ status: 0 }` instead of throwing when the request got no answer. */
+export async function tryApi(server, token, method, url, body) {
+  try {
+    return await api(server, token, method, url, body);
+  } catch {
+    return { status: 0, body: undefined };
+  }
+}
+
+/** Runs `fn(url)` on a new database of the PostgreSQL server at `baseUrl` (named `<prefix>_<random>`), dropped after. */
+export async function withThrowawayDatabase(baseUrl, prefix, fn) {
+  const { default: pg } = await import(createRequire(path.join(root, 'apps/server/package.json')).resolve('pg'));
+  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  try {
+    return await fn(url.toString());
+  } finally {
+    const drop = new pg.Client({ connectionString: baseUrl });
+    await drop.connect();
+    await drop.query(`drop database if exists ${name} with (force)`).catch(() => undefined);
+    await drop.end();
+  }
+}
+
+/**
+ * One fault script's run: its arguments, its checks (one line each, `ok` or `FAIL`) and figures, the server processes
+ * and clean-ups to end, and its end: the line "<name>: N passed, N failed" and, with --json=file, the results there.
+ */
+export class FaultRun {
+  constructor(name) {
+    this.name = name;
+    this.args = parseArgs();
+    this.results = { passed: 0, failed: 0, figures: {} };
+    this.children = new Set();
+    this.cleanups = [];
+    process.on('SIGINT', () => this.finish(1));
+    process.on('SIGTERM', () => this.finish(1));
+  }
+
+  check(label, ok, detail = '') {
+    if (ok) this.results.passed += 1;
+    else this.results.failed += 1;
+    console.log(`${ok ? 'ok  ' : 'FAIL'} ${this.name}: ${label}${detail ? ` — ${detail}` : ''}`);
+    return ok;
+  }
+
+  killChildren() {
+    for (const child of this.children) child.kill('SIGKILL');
+  }
+
+  /** Runs `main` within `budgetMs` (past it: one failed check, and the end); a throw is one failed check. */
+  start(main, budgetMs) {
+    const budget = setTimeout(() => {
+      this.check('finished within the time budget', false, `${budgetMs / 1000} s`);
+      this.finish(1);
+    }, budgetMs);
+    budget.unref();
+    main()
+      .catch((err) => this.check('run', false, err instanceof Error ? err.stack ?? err.message : String(err)))
+      .finally(() => {
+        clearTimeout(budget);
+        this.finish();
+      });
+  }
+
+  /** Skipped (no database to run on): said in one line, and in the JSON. */
+  skip(reason) {
+    console.log(`${this.name}: skipped (${reason})`);
+    this.results.skipped = true;
+    this.finish(0);
+  }
+
+  finish(code) {
+    this.killChildren();
+    for (const clean of this.cleanups) {
+      try {
+        clean();
+      } catch {
+        // best effort
+      }
+    }
+    console.log(`${this.name}: ${this.results.passed} passed, ${this.results.failed} failed`);
+    if (this.args.json) writeFileSync(this.args.json, JSON.stringify(this.results));
+    process.exit(code || (this.results.failed > 0 ? 1 : 0));
   }
 }

@@ -22,15 +22,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { api, freePort, root, ServerProcess, sleep } from './lib.mjs';
+import { api, freePort, parseArgs, root, ServerProcess, sleep, tryApi } from './lib.mjs';
 
 const require = createRequire(path.join(root, 'apps/server/package.json'));
-const args = Object.fromEntries(
-  process.argv.slice(2).map((a) => {
-    const [k, v] = a.replace(/^--/, '').split('=');
-    return [k, v ?? 'true'];
-  }),
-);
+const args = parseArgs();
 const PROCESSES = 3;
 const CONNECTIONS = 6;
 /** Inbound messages per connection. */
@@ -56,15 +51,6 @@ function check(name, ok, detail = '') {
   else results.failed += 1;
   console.log(`${ok ? 'ok  ' : 'FAIL'} scale-out: ${name}${detail ? ` — ${detail}` : ''}`);
   return ok;
-}
-
-/** An API call that answers 0 instead of throwing when the process is gone. */
-async function tryApi(server, token, method, url, body) {
-  try {
-    return await api(server, token, method, url, body);
-  } catch {
-    return { status: 0, body: undefined };
-  }
 }
 
 async function login(server, who) {
