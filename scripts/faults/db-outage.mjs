@@ -37,6 +37,7 @@ const SETTLE_MS = 90_000;
 const TOTAL_BUDGET_MS = ROUNDS * (CUT_MS + SETTLE_MS) + 60_000;
 const ADMIN = { email: 'outage@test.local', password: 'outage-pass-1' };
 const { children, cleanups, results } = faults;
+results.figures.rounds = [];
 const check = (label, ok, detail) => faults.check(label, ok, detail);
 
 const acknowledged = (status) => status === 200 || status === 201;
