@@ -17,19 +17,7 @@ export class RateLimitsRepository {
 
   /** Adds one hit; starts a new window when the old one is over. Returns the count in the window. */
   async hit(key: string, windowSeconds: number): Promise<number> {
-    const resetAt = sql`now() + make_interval(secs => ${windowSeconds})`;
-    const [row] = await this.db
-      .insert(rateLimits)
-      .values({ key, count: 1, resetAt })
-      .onConflictDoUpdate({
-        target: rateLimits.key,
-        set: {
-          count: sql`case when ${rateLimits.resetAt} <= now() then 1 else ${rateLimits.count} + 1 end`,
-          resetAt: sql`case when ${rateLimits.resetAt} <= now() then excluded.reset_at else ${rateLimits.resetAt} end`,
-        },
-      })
-      .returning({ count: rateLimits.count });
-    return row?.count ?? 1;
+    return (await this.take(key, windowSeconds)).count;
   }
 
   /**
