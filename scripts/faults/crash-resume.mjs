@@ -18,7 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { api, FaultRun, freePort, ServerProcess, sleep, tryApi, withThrowawayDatabase } from './lib.mjs';
+import { api, FaultRun, freePort, ServerProcess, signIn, sleep, tryApi, withThrowawayDatabase } from './lib.mjs';
 
 const run = new FaultRun('crash-resume');
 const ROUNDS = Math.max(1, Math.min(5, Number(run.args.rounds ?? 2)));
@@ -31,14 +31,7 @@ const ADMIN = { email: 'resume@test.local', password: 'resume-pass-1' };
 const { children, cleanups, results } = run;
 const check = (label, ok, detail) => run.check(label, ok, detail);
 
-async function login(server) {
-  for (let attempt = 0; attempt < 40; attempt += 1) {
-    const res = await tryApi(server, null, 'POST', '/api/auth/login', ADMIN);
-    if (res.status === 200) return res.body.token;
-    await sleep(250);
-  }
-  throw new Error('login failed');
-}
+const login = (server) => signIn(server, ADMIN);
 
 const reachedOf = (c) => (c ? c.sent + c.failed + c.unknown : 0);
 const doneOf = (a) => (a ? a.done + a.failed + a.unknown : 0);

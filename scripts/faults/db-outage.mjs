@@ -23,7 +23,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { api, FaultRun, freePort, root, ServerProcess, sleep, TcpProxy, tryApi, withThrowawayDatabase } from './lib.mjs';
+import { api, FaultRun, freePort, root, ServerProcess, signIn, sleep, TcpProxy, tryApi, withThrowawayDatabase } from './lib.mjs';
 
 const require = createRequire(path.join(root, 'apps/server/package.json'));
 const faults = new FaultRun('db-outage');
@@ -42,14 +42,7 @@ const check = (label, ok, detail) => faults.check(label, ok, detail);
 
 const acknowledged = (status) => status === 200 || status === 201;
 
-async function login(server) {
-  for (let attempt = 0; attempt < 40; attempt += 1) {
-    const res = await tryApi(server, null, 'POST', '/api/auth/login', ADMIN);
-    if (res.status === 200) return res.body.token;
-    await sleep(250);
-  }
-  throw new Error('login failed');
-}
+const login = (server) => signIn(server, ADMIN);
 
 async function run(databaseUrl, pgClient) {
   const target = new URL(databaseUrl);

@@ -199,6 +199,16 @@ export class TcpProxy {
   }
 }
 
+/** Signs `who` in on `server` (tried for 10 s: a process just restarted may still answer 503); answers the access token. */
+export async function signIn(server, who) {
+  for (let attempt = 0; attempt < 40; attempt += 1) {
+    const res = await tryApi(server, null, 'POST', '/api/auth/login', { email: who.email, password: who.password });
+    if (res.status === 200) return res.body.token;
+    await sleep(250);
+  }
+  throw new Error(`login of ${who.email} failed`);
+}
+
 /** `--key=value` arguments (a bare `--flag` is 'true'). */
 export function parseArgs(argv = process.argv.slice(2)) {
   return Object.fromEntries(
