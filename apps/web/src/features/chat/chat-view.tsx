@@ -20,7 +20,7 @@ import { useOpenedOnce } from '../tickets/use-opened-once';
 import { ChatConnectionBanner } from './chat-connection-banner';
 import { ImportExportPanel } from './import-export-panel';
 import { MessageInput } from './message-input';
-import { deleteMessage, flattenMessages, markRead, messagesKey, reactToMessage, upsertMessage, useEventsFollowTicket, useMessages, useTicketEvents } from './messages-api';
+import { deleteMessage, flattenMessages, markRead, messagesKey, reactToMessage, upsertMessage, useConversationTickets, useEventsFollowTicket, useMessages, useTicketEvents } from './messages-api';
 import { MessagesList } from './messages-list';
 import { isPeek } from './peek';
 
@@ -41,6 +41,8 @@ export function ChatView({ ticketId }: { ticketId: number }) {
   // ticket refreshed) does not render the others again.
   const messages = useMemo(() => flattenMessages(messagesQuery.data), [messagesQuery.data]);
   const events = useTicketEvents(messagesQuery.data);
+  // The contact's earlier tickets the older pages reached (issue 32): the list marks where each begins.
+  const conversationTickets = useConversationTickets(messagesQuery.data);
   useEventsFollowTicket(ticket);
   const [contactOpen, setContactOpen] = useState(false);
   const [toolsOpen, setToolsOpen] = useState(false);
@@ -165,8 +167,10 @@ export function ChatView({ ticketId }: { ticketId: number }) {
       <ImportExportPanel open={toolsOpen} ticket={ticket} messages={messages} me={user?.name ?? ''} />
       <MessagesList
         key={ticketId}
+        ticketId={ticketId}
         messages={messages}
         events={events}
+        tickets={conversationTickets}
         isGroup={ticket.isGroup}
         loading={messagesQuery.isLoading}
         hasOlder={!!hasNextPage}

@@ -18,6 +18,7 @@ import { useTranslation } from 'react-i18next';
 import { formatTime, renderMarkdown, renderQuotedBody } from '../tickets/format';
 import styles from './message-bubble.module.css';
 import { MessageMedia, showsBody } from './message-media';
+import { messageOrigin, originLabel } from './message-origin';
 
 export const BUBBLE_MAX_WIDTH = 600;
 
@@ -49,6 +50,11 @@ function QuotedMessage({ quoted }: { quoted: NonNullable<MessageDto['quotedMsg']
 export interface MessageBubbleProps {
   message: MessageDto;
   isGroup: boolean;
+  /**
+   * Of an earlier ticket of the contact (issue 32): dimmed as history, and without reply, delete or reaction, which
+   * act on this ticket (the server quotes only a message of the ticket written in).
+   */
+  earlier?: boolean;
   onReply: (message: MessageDto) => void;
   onDelete: (message: MessageDto) => void;
   /** Reacts to the message (an empty emoji removes the reaction); absent: no reaction button (the ticket is not open). */
@@ -132,17 +138,22 @@ function classes(...names: (string | false | null | undefined)[]): string {
   return names.filter(Boolean).join(' ');
 }
 
-export const MessageBubble = memo(function MessageBubble({ message, isGroup, onReply, onDelete, onReact, reactions }: MessageBubbleProps) {
+export const MessageBubble = memo(function MessageBubble({ message, isGroup, earlier = false, onReply, onDelete, onReact, reactions }: MessageBubbleProps) {
   const { t } = useTranslation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const mine = message.fromMe;
   // Greeting, queue menu, farewell, protocol: sent by the desk, not typed by an attendant; bot: the Typebot chatbot.
-  const bot = message.senderKind === 'bot';
-  const auto = message.senderKind === 'auto' || bot;
+  const auto = message.senderKind === 'auto' || message.senderKind === 'bot';
+  // Where a message not typed in this chat came from (a bulk send, the send API, the chatbot, the phone…): one label
+  // beside the time, the chatbot's and the desk's own included.
+  const origin = messageOrigin(message);
+  const originText = originLabel(t, message);
   const sender = isGroup && !mine ? (message.participantName ?? message.contact?.name) : null;
   const shown = message.isDeleted ? [] : [reactions?.theirs, reactions?.mine].filter((e): e is string => !!e);
+  // Reply and delete are this ticket's; an earlier ticket's message has no options.
+  const options = !message.isDeleted && !earlier;
   return (
-    <div className={classes(styles.row, mine && styles.rowMine, shown.length > 0 && styles.rowReacted)}>
+    <div className={classes(styles.row, mine && styles.rowMine, shown.length > 0 && styles.rowReacted, earlier && styles.rowEarlier)} data-earlier={earlier ? 'true' : undefined}>
       <div
         data-testid="message"
         data-message-id={message.id}
@@ -150,7 +161,7 @@ export const MessageBubble = memo(function MessageBubble({ message, isGroup, onR
         data-sender-kind={message.senderKind}
         className={classes(styles.bubble, mine && styles.mine, auto && styles.auto)}
       >
-        {!message.isDeleted && onReact && !isReaction(message) && <ReactionPicker message={message} mine={mine} reaction={reactions?.mine} onReact={onReact} />}
+        {options && onReact && !isReaction(message) && <ReactionPicker message={message} mine={mine} reaction={reactions?.mine} onReact={onReact} />}
         {shown.length > 0 && (
           <div data-testid="message-reactions" aria-label={t('chat.message.reactions')} className={classes(styles.reactions, mine && styles.reactionsMine)}>
             {shown.map((emoji, i) => (
@@ -158,18 +169,12 @@ export const MessageBubble = memo(function MessageBubble({ message, isGroup, onR
             ))}
           </div>
         )}
-        {!message.isDeleted && (
+        {options && (
           <button type="button" className={classes('message-menu', styles.iconButton, styles.menu)} aria-label={t('chat.message.options')} onClick={(e) => setAnchor(e.currentTarget)}>
             <ExpandMoreIcon fontSize="inherit" />
           </button>
         )}
         {sender && <span className={classes(styles.caption, styles.sender)}>{sender}</span>}
-        {auto && (
-          <span className={classes(styles.caption, styles.autoLabel)} data-testid={bot ? 'bot-label' : 'automatic-label'}>
-            <SmartToyOutlinedIcon className={styles.autoIcon} />
-            {t(bot ? 'chat.bot' : 'chat.automatic')}
-          </span>
-        )}
         {message.quotedMsg && !message.isDeleted && <QuotedMessage quoted={message.quotedMsg} />}
         {message.isDeleted ? (
           <div className={styles.deleted} data-testid="message-deleted">
@@ -191,6 +196,16 @@ export const MessageBubble = memo(function MessageBubble({ message, isGroup, onR
           </>
         )}
         <div className={styles.time}>
+          {originText && (
+            <>
+              <span className={classes(styles.origin, auto && styles.originAuto)} data-testid="message-origin" data-origin={origin ?? undefined}>
+                {auto && <SmartToyOutlinedIcon className={styles.autoIcon} />}
+                {/* The labels the chatbot's and the desk's messages had before origins (their tests find them so). */}
+                <span data-testid={origin === 'bot' ? 'bot-label' : origin === 'system' ? 'automatic-label' : undefined}>{originText}</span>
+              </span>
+              <span aria-hidden="true"> · </span>
+            </>
+          )}
           {formatTime(message.createdAt)}
           {mine && <AckIcon ack={message.ack} />}
         </div>

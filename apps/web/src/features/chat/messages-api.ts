@@ -1,4 +1,4 @@
-import type { MessageDto, TicketDto, TicketEventDto } from '@wadesk/contracts';
+import type { ConversationTicketDto, MessageDto, TicketDto, TicketEventDto } from '@wadesk/contracts';
 import { infiniteQueryOptions, useInfiniteQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef } from 'react';
 import { api } from '../../services/api';
@@ -8,6 +8,8 @@ export interface MessagesPage {
   messages: MessageDto[];
   /** The ticket's events in the page's span of time (accepted, transferred, resolved…). */
   events?: TicketEventDto[];
+  /** The contact's earlier tickets whose messages the page holds (issue 32: the pages go on past this ticket's first). */
+  tickets?: ConversationTicketDto[];
   ticket: TicketDto;
   count: number;
   hasMore: boolean;
@@ -70,6 +72,18 @@ export function flattenEvents(data: InfiniteData<MessagesPage, unknown> | undefi
 /** The loaded events, stable between renders while the pages are the same. */
 export function useTicketEvents(data: InfiniteData<MessagesPage, unknown> | undefined): TicketEventDto[] {
   return useMemo(() => flattenEvents(data), [data]);
+}
+
+/** The earlier tickets of all loaded pages, by id. */
+export function flattenConversationTickets(data: InfiniteData<MessagesPage, unknown> | undefined): Map<number, ConversationTicketDto> {
+  const byId = new Map<number, ConversationTicketDto>();
+  for (const page of data?.pages ?? []) for (const ticket of page.tickets ?? []) byId.set(ticket.id, ticket);
+  return byId;
+}
+
+/** The loaded earlier tickets, stable between renders while the pages are the same. */
+export function useConversationTickets(data: InfiniteData<MessagesPage, unknown> | undefined): Map<number, ConversationTicketDto> {
+  return useMemo(() => flattenConversationTickets(data), [data]);
 }
 
 /**

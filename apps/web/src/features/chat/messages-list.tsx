@@ -1,4 +1,4 @@
-import { reactionsOn, type MessageDto, type TicketEventDto } from '@wadesk/contracts';
+import { reactionsOn, type ConversationTicketDto, type MessageDto, type TicketEventDto } from '@wadesk/contracts';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -7,8 +7,9 @@ import Fab from '@mui/material/Fab';
 import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDate } from '../tickets/format';
+import { buildConversationItems, type ConversationItem } from './conversation-items';
 import { MessageBubble } from './message-bubble';
+import { TicketSeparator } from './ticket-separator';
 import { TimelineEventLine } from './timeline-event';
 
 /** §9: the next (older) page loads when scroll-top is under 50, debounced 500 ms. */
@@ -24,59 +25,27 @@ function isEditable(target: EventTarget | null): boolean {
   return target instanceof HTMLElement && (target.isContentEditable || target.tagName === 'TEXTAREA' || target.tagName === 'INPUT' || target.tagName === 'SELECT');
 }
 
-type Item =
-  | { kind: 'day'; key: string; label: string }
-  | { kind: 'msg'; key: string; message: MessageDto }
-  | { kind: 'event'; key: string; event: TicketEventDto };
-
-/** Messages and the ticket's events (both oldest first) in one timeline, with day separators. */
-function buildItems(messages: MessageDto[], events: TicketEventDto[] = []): Item[] {
-  const items: Item[] = [];
-  let lastDay = '';
-  const dayOf = (createdAt: string, key: string) => {
-    const day = formatDate(createdAt);
-    if (day !== lastDay) {
-      items.push({ kind: 'day', key: `d-${day}-${key}`, label: day });
-      lastDay = day;
-    }
-  };
-  let e = 0;
-  const eventsUntil = (time: number) => {
-    while (e < events.length && Date.parse(events[e]!.createdAt) <= time) {
-      const event = events[e]!;
-      dayOf(event.createdAt, `e${event.id}`);
-      items.push({ kind: 'event', key: `e-${event.id}`, event });
-      e += 1;
-    }
-  };
-  for (const message of messages) {
-    eventsUntil(Date.parse(message.createdAt) - 1);
-    dayOf(message.createdAt, String(message.id));
-    items.push({ kind: 'msg', key: `m-${message.id}`, message });
-  }
-  eventsUntil(Infinity);
-  return items;
-}
-
 /**
  * A row's height before it is measured, as close as it can be told: a row measured at its estimate renders once, and
  * the rows first rendered are the ones that show (one render of a screenful when a ticket opens, not three: issue 11).
  * A one-line text bubble is 48 px (message-bubble.module.css): 4 of row padding, 6 of bubble padding, a 20 px line and
- * the 18 px time; the label of an automatic message and the sender in a group add a caption line each.
+ * the 18 px time (with the origin of a message not typed here, issue 32); the sender in a group adds a caption line.
  */
-function estimate(item: Item | undefined, isGroup: boolean): number {
+function estimate(item: ConversationItem | undefined, isGroup: boolean): number {
   if (!item) return 60;
   if (item.kind === 'day') return 40;
+  if (item.kind === 'ticket') return 44;
   if (item.kind === 'event') return 36;
   const m = item.message;
   if (m.mediaType === 'image' || m.mediaType === 'video' || m.mediaType === 'sticker') return 290;
   if (m.mediaType === 'location') return 200;
   const lines = m.body.split('\n').length + Math.floor(m.body.length / 60);
-  const auto = m.senderKind === 'auto' || m.senderKind === 'bot';
-  return 28 + Math.min(lines, 40) * 20 + (m.quotedMsg ? 56 : 0) + (auto ? 20 : 0) + (isGroup && !m.fromMe ? 20 : 0);
+  return 28 + Math.min(lines, 40) * 20 + (m.quotedMsg ? 56 : 0) + (isGroup && !m.fromMe ? 20 : 0);
 }
 
 export interface MessagesListProps {
+  /** The ticket on screen: messages of the contact's earlier tickets (loaded past its first) show as history. */
+  ticketId: number;
   messages: MessageDto[];
   isGroup: boolean;
   loading: boolean;
@@ -89,15 +58,17 @@ export interface MessagesListProps {
   onReact?: (message: MessageDto, emoji: string) => void;
   /** The ticket's events (accepted, transferred, resolved…), shown between the messages. */
   events?: TicketEventDto[];
+  /** The earlier tickets whose messages are loaded, by id: their separators say when and by whom they were resolved. */
+  tickets?: ReadonlyMap<number, ConversationTicketDto>;
 }
 
 /** The conversation, virtualized: stays at the bottom for new messages and keeps its place when older ones load. */
-export const MessagesList = memo(function MessagesList({ messages, isGroup, loading, hasOlder, loadingOlder, loadOlder, onReply, onDelete, onReact, events }: MessagesListProps) {
+export const MessagesList = memo(function MessagesList({ ticketId, messages, isGroup, loading, hasOlder, loadingOlder, loadOlder, onReply, onDelete, onReact, events, tickets }: MessagesListProps) {
   const { t } = useTranslation();
   // The reactions on each message (its latest of each side), shown on its bubble; the picker marks this side's.
   const reactions = useMemo(() => reactionsOn(messages), [messages]);
   const scrollRef = useRef<HTMLDivElement>(null);
-  const items = useMemo(() => buildItems(messages, events), [messages, events]);
+  const items = useMemo(() => buildConversationItems(messages, events ?? [], ticketId, tickets), [messages, events, ticketId, tickets]);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const contentRef = useRef<HTMLDivElement>(null);
   const [unseen, setUnseen] = useState(0);
@@ -274,10 +245,20 @@ export const MessagesList = memo(function MessagesList({ messages, isGroup, load
                 <Box sx={{ display: 'flex', justifyContent: 'center', py: 1 }}>
                   <Chip label={item.label} size="small" sx={{ bgcolor: '#ffffffd9', boxShadow: '0 1px 0.5px rgba(11,20,26,.13)' }} data-testid="day-separator" />
                 </Box>
+              ) : item.kind === 'ticket' ? (
+                <TicketSeparator ticketId={item.ticketId} current={item.current} ticket={item.ticket} />
               ) : item.kind === 'event' ? (
-                <TimelineEventLine event={item.event} />
+                <TimelineEventLine event={item.event} earlier={item.earlier} />
               ) : (
-                <MessageBubble message={item.message} isGroup={isGroup} onReply={onReply} onDelete={onDelete} onReact={onReact} reactions={reactions.get(item.message.id)} />
+                <MessageBubble
+                  message={item.message}
+                  isGroup={isGroup}
+                  earlier={item.earlier}
+                  onReply={onReply}
+                  onDelete={onDelete}
+                  onReact={onReact}
+                  reactions={reactions.get(item.message.id)}
+                />
               )}
             </div>
           );

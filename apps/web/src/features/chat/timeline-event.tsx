@@ -36,11 +36,16 @@ export function timelineText(t: TFunction, event: TicketEventDto): string {
   }
 }
 
-/** One ticket event as a centered system line between the messages. */
-export const TimelineEventLine = memo(function TimelineEventLine({ event }: { event: TicketEventDto }) {
+/** One ticket event as a centered system line between the messages; `earlier`: of an earlier ticket, dimmed as history. */
+export const TimelineEventLine = memo(function TimelineEventLine({ event, earlier = false }: { event: TicketEventDto; earlier?: boolean }) {
   const { t } = useTranslation();
   return (
-    <Box sx={{ display: 'flex', justifyContent: 'center', px: 2, py: 0.75 }} data-testid="timeline-event" data-kind={event.kind}>
+    <Box
+      sx={{ display: 'flex', justifyContent: 'center', px: 2, py: 0.75, opacity: earlier ? 0.75 : undefined }}
+      data-testid="timeline-event"
+      data-kind={event.kind}
+      data-earlier={earlier ? 'true' : undefined}
+    >
       <Typography
         variant="caption"
         sx={{ bgcolor: '#e2f1fb', color: '#35556b', borderRadius: 2, px: 1.5, py: 0.25, textAlign: 'center', boxShadow: '0 1px 0.5px rgba(11,20,26,.1)' }}
