@@ -264,6 +264,12 @@ export const messages = pgTable(
     mediaDuration: integer('media_duration'),
     /** Why the network failed to deliver a sent message (a Cloud API `failed` status, issue 18); null otherwise. */
     sendError: text('send_error'),
+    /**
+     * Where a message the desk sent came from (decision 0029): null for one typed in the chat or received;
+     * campaign, api, group-action, schedule (with originId), bot, system, phone.
+     */
+    origin: varchar('origin', { length: 20 }),
+    originId: integer('origin_id'),
     ...timestamps,
   },
   (t) => [
@@ -364,6 +370,8 @@ export const campaigns = pgTable(
       .notNull()
       .references(() => whatsapps.id, { onDelete: 'cascade' }),
     userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** campaign: a bulk send of the Campaigns page; api: one message of the send API (/zdg, /sendMedia…). */
+    origin: varchar('origin', { length: 10 }).notNull().default('campaign'),
     message: text('message'),
     url: text('url'),
     title: text('title'),

@@ -7,7 +7,10 @@ const token = () => z.string().trim().min(1).max(200).refine(hasNoNulCharacter, 
 /** Kinds of media the simulator can deliver as a contact's message. */
 export const SIMULATOR_MEDIA_TYPES = ['image', 'audio', 'video', 'document', 'sticker', 'location', 'vcard'] as const;
 
-/** `POST /api/simulator/:whatsappId/inbound`: a message from a contact (or a group member) to the connection. */
+/**
+ * `POST /api/simulator/:whatsappId/inbound`: a message from a contact (or a group member) to the connection; with
+ * `fromMe`, one the phone's owner typed on the phone to that chat.
+ */
 export const SimulatorInboundInput = z
   .object({
     id: token().optional(),
@@ -31,6 +34,8 @@ export const SimulatorInboundInput = z
     duration: z.coerce.number().int().min(1).max(86400).optional(),
     groupId: token().optional(),
     groupName: textField(200).trim().optional(),
+    /** Typed on the phone itself, to `from` (the network reports it as ours from another device). */
+    fromMe: z.boolean().optional(),
   })
   .refine((m) => m.body.trim() !== '' || m.mediaType !== undefined, { message: 'Required', path: ['body'] });
 export type SimulatorInboundInput = z.input<typeof SimulatorInboundInput>;

@@ -59,7 +59,31 @@ export interface MessageDto {
   mediaDuration: number | null;
   /** Why the network could not deliver this sent message (the Cloud API's `failed` status), in words; absent or null otherwise. */
   sendError?: string | null;
+  /**
+   * Where a message the desk sent came from (issue 32, decision 0029): null for one typed in the chat or received;
+   * `campaign`, `api` (the send API), `group-action`, `schedule` with `originId` (the campaign, action or schedule);
+   * `bot` (the chatbot), `system` (greeting, menu, farewell, protocol, transfer notice), `phone` (typed on the phone).
+   */
+  origin?: MessageOrigin | null;
+  originId?: number | null;
   createdAt: string;
+}
+
+export const MESSAGE_ORIGINS = ['campaign', 'api', 'group-action', 'schedule', 'bot', 'system', 'phone'] as const;
+export type MessageOrigin = (typeof MESSAGE_ORIGINS)[number];
+
+/**
+ * An earlier ticket of the same contact whose messages a page of `GET /api/messages/:ticketId` holds: the chat
+ * shows a separator "Ticket #123 · resolved 12/11/2026 by Ana" above its messages.
+ */
+export interface ConversationTicketDto {
+  id: number;
+  status: TicketStatus;
+  whatsappId: number;
+  createdAt: string;
+  /** When it was last resolved (ISO), null when never. */
+  closedAt: string | null;
+  closedBy: { id: number; name: string } | null;
 }
 
 /** contact; user: an attendant; auto: the desk (greeting, menu, farewell, protocol); bot: the Typebot chatbot. */
@@ -91,10 +115,15 @@ export interface TicketEventDto {
   createdAt: string;
 }
 
-/** `GET /api/messages/:ticketId`: a page of messages and the ticket's events in the same span of time. */
+/**
+ * `GET /api/messages/:ticketId`: a page of messages and the ticket's events in the same span of time. Past the
+ * ticket's first message the pages go on into the contact's earlier tickets the caller may see (newest first, as
+ * one conversation); `tickets` describes those whose messages are in this page (each message says its ticketId).
+ */
 export interface MessagesPageDto {
   messages: MessageDto[];
   events: TicketEventDto[];
+  tickets?: ConversationTicketDto[];
   ticket: TicketDto;
   count: number;
   hasMore: boolean;

@@ -34,11 +34,11 @@ export function toInboundMessage(device: SimulatorDevice, input: InboundData, fe
   const groupId = input.groupId ? groupIdOf(input.groupId) : undefined;
   const message: InboundMessage = {
     id: input.id ?? `SIM-IN-${randomUUID()}`,
-    fromMe: false,
+    fromMe: input.fromMe ?? false,
     chatId: groupId ?? from,
-    chatName: groupId ? (input.groupName ?? device.groups.get(groupId)?.subject) : input.name,
+    chatName: groupId ? (input.groupName ?? device.groups.get(groupId)?.subject) : input.fromMe ? undefined : input.name,
     isGroup: groupId !== undefined,
-    participant: groupId ? { number: from, name: input.name } : undefined,
+    participant: groupId && !input.fromMe ? { number: from, name: input.name } : undefined,
     kind: 'text',
     body: input.body,
     quotedId: input.quotedId,

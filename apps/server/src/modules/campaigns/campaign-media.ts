@@ -32,7 +32,7 @@ export class CampaignMediaError extends Error {
  * process (one campaign's file at a time, at most BULK_MEDIA_MAX_BYTES).
  */
 export class CampaignMedia {
-  private cached: { campaignId: number; media: OutboundMedia } | null = null;
+  private cached: { campaignId: number; media: OutboundMedia; url?: string } | null = null;
 
   constructor(
     private readonly storage: MediaStorage,
@@ -47,6 +47,17 @@ export class CampaignMedia {
     const media = campaign.kind === 'mediaPath' ? await this.fromPath(campaign) : await this.fromUrl(campaign);
     this.cached = { campaignId: campaign.id, media };
     return media;
+  }
+
+  /**
+   * The campaign's file in media storage, saved once a campaign (in this process): what its messages show in the
+   * conversations they were recorded in.
+   */
+  async storedUrl(campaignId: number, media: OutboundMedia): Promise<string> {
+    if (this.cached?.campaignId === campaignId && this.cached.url) return this.cached.url;
+    const url = this.storage.url(await this.storage.save(media.data, media.mimetype, media.filename));
+    if (this.cached?.campaignId === campaignId) this.cached.url = url;
+    return url;
   }
 
   forget(campaignId: number): void {

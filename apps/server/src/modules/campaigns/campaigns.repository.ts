@@ -7,6 +7,8 @@ export interface CampaignWrite {
   kind: CampaignKind;
   whatsappId: number;
   userId: number | null;
+  /** campaign: the Campaigns page; api: the send API. Its messages in the conversations carry it (decision 0029). */
+  origin: 'campaign' | 'api';
   message: string | null;
   url: string | null;
   title: string | null;
@@ -42,7 +44,7 @@ export type Claim =
   | { outcome: 'claimed'; campaign: CampaignRecord; recipient: ClaimedRecipient };
 
 export type RecipientOutcome =
-  | { status: 'sent'; channelMessageId: string; sentAt: Date }
+  | { status: 'sent'; channelMessageId: string; sentAt: Date; /** the chat it went to, as the network named it */ to: string }
   | { status: 'failed' | 'unknown'; error: string };
 
 const dtoColumns = {
@@ -58,6 +60,7 @@ function toRecord(c: typeof campaigns.$inferSelect): CampaignRecord {
     status: c.status as CampaignStatus,
     whatsappId: c.whatsappId,
     userId: c.userId,
+    origin: c.origin === 'api' ? 'api' : 'campaign',
     message: c.message,
     url: c.url,
     title: c.title,
@@ -71,7 +74,7 @@ function toRecord(c: typeof campaigns.$inferSelect): CampaignRecord {
 
 function toCampaignDto(row: { campaign: typeof campaigns.$inferSelect; whatsappName: string | null; userName: string | null }): CampaignDto {
   const c = row.campaign;
-  const { chain: _chain, ...fields } = toRecord(c);
+  const { chain: _chain, origin: _origin, ...fields } = toRecord(c);
   return {
     ...fields,
     whatsappName: row.whatsappName,

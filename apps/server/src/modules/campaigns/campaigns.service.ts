@@ -13,11 +13,13 @@ import {
   type CampaignRecipientDto,
   type CampaignRecipientListResponse,
   type CampaignStatus,
+  type MediaType,
+  type MessageTemplate,
   type NumberProblem,
 } from '@wadesk/contracts';
 import type { ChannelDriver, OutboundMedia, SentMessage } from '../../channels/channel-driver.js';
 import { CloudApiDriver } from '../../channels/cloud-api/cloud-api-driver.js';
-import { checkTemplateRule, sendTemplateTo } from '../../channels/cloud-api/cloud-templates.js';
+import { approvedTemplate, checkTemplateRule, renderTemplate, sendTemplateTo } from '../../channels/cloud-api/cloud-templates.js';
 import { MIME_BY_EXTENSION, mediaTypeOf } from '../../storage/media-storage.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { Database } from '../../db/client.js';
@@ -32,6 +34,7 @@ import { WhatsappRepository } from '../whatsapp/whatsapp.repository.js';
 import type { BulkMediaFolder } from './bulk-media-folder.js';
 import { BULK_MEDIA_MAX_BYTES, CampaignMediaError, type CampaignMedia } from './campaign-media.js';
 import { CampaignsRepository, type CampaignRecord, type RecipientOutcome } from './campaigns.repository.js';
+import { ConversationRecord } from '../messages/conversation-record.js';
 
 /** Queues the next step of a campaign's chain (the `campaign.step` job, campaigns.jobs.ts); answers the job's id. */
 export type StepScheduler = (step: { campaignId: number; chain: string }, at: Date) => Promise<string>;
@@ -92,6 +95,10 @@ export class CampaignsService {
   private ticker: NodeJS.Timeout | null = null;
   /** When this process last announced each campaign: the once-a-second progress skips those just announced. */
   private readonly announcedAt = new Map<number, number>();
+  /** Where sent messages are recorded: the recipients' conversations (decision 0029). */
+  private readonly conversations: ConversationRecord;
+  /** A template campaign's text as the contacts read it, by campaign. */
+  private readonly templateTexts = new Map<number, string>();
 
   constructor(
     private readonly db: Database,
@@ -102,6 +109,7 @@ export class CampaignsService {
   ) {
     this.clock = options.clock ?? (() => new Date());
     this.random = options.random ?? Math.random;
+    this.conversations = new ConversationRecord(db, events);
     // A connection taken over from a dead process: its campaigns go on now, not when the watchdog finds them late.
     sessions.onTakeover((whatsappId) => {
       this.resumeOn(whatsappId).catch((err: unknown) => this.options.log.warn({ err, whatsappId }, 'resuming campaigns after a takeover failed'));
@@ -130,7 +138,7 @@ export class CampaignsService {
       ...numbers.map((n) => ({ line: n.line, number: n.number, status: 'pending' as const, error: null })),
       ...invalid.map((i) => ({ line: i.line, number: i.text, status: 'invalid' as const, error: REASON_TEXT[i.reason] })),
     ].sort((a, b) => a.line - b.line);
-    const { id } = await this.store(user.id, whatsappId, data, recipients);
+    const { id } = await this.store(user.id, 'campaign', whatsappId, data, recipients);
     return { id, total: numbers.length, invalid: invalid.map((i) => ({ line: i.line, reason: i.reason })) };
   }
 
@@ -145,12 +153,13 @@ export class CampaignsService {
     // ERR_CLOUD_API_WINDOW_CLOSED): only a template given on another channel is refused.
     if (input.template) await checkTemplateRule(this.db, whatsappId, input.template);
     const data: CampaignData = { ...input, whatsappId, numbers: to, minInterval: 0, maxInterval: 0 };
-    const { id, jobId } = await this.store(null, whatsappId, data, [{ line: 1, number: to, status: 'pending', error: null }]);
+    const { id, jobId } = await this.store(null, 'api', whatsappId, data, [{ line: 1, number: to, status: 'pending', error: null }]);
     return { campaignId: id, jobId };
   }
 
   private async store(
     userId: number | null,
+    origin: 'campaign' | 'api',
     whatsappId: number,
     data: CampaignData,
     recipients: { line: number; number: string; status: 'pending' | 'invalid'; error: string | null }[],
@@ -161,6 +170,7 @@ export class CampaignsService {
         kind: data.kind,
         whatsappId,
         userId,
+        origin,
         message: data.kind === 'text' && !data.template ? (data.message ?? null) : null,
         url: data.kind === 'mediaUrl' || data.kind === 'audio' ? (data.url ?? null) : null,
         title: data.kind === 'mediaUrl' || data.kind === 'mediaPath' ? (data.title ?? null) : null,
@@ -273,6 +283,7 @@ export class CampaignsService {
     await this.announce(campaignId);
     const outcome = await this.send(driver, campaign, claim.recipient.number, media, link);
     await this.repo().finishRecipient(campaignId, claim.recipient.line, outcome, this.clock());
+    if (outcome.status === 'sent') await this.record(driver, campaign, outcome, media, link);
     if (outcome.status === 'failed') this.options.log.info({ campaignId, line: claim.recipient.line, error: outcome.error }, 'campaign recipient failed');
 
     // A pause after this send and one before the next (§9).
@@ -367,7 +378,56 @@ export class CampaignsService {
       if (err instanceof AppError && err.code.startsWith('ERR_CLOUD_API_')) return { status: 'failed', error: `${err.code}: ${err.message}` };
       return { status: 'failed', error: (err as Error).message || 'The send failed' };
     }
-    return { status: 'sent', channelMessageId: sent.id, sentAt: sent.timestamp };
+    return { status: 'sent', channelMessageId: sent.id, sentAt: sent.timestamp, to };
+  }
+
+  /**
+   * A message sent goes into the recipient's conversation, fromMe with the campaign as its origin (decision 0029).
+   * It is on the network already: a failure to record it is logged, never a reason to send again.
+   */
+  private async record(
+    driver: ChannelDriver,
+    campaign: CampaignRecord,
+    sent: Extract<RecipientOutcome, { status: 'sent' }>,
+    media: OutboundMedia | null,
+    link: MediaLink | null,
+  ): Promise<void> {
+    try {
+      const caption = media?.caption ?? link?.caption ?? '';
+      const body = campaign.template
+        ? await this.templateText(driver, campaign.id, campaign.template)
+        : media || link
+          ? caption || media?.filename || link?.filename || link?.url || ''
+          : (campaign.message ?? '');
+      const mediaType: MediaType | null = media ? (media.kind === 'document' ? 'other' : media.kind) : null;
+      await this.conversations.recordSent({
+        whatsappId: campaign.whatsappId,
+        to: sent.to,
+        body,
+        mediaType,
+        mediaUrl: media ? await this.media.storedUrl(campaign.id, media) : null,
+        filename: media?.filename,
+        channelMessageId: sent.channelMessageId,
+        sentAt: sent.sentAt,
+        origin: campaign.origin,
+        originId: campaign.origin === 'campaign' ? campaign.id : null,
+        sentByUserId: campaign.userId,
+      });
+    } catch (err) {
+      this.options.log.warn({ err, campaignId: campaign.id, to: sent.to }, 'a sent campaign message was not recorded in its conversation');
+    }
+  }
+
+  /** A template as the contact reads it (its body filled in), looked up once a campaign; its name if it cannot be. */
+  private async templateText(driver: ChannelDriver, campaignId: number, template: MessageTemplate): Promise<string> {
+    const known = this.templateTexts.get(campaignId);
+    if (known !== undefined) return known;
+    const text = await approvedTemplate(driver, template.name, template.language, template.variables)
+      .then((found) => renderTemplate(found.body, template.variables) || template.name)
+      .catch(() => template.name);
+    if (this.templateTexts.size > 100) this.templateTexts.clear();
+    this.templateTexts.set(campaignId, text);
+    return text;
   }
 
   private async waitForConnection(campaign: CampaignRecord): Promise<void> {

@@ -12,7 +12,7 @@ import {
   type GroupActionStartedResponse,
   type GroupDto,
 } from '@wadesk/contracts';
-import type { ChannelDriver, GroupInfo } from '../../channels/channel-driver.js';
+import type { ChannelDriver, GroupInfo, SentMessage } from '../../channels/channel-driver.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { Database } from '../../db/client.js';
 import type { DomainEvents } from '../../events/domain-events.js';
@@ -23,6 +23,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import type { Clock } from '../tickets/tickets.service.js';
 import { connectionOf } from '../whatsapp/connection-of.js';
 import { WhatsappRepository } from '../whatsapp/whatsapp.repository.js';
+import { ConversationRecord } from '../messages/conversation-record.js';
 import { GroupsRepository, type GroupActionRecord, type ItemOutcome, type PlannedItem } from './groups.repository.js';
 
 /** Queues a step of an action's chain (the `group.step` job, groups.jobs.ts); answers the job's id. */
@@ -79,6 +80,9 @@ export class GroupsService {
     throw new Error('group steps are not wired to the job queue');
   };
 
+  /** Where sent messages are recorded: the groups' and participants' conversations (decision 0029). */
+  private readonly conversations: ConversationRecord;
+
   constructor(
     private readonly db: Database,
     private readonly events: DomainEvents,
@@ -87,6 +91,7 @@ export class GroupsService {
   ) {
     this.clock = options.clock ?? (() => new Date());
     this.random = options.random ?? Math.random;
+    this.conversations = new ConversationRecord(db, events);
   }
 
   private repo(): GroupsRepository {
@@ -277,12 +282,34 @@ export class GroupsService {
         case 'message':
         case 'privateMessage': {
           const sent = await withTimeout(driver.sendText(target, action.message ?? ''));
+          await this.record(action, target, sent);
           return { status: 'done', result: sent.id };
         }
       }
     } catch (err) {
       if (err instanceof NetworkTimeout) return { status: 'unknown', error: `No answer: ${err.message}` };
       return { status: 'failed', error: (err as Error).message || 'The network refused it' };
+    }
+  }
+
+  /**
+   * A message sent goes into the group's or participant's conversation, fromMe with the action as its origin
+   * (decision 0029). It is on the network already: a failure to record it is logged, never a reason to send again.
+   */
+  private async record(action: GroupActionRecord, target: string, sent: SentMessage): Promise<void> {
+    try {
+      await this.conversations.recordSent({
+        whatsappId: action.whatsappId,
+        to: target,
+        body: action.message ?? '',
+        channelMessageId: sent.id,
+        sentAt: sent.timestamp,
+        origin: 'group-action',
+        originId: action.id,
+        sentByUserId: action.userId,
+      });
+    } catch (err) {
+      this.options.log.warn({ err, groupActionId: action.id, target }, 'a sent group message was not recorded in its conversation');
     }
   }
 

@@ -9,6 +9,7 @@ import type { DomainEvents } from '../../events/domain-events.js';
 import type { ChatbotService } from '../chatbot/chatbot.service.js';
 import type { MediaStorage } from '../../storage/media-storage.js';
 import { ContactsInboundRepository, contactNameFrom, keepsItsName, type InboundContact } from '../contacts/contacts-inbound.repository.js';
+import { conversationTicket } from '../messages/conversation-record.js';
 import { MessagesRepository, type MessageWrite } from '../messages/messages.repository.js';
 import type { MessagesService } from '../messages/messages.service.js';
 import type { SettingsService } from '../settings/settings.service.js';
@@ -117,16 +118,19 @@ export class InboundService {
       const stored = await messages.insertIntoTicketShared({ ...write, ticketId: into.ticketId, contactId: msg.fromMe ? null : into.contact.id }, preview, !msg.fromMe);
       saved = stored ? { contact: { ...into.contact, created: false }, ticketId: into.ticketId, stored: stored.message, ticket: stored.ticket } : null;
     } else {
-      // A new number: contact, ticket and message in one statement (null when the contact was made meanwhile).
+      // A new number: contact, ticket and message in one statement (null when the contact was made meanwhile). Typed
+      // on the phone, no ticket is made pending: it goes into the conversation's closed ticket (decision 0029).
       const name = contactNameFrom(chatName, msg.chatId);
-      const fresh = found.contact
+      const fresh = found.contact || msg.fromMe
         ? null
         : await messages.insertWithNewChat({ number: msg.chatId, name, isGroup: msg.isGroup }, { queueId: onlyQueue }, write, preview, !msg.fromMe);
       saved = fresh
         ? { contact: { id: fresh.contactId, name, number: msg.chatId, profilePicUrl: '', created: true }, ticketId: fresh.ticketId, stored: fresh.message, ticket: fresh.ticket }
         : await this.db.transaction(async (tx) => {
             const contact = await new ContactsInboundRepository(tx).findOrCreateByNumber(msg.chatId, chatName, msg.isGroup);
-            const ticketId = await this.findOrCreateTicket(tx, contact.id, whatsappId, msg.isGroup, onlyQueue);
+            const ticketId = msg.fromMe
+              ? await conversationTicket(tx, contact.id, whatsappId, msg.isGroup)
+              : await this.findOrCreateTicket(tx, contact.id, whatsappId, msg.isGroup, onlyQueue);
             const stored = await new MessagesRepository(tx).insertIntoTicket({ ...write, ticketId, contactId: msg.fromMe ? null : contact.id }, preview, !msg.fromMe);
             // The same network id, stored meanwhile by a concurrent delivery: undo the ticket this call made or reopened.
             if (!stored) throw new DuplicateDelivery();
@@ -224,7 +228,11 @@ export class InboundService {
       const active = await repo.findActive(contactId, whatsappId);
       if (active) return active;
       seconds ??= Number(await this.settings.value('timeCreateNewTicket', tx)) || 0;
-      const recent = seconds > 0 ? await repo.findRecentlyClosed(contactId, whatsappId, new Date(Date.now() - seconds * 1000)) : null;
+      // A closed ticket changed within timeCreateNewTicket (whaticket's rule), or one whose newest message the desk
+      // sent from outside the chat (a bulk send, a schedule…: the contact answers it, decision 0029), reopens.
+      const recent =
+        (seconds > 0 ? await repo.findRecentlyClosed(contactId, whatsappId, new Date(Date.now() - seconds * 1000)) : null) ??
+        (await this.answeredTicket(tx, contactId, whatsappId));
       try {
         // A savepoint: losing the race to a concurrent delivery undoes only this attempt, not the transaction.
         const won = await tx.transaction(async (attemptTx) => {
@@ -243,6 +251,12 @@ export class InboundService {
     const winner = await repo.findActive(contactId, whatsappId);
     if (!winner) throw new Error('could not find or create a ticket');
     return winner;
+  }
+
+  /** The contact's latest closed ticket on the connection when it waits for their answer (decision 0029). */
+  private async answeredTicket(tx: Transaction, contactId: number, whatsappId: number): Promise<number | null> {
+    const latest = await new TicketsRepository(tx).findLatestClosed(contactId, whatsappId);
+    return latest !== null && (await new MessagesRepository(tx).awaitsAnswer(latest)) ? latest : null;
   }
 
   /** The stored form of a message's body and media: downloads and saves its media (outside any transaction). */
@@ -363,6 +377,8 @@ function messageWrite(
     quotedMsgId,
     participantName: msg.isGroup ? (msg.participant?.name ?? msg.participant?.number ?? null) : null,
     senderKind: msg.fromMe ? 'user' : 'contact',
+    // Ours from another device: typed on the phone itself (the desk's own sends never come back, decision 0029).
+    origin: msg.fromMe ? 'phone' : null,
     mediaDuration: mediaType === 'audio' ? (msg.media?.seconds ?? null) : null,
     createdAt: msg.timestamp,
   };

@@ -1,10 +1,10 @@
-import { isReactionEmoji, type MediaType, type MessageDto, type SenderKind, type TicketDto, type TicketEventDto } from '@wadesk/contracts';
+import { isReactionEmoji, type MediaType, type MessageDto, type MessageOrigin, type SenderKind, type TicketDto, type TicketEventDto } from '@wadesk/contracts';
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { rowsOf, type Executor } from '../../db/client.js';
 import { BatchedWrites, batchedRead, keysParam, perDatabase } from '../../db/batched.js';
 import { isoTime, jsonArrayText, jsonText, JsonText } from '../../db/json-sql.js';
-import { prepared, preparedSql } from '../../db/prepared.js';
+import { intArrayParam, prepared, preparedSql } from '../../db/prepared.js';
 import { ticketEventFromJson, type TicketEventJson } from '../tickets/ticket-events.repository.js';
 import { TICKET_DTO_JOINS, TICKET_DTO_JSON } from '../tickets/tickets.repository.js';
 import { contacts, messages, tickets } from '../../db/schema.js';
@@ -25,6 +25,8 @@ export interface MessageWrite {
   sentByUserId?: number | null;
   senderKind: SenderKind;
   mediaDuration?: number | null;
+  origin?: MessageOrigin | null;
+  originId?: number | null;
   createdAt?: Date;
 }
 
@@ -67,6 +69,8 @@ const MESSAGE_DTO_TEXT = object({
   senderKind: string(sql`m.sender_kind`),
   mediaDuration: scalar(sql`m.media_duration`),
   sendError: string(sql`m.send_error`),
+  origin: string(sql`m.origin`),
+  originId: scalar(sql`m.origin_id`),
   createdAt: time(sql`m.created_at`),
 });
 
@@ -89,10 +93,11 @@ const messageDtoJoins = (contactsSource: SQL) => sql`left join ${contactsSource}
 function insertMessage(head: SQL, tail: SQL): SQL {
   const p = (name: string) => sql.placeholder(name);
   return sql`insert into messages (ticket_id, contact_id, channel_message_id, whatsapp_id, body, from_me, read, media_type, media_url, ack,
-                              quoted_msg_id, participant_name, sent_by_user_id, sender_kind, media_duration, created_at)
+                              quoted_msg_id, participant_name, sent_by_user_id, sender_kind, media_duration, origin, origin_id, created_at)
     ${head}${p('channelMessageId')}::varchar, ${p('whatsappId')}::int, ${p('body')}::text, ${p('fromMe')}::boolean, ${p('read')}::boolean,
       ${p('mediaType')}::varchar, ${p('mediaUrl')}::text, ${p('ack')}::int, ${p('quotedMsgId')}::bigint, ${p('participantName')}::varchar,
-      ${p('sentByUserId')}::int, ${p('senderKind')}::varchar, ${p('mediaDuration')}::int, ${p('createdAt')}::timestamptz ${tail}
+      ${p('sentByUserId')}::int, ${p('senderKind')}::varchar, ${p('mediaDuration')}::int, ${p('origin')}::varchar, ${p('originId')}::int,
+      ${p('createdAt')}::timestamptz ${tail}
     on conflict (whatsapp_id, channel_message_id) do nothing
     returning *`;
 }
@@ -103,6 +108,8 @@ function messageValues(data: MessageWrite): Record<string, unknown> {
     ...data,
     sentByUserId: data.sentByUserId ?? null,
     mediaDuration: data.mediaDuration ?? null,
+    origin: data.origin ?? null,
+    originId: data.originId ?? null,
     createdAt: (data.createdAt ?? new Date()).toISOString(),
   };
 }
@@ -206,6 +213,8 @@ function messageRow(data: Omit<MessageWrite, 'ticketId' | 'contactId'>, i: numbe
     sent_by_user_id: values.sentByUserId,
     sender_kind: data.senderKind,
     media_duration: values.mediaDuration,
+    origin: values.origin,
+    origin_id: values.originId,
     created_at: values.createdAt,
   };
 }
@@ -213,11 +222,11 @@ function messageRow(data: Omit<MessageWrite, 'ticketId' | 'contactId'>, i: numbe
 /** The columns of `messageRow`, for a `json_to_recordset` column list. */
 const MESSAGE_ROW_COLUMNS = sql.raw(`i int, channel_message_id varchar, whatsapp_id int, body text, from_me boolean, read boolean,
   media_type varchar, media_url text, ack int, quoted_msg_id bigint, participant_name varchar, sent_by_user_id int,
-  sender_kind varchar, media_duration int, created_at timestamptz`);
+  sender_kind varchar, media_duration int, origin varchar, origin_id int, created_at timestamptz`);
 
 /** The messages columns `messageRow` fills, but for the ticket and contact. */
 const MESSAGE_ROW_INSERT = sql.raw(`channel_message_id, whatsapp_id, body, from_me, read, media_type, media_url, ack,
-  quoted_msg_id, participant_name, sent_by_user_id, sender_kind, media_duration, created_at`);
+  quoted_msg_id, participant_name, sent_by_user_id, sender_kind, media_duration, origin, origin_id, created_at`);
 
 /** The statement behind `insertWithNewChat`: each first message with its new contact and ticket, in their order. */
 async function insertWithNewChats(db: Executor, items: readonly NewChatInsert[]): Promise<(NewChatStored | null)[]> {
@@ -241,7 +250,7 @@ async function insertWithNewChats(db: Executor, items: readonly NewChatInsert[])
       ), inserted as (
         insert into messages (ticket_id, contact_id, ${MESSAGE_ROW_INSERT})
         select t.id, case when k.from_me then null else t.contact_id end, ${sql.raw(`k.channel_message_id, k.whatsapp_id, k.body, k.from_me, k.read,
-          k.media_type, k.media_url, k.ack, k.quoted_msg_id, k.participant_name, k.sent_by_user_id, k.sender_kind, k.media_duration, k.created_at`)}
+          k.media_type, k.media_url, k.ack, k.quoted_msg_id, k.participant_name, k.sent_by_user_id, k.sender_kind, k.media_duration, k.origin, k.origin_id, k.created_at`)}
         from new_ticket t join new_contact nc on nc.id = t.contact_id join k on k.number = nc.number order by k.i
         on conflict (whatsapp_id, channel_message_id) do nothing
         returning *
@@ -286,6 +295,9 @@ const storedReader = perDatabase((db) =>
     return keys.map((_, i) => stored.has(i));
   }),
 );
+
+/** Messages the desk sent from outside the chat, which a contact's reply answers (decision 0029). */
+const ANSWERED_ORIGINS = new Set<string>(['campaign', 'api', 'group-action', 'schedule', 'phone']);
 
 /** The only file that queries messages. */
 export class MessagesRepository {
@@ -425,16 +437,20 @@ export class MessagesRepository {
    * last page) to the next newer message (to now on page 1), so the pages' events together are all of them, each
    * once. One statement and one round trip: PostgreSQL builds the DTOs as JSON (read with every chat opened and
    * every page scrolled; mapping rows of four joined tables cost the server more than the query), and only for the
-   * page's rows: the ids are picked first, so a deep page's offset skips index entries, not built objects.
+   * page's rows: the ids are picked first, so a deep page's offset skips index entries, not built objects. With
+   * `earlierTicketIds` (the contact's earlier tickets, decision 0029) the pages go on through theirs as one conversation.
    */
-  async readPage(ticketId: number, page: number, pageSize: number): Promise<{ messages: MessageDto[]; count: number; events: TicketEventDto[] }> {
+  async readPage(ticketId: number, page: number, pageSize: number, earlierTicketIds: readonly number[] = []): Promise<{ messages: MessageDto[]; count: number; events: TicketEventDto[] }> {
+    // One ticket (the usual chat) keeps its own statement; a conversation with earlier tickets reads them all at once.
+    const conversation = earlierTicketIds.length > 0;
+    const ofTickets = conversation ? sql`= any(${sql.placeholder('ticketIds')}::int[])` : sql`= ${sql.placeholder('ticketId')}`;
     const statement = preparedSql(
       this.db,
-      'messages.pageWithEvents',
+      conversation ? 'messages.conversationPageWithEvents' : 'messages.pageWithEvents',
       () => sql`
         with picked as (
           select id from messages
-          where ticket_id = ${sql.placeholder('ticketId')}
+          where ticket_id ${ofTickets}
           order by created_at desc, id desc
           limit ${sql.placeholder('fetchLimit')} offset ${sql.placeholder('fetchOffset')}
         ), fetched as (
@@ -443,7 +459,7 @@ export class MessagesRepository {
           join messages m on m.id = picked.id
           ${messageDtoJoins(sql`contacts`)}
         ), total as (
-          select count(*)::int as n from messages where ticket_id = ${sql.placeholder('ticketId')}
+          select count(*)::int as n from messages where ticket_id ${ofTickets}
         ), span as (
           select ${sql.placeholder('neighbour')}::int = 0 or (select count(*) from fetched) > 1 as has_page,
                  case when (select n from total) > ${sql.placeholder('end')}::int then (select min(created_at) from fetched) end as since,
@@ -457,7 +473,7 @@ export class MessagesRepository {
               'id', e.id, 'ticketId', e.ticket_id, 'kind', e.kind, 'actorUserId', e.actor_user_id, 'actorName', u.name,
               'data', e.data, 'createdAt', ${isoTime(sql`e.created_at`)}) order by e.created_at, e.id)
             from ticket_events e left join users u on u.id = e.actor_user_id cross join span s
-            where e.ticket_id = ${sql.placeholder('ticketId')}
+            where e.ticket_id ${ofTickets}
               and (s.since is null or e.created_at >= s.since)
               and (s.until is null or e.created_at < s.until)
           ), '[]'::json) else '[]'::json end as events`,
@@ -465,12 +481,27 @@ export class MessagesRepository {
     // Past page 1 the message just newer than the page comes along too (the newest fetched): where the span ends.
     const neighbour = page > 1 ? 1 : 0;
     const offset = (page - 1) * pageSize;
+    const tickets = conversation ? { ticketIds: intArrayParam([ticketId, ...earlierTicketIds]) } : { ticketId };
     const [row] = rowsOf<{ rows: string; total: number; events: TicketEventJson[] }>(
-      await statement.execute({ ticketId, fetchLimit: pageSize + neighbour, fetchOffset: offset - neighbour, neighbour, end: offset + pageSize }),
+      await statement.execute({ ...tickets, fetchLimit: pageSize + neighbour, fetchOffset: offset - neighbour, neighbour, end: offset + pageSize }),
     );
     const fetched = JSON.parse(row!.rows) as MessageDto[];
     if (neighbour && fetched.length > 0) fetched.pop();
     return { messages: fetched, count: row!.total, events: row!.events.map(ticketEventFromJson) };
+  }
+
+  /**
+   * Whether a closed ticket waits for an answer (decision 0029): its newest message is one the desk sent from outside
+   * the chat (a bulk send, the send API, a group action, a schedule, the phone), not the chatbot's or a farewell.
+   */
+  async awaitsAnswer(ticketId: number): Promise<boolean> {
+    const [row] = await this.db
+      .select({ fromMe: messages.fromMe, origin: messages.origin })
+      .from(messages)
+      .where(eq(messages.ticketId, ticketId))
+      .orderBy(desc(messages.createdAt), desc(messages.id))
+      .limit(1);
+    return Boolean(row?.fromMe && row.origin !== null && ANSWERED_ORIGINS.has(row.origin));
   }
 
   /** Updates the delivery state, never backwards; returns the message id when it changed. */
@@ -600,6 +631,8 @@ function toMessageDto(row: MessageRow): MessageDto {
     senderKind: m.senderKind as SenderKind,
     mediaDuration: m.mediaDuration,
     sendError: m.sendError,
+    origin: (m.origin as MessageOrigin | null) ?? null,
+    originId: m.originId,
     createdAt: m.createdAt.toISOString(),
   };
 }

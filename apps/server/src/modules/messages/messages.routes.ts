@@ -42,7 +42,7 @@ export function messagesRoutes(app: FastifyInstance, tickets: TicketsService, me
     const { ticketId } = parse(TicketParams, request.params);
     const { pageNumber, markRead } = parse(ReadPageQuery, request.query);
     const ticket = await tickets.get(currentUser(request), ticketId);
-    const page = await messages.listPage(ticket, pageNumber);
+    const page = await messages.listPage(ticket, pageNumber, await tickets.earlierInConversation(currentUser(request), ticket));
     // `markRead=false`: a peek (View on a waiting ticket) reads without marking it read.
     if (markRead === 'false') return { ...page, ticket };
     await messages.markRead(ticket);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { isErrorCode, isReactionEmoji, lastMessageOf, PAGE_SIZE, type MediaType, type ValidationIssue, type MessageDto, type MessagesPageDto, type TicketDto } from '@wadesk/contracts';
+import { isErrorCode, isReactionEmoji, lastMessageOf, MESSAGE_ORIGINS, PAGE_SIZE, type MediaType, type MessageOrigin, type ValidationIssue, type MessageDto, type MessagesPageDto, type TicketDto } from '@wadesk/contracts';
 import type { OutboundMedia, ReactionTarget, SendOptions } from '../../channels/channel-driver.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { Database } from '../../db/client.js';
@@ -29,6 +29,9 @@ export interface OutgoingText {
   auto?: boolean;
   /** Sent by the Typebot chatbot (stored with senderKind 'bot'). */
   bot?: boolean;
+  /** Where it came from when not typed in the chat (decision 0029); bot and auto imply 'bot' and 'system'. */
+  origin?: MessageOrigin;
+  originId?: number | null;
 }
 
 /** A file to send: an upload already on disk (a spool file), moved into media storage when sent. */
@@ -42,6 +45,9 @@ export interface OutgoingMedia {
   duration?: number | null;
   /** Sent by the Typebot chatbot (stored with senderKind 'bot'). */
   bot?: boolean;
+  /** Where it came from when not typed in the chat (decision 0029); bot and auto imply 'bot' and 'system'. */
+  origin?: MessageOrigin;
+  originId?: number | null;
 }
 
 /** What the process that runs a connection needs to send a stored file beside its row (the file is in media storage). */
@@ -58,7 +64,16 @@ const userId = rowId.nullable();
 export const RoutedActionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('delete'), messageId: rowId }),
   z.object({ kind: z.literal('react'), messageId: rowId, ticketId: rowId, emoji: z.string(), userId }),
-  z.object({ kind: z.literal('template'), ticketId: rowId, name: z.string(), language: z.string(), variables: z.array(z.string()), userId }),
+  z.object({
+    kind: z.literal('template'),
+    ticketId: rowId,
+    name: z.string(),
+    language: z.string(),
+    variables: z.array(z.string()),
+    userId,
+    origin: z.enum(MESSAGE_ORIGINS).nullish(),
+    originId: z.number().int().nullish(),
+  }),
 ]);
 export type RoutedAction = z.infer<typeof RoutedActionSchema>;
 
@@ -99,11 +114,14 @@ export class MessagesService {
   /**
    * One page of messages with the ticket's events of the same span of time: from the page's oldest message
    * (from the beginning on the last page) to the next newer message (to now on page 1), so the pages'
-   * events together are all of them, each once.
+   * events together are all of them, each once. Past the ticket's first message the pages go on through
+   * `earlierTicketIds` (the contact's earlier tickets the caller may see), `tickets` naming those in the page.
    */
-  async listPage(ticket: TicketDto, pageNumber: number): Promise<Omit<MessagesPageDto, 'ticket'>> {
-    const { messages, count, events } = await new MessagesRepository(this.db).readPage(ticket.id, pageNumber, PAGE_SIZE.messages);
-    return { messages, events, count, hasMore: count > pageNumber * PAGE_SIZE.messages };
+  async listPage(ticket: TicketDto, pageNumber: number, earlierTicketIds: readonly number[] = []): Promise<Omit<MessagesPageDto, 'ticket'>> {
+    const { messages, count, events } = await new MessagesRepository(this.db).readPage(ticket.id, pageNumber, PAGE_SIZE.messages, earlierTicketIds);
+    const earlier = [...new Set(messages.map((m) => m.ticketId).filter((id) => id !== ticket.id))];
+    const tickets = await new TicketsRepository(this.db).conversationTickets(earlier);
+    return { messages, events, tickets, count, hasMore: count > pageNumber * PAGE_SIZE.messages };
   }
 
   /**
@@ -138,6 +156,7 @@ export class MessagesService {
       quotedMsgId: quoted?.id ?? null,
       sentByUserId: text.sentBy?.id ?? null,
       senderKind: text.bot ? 'bot' : text.auto ? 'auto' : 'user',
+      ...originOf(text),
     });
     try {
       const sent = await driver.sendText(chatIdOf(ticket), text.body, options);
@@ -152,10 +171,22 @@ export class MessagesService {
    * Sends an approved template on a Cloud API connection (issue 18): the only message allowed outside the
    * 24-hour customer-service window. Stored with its body filled in, as the contact reads it.
    */
-  async sendTemplate(ticket: TicketDto, input: { name: string; language: string; variables: string[]; sentBy?: Pick<AuthUser, 'id'> | null }): Promise<MessageDto> {
+  async sendTemplate(
+    ticket: TicketDto,
+    input: { name: string; language: string; variables: string[]; sentBy?: Pick<AuthUser, 'id'> | null; origin?: MessageOrigin; originId?: number | null },
+  ): Promise<MessageDto> {
     if (this.routed(ticket.whatsappId)) {
       const { name, language, variables } = input;
-      const id = await this.actElsewhere(ticket.whatsappId, { kind: 'template', ticketId: ticket.id, name, language, variables, userId: input.sentBy?.id ?? null });
+      const id = await this.actElsewhere(ticket.whatsappId, {
+        kind: 'template',
+        ticketId: ticket.id,
+        name,
+        language,
+        variables,
+        userId: input.sentBy?.id ?? null,
+        origin: input.origin ?? null,
+        originId: input.originId ?? null,
+      });
       return (await new MessagesRepository(this.db).findDto(id!))!;
     }
     const driver = cloudDriver(this.sessions.driver(ticket.whatsappId));
@@ -170,6 +201,7 @@ export class MessagesService {
       quotedMsgId: null,
       sentByUserId: input.sentBy?.id ?? null,
       senderKind: 'user',
+      ...originOf(input),
     });
     try {
       const sent = await driver.sendTemplate(chatIdOf(ticket), template.name, template.language, input.variables);
@@ -209,6 +241,7 @@ export class MessagesService {
       sentByUserId: media.sentBy?.id ?? null,
       senderKind: media.bot ? 'bot' : 'user',
       mediaDuration: duration,
+      ...originOf(media),
     });
     const file: RoutedMedia = { mimetype: media.mimetype, filename: media.filename, caption: media.caption };
     try {
@@ -231,7 +264,10 @@ export class MessagesService {
    * sent like an upload, `caption` under it. ERR_VALIDATION for a URL that is not http(s);
    * ERR_WAPP_DOWNLOAD_MEDIA when the file cannot be fetched (refused address, status, timeout, size).
    */
-  async sendMediaFromUrl(ticket: TicketDto, input: { url: string; caption?: string; sentBy?: AuthUser | null; bot?: boolean }): Promise<MessageDto> {
+  async sendMediaFromUrl(
+    ticket: TicketDto,
+    input: { url: string; caption?: string; sentBy?: AuthUser | null; bot?: boolean; origin?: MessageOrigin; originId?: number | null },
+  ): Promise<MessageDto> {
     // A connection that is down fails now, before any download.
     if (this.routed(ticket.whatsappId)) await this.connectedElsewhere(ticket.whatsappId);
     else this.sessions.driver(ticket.whatsappId);
@@ -247,7 +283,7 @@ export class MessagesService {
         }
         throw new AppError('ERR_WAPP_DOWNLOAD_MEDIA', err.message);
       }
-      return await this.sendMedia(ticket, { path: file.path, mimetype: file.mimetype, filename: file.filename, caption: input.caption, sentBy: input.sentBy, bot: input.bot });
+      return await this.sendMedia(ticket, { path: file.path, mimetype: file.mimetype, filename: file.filename, caption: input.caption, sentBy: input.sentBy, bot: input.bot, origin: input.origin, originId: input.originId });
     } finally {
       await spool.discard();
     }
@@ -367,7 +403,8 @@ export class MessagesService {
       if (action.kind === 'delete') return { outcome: 'done', messageId: (await this.delete(action.messageId, ticket)).id };
       if (action.kind === 'react') return { outcome: 'done', messageId: (await this.react(action.messageId, ticket, action.emoji, sentBy))?.id ?? null };
       const { name, language, variables } = action;
-      return { outcome: 'done', messageId: (await this.sendTemplate(ticket, { name, language, variables, sentBy })).id };
+      const origin = { origin: action.origin ?? undefined, originId: action.originId ?? null };
+      return { outcome: 'done', messageId: (await this.sendTemplate(ticket, { name, language, variables, sentBy, ...origin })).id };
     } catch (err) {
       const failure = err instanceof AppError ? err : new AppError('ERR_SENDING_WAPP_MSG', err instanceof Error ? err.message : 'The network refused it.');
       return { outcome: 'failed', error: failure.code, message: failure.message, issues: failure.issues };
@@ -398,6 +435,7 @@ export class MessagesService {
       quotedMsgId: quoted?.id ?? null,
       sentByUserId: text.sentBy?.id ?? null,
       senderKind: text.bot ? 'bot' : text.auto ? 'auto' : 'user',
+      ...originOf(text),
     });
     try {
       await this.router!.send(id);
@@ -491,7 +529,7 @@ export class MessagesService {
 
   private async store(
     ticket: TicketDto,
-    data: Pick<MessageWrite, 'channelMessageId' | 'body' | 'mediaType' | 'mediaUrl' | 'quotedMsgId' | 'sentByUserId' | 'senderKind' | 'mediaDuration'>,
+    data: Pick<MessageWrite, 'channelMessageId' | 'body' | 'mediaType' | 'mediaUrl' | 'quotedMsgId' | 'sentByUserId' | 'senderKind' | 'mediaDuration' | 'origin' | 'originId'>,
   ): Promise<number> {
     const id = await new MessagesRepository(this.db).insertOnce({
       ...data,
@@ -529,6 +567,11 @@ export class MessagesService {
 function outboundMedia(data: Buffer, media: RoutedMedia): OutboundMedia {
   const kind = mediaTypeOf(media.mimetype);
   return { kind, data, mimetype: media.mimetype, filename: media.filename, caption: media.caption, ptt: kind === 'audio' };
+}
+
+/** Where a message sent through this service came from: given, or implied by the chatbot and the desk's own messages. */
+function originOf(sent: { bot?: boolean; auto?: boolean; origin?: MessageOrigin; originId?: number | null }): Pick<MessageWrite, 'origin' | 'originId'> {
+  return { origin: sent.origin ?? (sent.bot ? 'bot' : sent.auto ? 'system' : null), originId: sent.originId ?? null };
 }
 
 /** The chat a ticket talks to: the contact's number, or the group id. */

@@ -26,6 +26,7 @@ import { ContactsInboundRepository } from '../contacts/contacts-inbound.reposito
 import { ContactsRepository } from '../contacts/contacts.repository.js';
 import type { MessagesService } from '../messages/messages.service.js';
 import { TicketsRepository } from '../tickets/tickets.repository.js';
+import { conversationTicket } from '../messages/conversation-record.js';
 import { serverTimeZone, type Clock, type TicketsService } from '../tickets/tickets.service.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { connectionOf } from '../whatsapp/connection-of.js';
@@ -236,12 +237,13 @@ export class SchedulesService {
     try {
       const author = row.userId ? await new UsersRepository(this.db).findRecordById(row.userId) : null;
       const sentBy: AuthUser | null = author ? { id: author.id, name: author.name, email: author.email, profile: author.profile } : null;
-      ticket = await this.ticketOf(row, sentBy);
+      ticket = await this.ticketOf(row);
+      const origin = { origin: 'schedule' as const, originId: row.id };
       const sending: Promise<MessageDto> = row.template
-        ? this.messages.sendTemplate(ticket, { ...row.template, sentBy })
+        ? this.messages.sendTemplate(ticket, { ...row.template, sentBy, ...origin })
         : row.mediaUrl
-          ? this.messages.sendMediaFromUrl(ticket, { url: row.mediaUrl, caption: row.body || undefined, sentBy })
-          : this.messages.sendText(ticket, { body: row.body, sentBy });
+          ? this.messages.sendMediaFromUrl(ticket, { url: row.mediaUrl, caption: row.body || undefined, sentBy, ...origin })
+          : this.messages.sendText(ticket, { body: row.body, sentBy, ...origin });
       const message = await withTimeout(sending);
       const sentAt = this.clock();
       return { status: 'sent', messageId: message.id, ticketId: ticket.id, sentAt, late: sentAt.getTime() - row.sendAt.getTime() > SCHEDULE_LATE_AFTER_MS };
@@ -255,25 +257,18 @@ export class SchedulesService {
   }
 
   /**
-   * The ticket the message goes into, by the usual rules of a message an attendant sends to a contact: the contact's
-   * open or pending ticket on the connection; else a new one, open and assigned to the schedule's author (as
-   * `POST /api/tickets` does; pending when the author is gone). The contact is found or created by number.
+   * The ticket the message goes into: the contact's conversation on the connection (decision 0029), its open or
+   * pending ticket, else its latest closed one, else a new closed one, so that a day of schedules fills nobody's
+   * Inbox; the contact's answer reopens it. The contact is found or created by number.
    */
-  private async ticketOf(row: ScheduleRecord, author: AuthUser | null): Promise<TicketDto> {
-    const contacts = new ContactsInboundRepository(this.db);
-    const contactId = row.contactId ?? (await contacts.findOrCreateByNumber(row.number, undefined, false)).id;
-    const tickets = new TicketsRepository(this.db);
-    const active = await tickets.findActive(contactId, row.whatsappId);
-    if (active) return (await tickets.findDto(active))!;
-    try {
-      const opener = author ?? { id: 0, name: '', email: '', profile: 'user' as const };
-      return await this.tickets.create(opener, { contactId, whatsappId: row.whatsappId, status: author ? 'open' : 'pending', userId: author?.id ?? null });
-    } catch (err) {
-      if (!(err instanceof AppError) || err.code !== 'ERR_OTHER_OPEN_TICKET') throw err;
-      const winner = await tickets.findActive(contactId, row.whatsappId);
-      if (!winner) throw err;
-      return (await tickets.findDto(winner))!;
-    }
+  private async ticketOf(row: ScheduleRecord): Promise<TicketDto> {
+    const ticketId = await this.db.transaction(async (tx) => {
+      const contactId = row.contactId ?? (await new ContactsInboundRepository(tx).findOrCreateByNumber(row.number, undefined, false)).id;
+      return conversationTicket(tx, contactId, row.whatsappId, false);
+    });
+    const ticket = await new TicketsRepository(this.db).findDto(ticketId);
+    if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND', 'The contact\'s ticket is gone.');
+    return ticket;
   }
 
   private async editable(user: AuthUser, id: number): Promise<ScheduleRecord> {

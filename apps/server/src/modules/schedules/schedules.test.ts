@@ -87,7 +87,7 @@ describe('scheduled messages (issue 14)', () => {
     socket.disconnect();
   });
 
-  it('opens a ticket for a number nobody wrote from yet, assigned to the attendant who scheduled it', async () => {
+  it('records a message to a number nobody wrote from yet in a closed conversation, which the answer reopens (decision 0029)', async () => {
     const number = nextNumber();
     const me = await t.createUser({ name: 'Agendadora' });
     const created = await schedule({ number: `+${number}`, body: 'Primeiro contato', sendAt: inMs(800) }, me.token);
@@ -95,9 +95,20 @@ describe('scheduled messages (issue 14)', () => {
     const sent = await settled(created.id);
     expect(sent.status).toBe('sent');
     const ticket = (await t.app.services.tickets.loadMany([sent.ticketId!]))[0]!;
-    expect(ticket).toMatchObject({ status: 'open', userId: me.user.id, whatsappId: connection.id });
+    // In nobody's Inbox or Queue: closed, without attendant or queue.
+    expect(ticket).toMatchObject({ status: 'closed', userId: null, queueId: null, whatsappId: connection.id });
     expect(ticket.contact.number).toBe(number);
     expect((await outbox(t, connection.id, number)).map((e) => e.body)).toEqual(['Primeiro contato']);
+    const page = await t.call<MessagesPageDto>('GET', `/api/messages/${ticket.id}`, { token: t.admin });
+    expect(page.body.messages.find((m) => m.id === sent.messageId)).toMatchObject({ fromMe: true, origin: 'schedule', originId: created.id });
+
+    const answered = await inbound(t, connection.id, { from: number, body: 'Oi, recebi' });
+    expect(answered).toMatchObject({ id: ticket.id, status: 'pending' });
+    const after = await t.call<MessagesPageDto>('GET', `/api/messages/${ticket.id}`, { token: t.admin });
+    expect(after.body.messages.slice(-2).map((m) => [m.body, m.fromMe])).toEqual([
+      ['Primeiro contato', true],
+      ['Oi, recebi', false],
+    ]);
   });
 
   it('sends a file by URL with the text as its caption; a file that cannot be fetched fails with the reason', async () => {

@@ -1,7 +1,7 @@
-import { foldForSearch, searchExcerpt, TICKET_STATUSES, type TicketDto, type TicketStatus } from '@wadesk/contracts';
+import { foldForSearch, searchExcerpt, TICKET_STATUSES, type ConversationTicketDto, type TicketDto, type TicketStatus } from '@wadesk/contracts';
 import { and, count, desc, eq, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Executor } from '../../db/client.js';
-import { jsonArrayText, jsonText } from '../../db/json-sql.js';
+import { isoTime, jsonArrayText, jsonText } from '../../db/json-sql.js';
 import { containsPattern, foldedPattern } from '../../db/like-pattern.js';
 import { intArrayParam, prepared, preparedSql } from '../../db/prepared.js';
 import { contacts, tickets } from '../../db/schema.js';
@@ -363,6 +363,61 @@ export class TicketsRepository {
       .orderBy(desc(tickets.updatedAt))
       .limit(1);
     return row?.id ?? null;
+  }
+
+  /** The most recently updated closed ticket of (contact, connection), if any: where the desk's messages go when none is active. */
+  async findLatestClosed(contactId: number, whatsappId: number): Promise<number | null> {
+    const [row] = await this.db
+      .select({ id: tickets.id })
+      .from(tickets)
+      .where(and(eq(tickets.contactId, contactId), eq(tickets.whatsappId, whatsappId), eq(tickets.status, 'closed')))
+      .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+      .limit(1);
+    return row?.id ?? null;
+  }
+
+  /**
+   * The contact's tickets older than `beforeId` that `viewer` may see (canSeeTicket's rule: admins all; others their
+   * own, those without a queue and those of their queues), newest first, at most 200: the rest of the conversation
+   * a chat shows above the ticket (decision 0029).
+   */
+  async earlierOfContact(contactId: number, beforeId: number, viewer: { all: boolean; userId: number; queueIds: readonly number[] }): Promise<number[]> {
+    const visible = viewer.all
+      ? sql`true`
+      : sql`(${tickets.userId} = ${viewer.userId} or ${tickets.queueId} is null or ${tickets.queueId} = any(${intArrayParam(viewer.queueIds)}::int[]))`;
+    const rows = await this.db
+      .select({ id: tickets.id })
+      .from(tickets)
+      .where(and(eq(tickets.contactId, contactId), lt(tickets.id, beforeId), visible))
+      .orderBy(desc(tickets.id))
+      .limit(200);
+    return rows.map((row) => row.id);
+  }
+
+  /** Earlier tickets as a chat's separators name them: status, and when and by whom each was last resolved. */
+  async conversationTickets(ids: readonly number[]): Promise<ConversationTicketDto[]> {
+    if (ids.length === 0) return [];
+    const rows = rowsOf<{ id: number; status: TicketStatus; whatsapp_id: number; created_at: string; closed_at: string | null; closed_by_id: number | null; closed_by_name: string | null }>(
+      await this.db.execute(sql`
+        select t.id, t.status, t.whatsapp_id, ${isoTime(sql`t.created_at`)} as created_at, ${isoTime(sql`e.created_at`)} as closed_at,
+          u.id as closed_by_id, u.name as closed_by_name
+        from tickets t
+        left join lateral (
+          select created_at, actor_user_id from ticket_events
+          where ticket_id = t.id and kind = 'resolved' order by created_at desc, id desc limit 1
+        ) e on true
+        left join users u on u.id = e.actor_user_id
+        where t.id = any(${intArrayParam(ids)}::int[])
+        order by t.id desc`),
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      status: row.status,
+      whatsappId: row.whatsapp_id,
+      createdAt: row.created_at,
+      closedAt: row.closed_at,
+      closedBy: row.closed_by_id !== null ? { id: row.closed_by_id, name: row.closed_by_name ?? '' } : null,
+    }));
   }
 
   /** Reopens a closed ticket as pending; false when it is no longer closed (someone else won). */

@@ -106,6 +106,12 @@ export class TicketsService {
     return ticket;
   }
 
+  /** The contact's earlier tickets the caller may see, newest first: the chat shows them above this one (decision 0029). */
+  async earlierInConversation(user: AuthUser, ticket: TicketDto): Promise<number[]> {
+    const viewer = await this.viewer(user);
+    return this.repo().earlierOfContact(ticket.contactId, ticket.id, { all: isAdmin(user), userId: user.id, queueIds: viewer.queueIds });
+  }
+
   async loadMany(ids: number[]): Promise<TicketDto[]> {
     return this.repo().findDtos(ids);
   }
