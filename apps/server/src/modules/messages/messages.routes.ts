@@ -41,8 +41,8 @@ export function messagesRoutes(app: FastifyInstance, tickets: TicketsService, me
   app.get('/api/messages/:ticketId', async (request) => {
     const { ticketId } = parse(TicketParams, request.params);
     const { pageNumber, markRead } = parse(ReadPageQuery, request.query);
-    const ticket = await tickets.get(currentUser(request), ticketId);
-    const page = await messages.listPage(ticket, pageNumber, await tickets.earlierInConversation(currentUser(request), ticket));
+    const { ticket, earlier } = await tickets.getWithEarlier(currentUser(request), ticketId);
+    const page = await messages.listPage(ticket, pageNumber, earlier);
     // `markRead=false`: a peek (View on a waiting ticket) reads without marking it read.
     if (markRead === 'false') return { ...page, ticket };
     await messages.markRead(ticket);
