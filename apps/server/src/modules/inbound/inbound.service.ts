@@ -130,7 +130,7 @@ export class InboundService {
             const contact = await new ContactsInboundRepository(tx).findOrCreateByNumber(msg.chatId, chatName, msg.isGroup);
             const ticketId = msg.fromMe
               ? await conversationTicket(tx, contact.id, whatsappId, msg.isGroup)
-              : await this.findOrCreateTicket(tx, contact.id, whatsappId, msg.isGroup, onlyQueue);
+              : await this.findOrCreateTicket(tx, contact.id, whatsappId, msg.isGroup, onlyQueue, msg.timestamp);
             const stored = await new MessagesRepository(tx).insertIntoTicket({ ...write, ticketId, contactId: msg.fromMe ? null : contact.id }, preview, !msg.fromMe);
             // The same network id, stored meanwhile by a concurrent delivery: undo the ticket this call made or reopened.
             if (!stored) throw new DuplicateDelivery();
@@ -217,10 +217,17 @@ export class InboundService {
 
   /**
    * The open or pending ticket of (contact, connection); else a closed one updated within
-   * timeCreateNewTicket seconds, reopened as pending; else a new pending ticket. The partial unique index
+   * timeCreateNewTicket seconds or waiting for an answer (decision 0029), reopened as pending; else a new pending ticket. The partial unique index
    * makes this race-free: a loser of the race reads the winner.
    */
-  private async findOrCreateTicket(tx: Transaction, contactId: number, whatsappId: number, isGroup: boolean, queueId: number | null): Promise<number> {
+  private async findOrCreateTicket(
+    tx: Transaction,
+    contactId: number,
+    whatsappId: number,
+    isGroup: boolean,
+    queueId: number | null,
+    messageAt?: Date,
+  ): Promise<number> {
     const repo = new TicketsRepository(tx);
     // Read only when there is no active ticket (the usual case has one), and once across retries.
     let seconds: number | undefined;
@@ -238,7 +245,9 @@ export class InboundService {
         const won = await tx.transaction(async (attemptTx) => {
           const attemptRepo = new TicketsRepository(attemptTx);
           if (recent && (await attemptRepo.reopenAsPending(recent))) {
-            await new TicketEventsRepository(attemptTx).insert([{ ticketId: recent, kind: 'reopened', actorUserId: null }]);
+            // Just before the message that reopened it, so the chat reads "reopened" above that message.
+            const createdAt = messageAt ? new Date(Math.min(Date.now(), messageAt.getTime() - 1)) : undefined;
+            await new TicketEventsRepository(attemptTx).insert([{ ticketId: recent, kind: 'reopened', actorUserId: null, createdAt }]);
             return recent;
           }
           return recent ? null : attemptRepo.insert({ contactId, whatsappId, status: 'pending', isGroup, queueId });

@@ -90,7 +90,10 @@ describe('one conversation record (issue 32 §1)', () => {
     await daysLater(old.id);
     const reply = await inbound(t, connection.id, { from: fresh, body: 'Quero o cupom!' });
     expect(reply).toMatchObject({ id: records[0]!.ticketId, status: 'pending' });
-    const messages = (await page(reply.id)).messages;
+    const { messages, events } = await page(reply.id);
+    // "Reopened" reads above the answer that reopened it.
+    const reopened = events.find((e) => e.kind === 'reopened')!;
+    expect(Date.parse(reopened.createdAt)).toBeLessThan(Date.parse(messages.at(-1)!.createdAt));
     expect(messages.slice(-2).map((m) => [m.body, m.fromMe, m.origin ?? null])).toEqual([
       ['Black Friday: 20% off', true, 'campaign'],
       ['Quero o cupom!', false, null],
