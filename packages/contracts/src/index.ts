@@ -1,4 +1,5 @@
 export * from './errors.js';
+export * from './error-messages.js';
 export * from './validation.js';
 export * from './socket-events.js';
 export * from './schemas/auth.js';

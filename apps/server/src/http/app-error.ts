@@ -1,4 +1,4 @@
-import { errorStatus, type ErrorCode, type ValidationIssue } from '@wadesk/contracts';
+import { ERROR_MESSAGES, errorStatus, type ErrorCode, type ValidationIssue } from '@wadesk/contracts';
 
 export interface AppErrorOptions {
   issues?: ValidationIssue[];
@@ -8,7 +8,10 @@ export interface AppErrorOptions {
   retryAfterSeconds?: number;
 }
 
-/** A failure the client should see as `{ error: code, message }` with the code's HTTP status. */
+/**
+ * A failure the client should see as `{ error: code, message }` with the code's HTTP status; without a message of
+ * its own, the code's sentence (ERROR_MESSAGES), never the bare code.
+ */
 export class AppError extends Error {
   readonly status: number;
   readonly issues?: ValidationIssue[];
@@ -19,7 +22,7 @@ export class AppError extends Error {
     message?: string,
     options: AppErrorOptions = {},
   ) {
-    super(message ?? code);
+    super(message ?? ERROR_MESSAGES[code]);
     this.name = 'AppError';
     this.status = options.status ?? errorStatus(code);
     this.issues = options.issues;

@@ -35,9 +35,10 @@ describe('locales', () => {
     expect(empty, `empty texts in ${lng}.json`).toEqual([]);
   });
 
-  it('translates every code of the error catalogue', () => {
-    const missing = ERROR_CODES.map((code) => `errors.${code}`).filter((key) => !locales.en.includes(key));
-    expect(missing, 'error codes without an errors.<CODE> text').toEqual([]);
+  it.each(Object.keys(locales))('%s has a sentence for every code of the error catalogue', (lng) => {
+    const errors = ({ en, pt, es }[lng] as Tree).errors as Tree;
+    const missing = ERROR_CODES.filter((code) => typeof errors[code] !== 'string' || (errors[code] as string).includes('ERR_'));
+    expect(missing, `error codes without an errors.<CODE> sentence in ${lng}`).toEqual([]);
   });
 
   it('names every setting and every option of the settings page', () => {
