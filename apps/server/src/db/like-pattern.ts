@@ -1,8 +1,18 @@
 import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 
+/** `search` with %, _ and \ escaped, to stand literally in a LIKE pattern. */
+function escapeLike(search: string): string {
+  return search.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
 /** A LIKE pattern matching text that contains `search`, with %, _ and \ taken literally. */
 export function containsPattern(search: string): string {
-  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${escapeLike(search)}%`;
+}
+
+/** A LIKE pattern matching text that starts with `search`, with %, _ and \ taken literally. */
+export function startsWithPattern(search: string): string {
+  return `${escapeLike(search)}%`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { QuickAnswerDto } from '@wadesk/contracts';
 import { asc, count, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { containsPattern } from '../../db/like-pattern.js';
+import { containsPattern, startsWithPattern } from '../../db/like-pattern.js';
 import { quickAnswers } from '../../db/schema.js';
 
 export interface QuickAnswerWrite {
@@ -23,19 +23,24 @@ function toQuickAnswerDto(row: typeof quickAnswers.$inferSelect): QuickAnswerDto
 export class QuickAnswersRepository {
   constructor(private readonly db: Executor) {}
 
-  /** Quick answers whose shortcut or message contains `search` ('' for all), by shortcut. */
+  /**
+   * Quick answers whose shortcut or message contains `search` ('' for all): first the shortcuts that start with
+   * it (`/pr` lists `/prazo` before `/aprovado`), then the shortcuts that contain it, then the messages; each by shortcut.
+   */
   async list(search: string, page: number, pageSize: number): Promise<{ quickAnswers: QuickAnswerDto[]; count: number }> {
     let where: SQL | undefined;
+    let rank: SQL = sql`0`;
     if (search) {
       const pattern = containsPattern(search);
       where = or(ilike(quickAnswers.shortcut, pattern), ilike(quickAnswers.message, pattern));
+      rank = sql`case when ${ilike(quickAnswers.shortcut, startsWithPattern(search))} then 0 when ${ilike(quickAnswers.shortcut, pattern)} then 1 else 2 end`;
     }
     const [total] = await this.db.select({ n: count() }).from(quickAnswers).where(where);
     const rows = await this.db
       .select()
       .from(quickAnswers)
       .where(where)
-      .orderBy(asc(sql`lower(${quickAnswers.shortcut})`), asc(quickAnswers.id))
+      .orderBy(asc(rank), asc(sql`lower(${quickAnswers.shortcut})`), asc(quickAnswers.id))
       .limit(pageSize)
       .offset((page - 1) * pageSize);
     return { quickAnswers: rows.map(toQuickAnswerDto), count: total?.n ?? 0 };

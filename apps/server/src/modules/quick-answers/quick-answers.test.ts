@@ -78,6 +78,17 @@ describe('GET /api/quickAnswers', () => {
     expect(oneChar.body.quickAnswers.map((q: QuickAnswer) => q.id)).toContain(b.id);
   });
 
+  it('lists the shortcuts that start with the search first, then those that contain it, then the messages', async () => {
+    const byMessage = await createQuickAnswer({ shortcut: 'pix', message: 'Nossa chave: preencha o formulário' });
+    const inside = await createQuickAnswer({ shortcut: 'aprovado', message: 'Seu cadastro está ok' });
+    const starts = await createQuickAnswer({ shortcut: 'prazo', message: 'Entrega em 3 dias' });
+    const res = await t.call('GET', '/api/quickAnswers?searchParam=pr', { token: t.user });
+    expect(res.status).toBe(200);
+    const mine = [byMessage.id, inside.id, starts.id];
+    const ids = (res.body.quickAnswers as QuickAnswer[]).map((q) => q.id).filter((id) => mine.includes(id));
+    expect(ids).toEqual([starts.id, inside.id, byMessage.id]);
+  });
+
   it('treats % and _ in the search as plain text', async () => {
     const res = await t.call('GET', '/api/quickAnswers?searchParam=%25', { token: t.user });
     expect(res.body.quickAnswers).toEqual([]);
