@@ -1,9 +1,7 @@
-import { createInstance, type TFunction } from 'i18next';
+import type { TFunction } from 'i18next';
 import type { ConversationTicketDto, MessageDto, TicketEventDto } from '@wadesk/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import en from '../../i18n/translation-en';
-import es from '../../i18n/translation-es';
-import pt from '../../i18n/translation-pt';
+import { translators } from '../../i18n/translators.test-support';
 import { formatDate } from '../tickets/format';
 import { buildConversationItems, ticketSeparatorLabel, type ConversationItem } from './conversation-items';
 
@@ -31,13 +29,9 @@ function outline(items: ConversationItem[]): string[] {
   });
 }
 
-const ts: Record<string, TFunction> = {};
+let ts: Record<string, TFunction> = {};
 beforeAll(async () => {
-  for (const [lng, translation] of Object.entries({ en, pt, es })) {
-    const i18n = createInstance();
-    await i18n.init({ lng, resources: { [lng]: { translation } }, interpolation: { escapeValue: false } });
-    ts[lng] = i18n.t;
-  }
+  ts = await translators();
 });
 
 describe('the conversation of a contact in the chat', () => {

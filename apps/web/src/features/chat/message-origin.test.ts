@@ -1,21 +1,15 @@
-import { createInstance, type TFunction } from 'i18next';
+import type { TFunction } from 'i18next';
 import type { MessageDto } from '@wadesk/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import en from '../../i18n/translation-en';
-import es from '../../i18n/translation-es';
-import pt from '../../i18n/translation-pt';
+import { translators } from '../../i18n/translators.test-support';
 import { messageOrigin, originLabel } from './message-origin';
 
 type Origin = Pick<MessageDto, 'origin' | 'originId' | 'senderKind'>;
 const sent = (origin: Origin['origin'], originId: number | null = null, senderKind: Origin['senderKind'] = 'user'): Origin => ({ origin, originId, senderKind });
 
-const ts: Record<string, TFunction> = {};
+let ts: Record<string, TFunction> = {};
 beforeAll(async () => {
-  for (const [lng, translation] of Object.entries({ en, pt, es })) {
-    const i18n = createInstance();
-    await i18n.init({ lng, resources: { [lng]: { translation } }, interpolation: { escapeValue: false } });
-    ts[lng] = i18n.t;
-  }
+  ts = await translators();
 });
 
 describe('the origin of a message', () => {
