@@ -1,6 +1,5 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { createReadStream, type ReadStream } from 'node:fs';
-import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sweepStaleUploads, UploadSpool, UPLOAD_LIMITS, type UploadLimits } from './upload-spool.js';
 
@@ -99,17 +98,6 @@ export class MediaStorage {
     const expected = Buffer.from(this.sign(name));
     const given = Buffer.from(signature);
     return expected.length === given.length && timingSafeEqual(expected, given);
-  }
-
-  async open(name: string): Promise<{ stream: ReadStream; size: number } | null> {
-    if (!SAFE_NAME.test(name)) return null;
-    const file = path.join(this.dir, name);
-    try {
-      const info = await stat(file);
-      return { stream: createReadStream(file), size: info.size };
-    } catch {
-      return null;
-    }
   }
 
   async read(name: string): Promise<Buffer | null> {
