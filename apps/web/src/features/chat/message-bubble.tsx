@@ -19,6 +19,7 @@ import { formatTime, renderMarkdown, renderQuotedBody } from '../tickets/format'
 import styles from './message-bubble.module.css';
 import { MessageMedia, showsBody } from './message-media';
 import { messageOrigin, originLabel } from './message-origin';
+import { FOLD_CHARS, foldsText } from './whatsapp-format';
 
 export const BUBBLE_MAX_WIDTH = 600;
 
@@ -44,6 +45,28 @@ function QuotedMessage({ quoted }: { quoted: NonNullable<MessageDto['quotedMsg']
         {renderQuotedBody(quoted, t)}
       </Typography>
     </Box>
+  );
+}
+
+/**
+ * A message's text: WhatsApp's formatting and clickable links; a long text folds after a few lines with
+ * "Read more" (issue 33 item 2: a 10,000-character message does not fill the chat).
+ */
+function MessageText({ body }: { body: string }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const folded = !open && foldsText(body);
+  return (
+    <>
+      <div className={classes(styles.body, folded && styles.bodyFolded)} data-testid="message-body" data-folded={folded ? 'true' : undefined}>
+        {renderMarkdown(folded ? body.slice(0, FOLD_CHARS * 2) : body, { links: true })}
+      </div>
+      {folded && (
+        <button type="button" className={styles.readMore} onClick={() => setOpen(true)} data-testid="message-read-more">
+          {t('chat.message.readMore')}
+        </button>
+      )}
+    </>
   );
 }
 
@@ -189,9 +212,7 @@ export const MessageBubble = memo(function MessageBubble({ message, isGroup, ear
               </div>
             )}
             {showsBody(message) && (
-              <div className={styles.body} data-testid="message-body">
-                {renderMarkdown(message.body)}
-              </div>
+              <MessageText body={message.body} />
             )}
           </>
         )}

@@ -11,6 +11,7 @@ import { buildConversationItems, type ConversationItem } from './conversation-it
 import { MessageBubble } from './message-bubble';
 import { TicketSeparator } from './ticket-separator';
 import { TimelineEventLine } from './timeline-event';
+import { foldsText } from './whatsapp-format';
 
 /** §9: the next (older) page loads when scroll-top is under 50, debounced 500 ms. */
 const TOP_THRESHOLD = 50;
@@ -39,7 +40,8 @@ function estimate(item: ConversationItem | undefined, isGroup: boolean): number 
   const m = item.message;
   if (m.mediaType === 'image' || m.mediaType === 'video' || m.mediaType === 'sticker') return 290;
   if (m.mediaType === 'location') return 200;
-  const lines = m.body.split('\n').length + Math.floor(m.body.length / 60);
+  // A long text folds after ten lines, with "Read more" under them (issue 33 item 2).
+  const lines = foldsText(m.body) ? 11 : m.body.split('\n').length + Math.floor(m.body.length / 60);
   return 28 + Math.min(lines, 40) * 20 + (m.quotedMsg ? 56 : 0) + (isGroup && !m.fromMe ? 20 : 0);
 }
 

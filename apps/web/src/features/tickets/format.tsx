@@ -1,6 +1,7 @@
 import { formatDuration, parseMediaPreview, type MessageDto, type SearchExcerpt } from '@wadesk/contracts';
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
+import { formatWhatsApp, type FormatNode } from '../chat/whatsapp-format';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -47,26 +48,38 @@ export function previewText(text: string): string {
   return text;
 }
 
-const MARK = /(\*[^*\n]+\*|~[^~\n]+~|_[^_\n]+_)/g;
+function renderNodes(nodes: FormatNode[], links: boolean, key = ''): ReactNode[] {
+  return nodes.map((n, i) => {
+    const k = `${key}${i}`;
+    switch (n.kind) {
+      case 'text':
+        return n.text;
+      case 'link':
+        return links ? (
+          <a key={k} href={n.href} target="_blank" rel="noopener noreferrer" data-testid="message-link">
+            {n.text}
+          </a>
+        ) : (
+          n.text
+        );
+      case 'mono':
+        return <code key={k}>{n.text}</code>;
+      case 'bold':
+        return <strong key={k}>{renderNodes(n.children, links, `${k}.`)}</strong>;
+      case 'italic':
+        return <em key={k}>{renderNodes(n.children, links, `${k}.`)}</em>;
+      case 'strike':
+        return <s key={k}>{renderNodes(n.children, links, `${k}.`)}</s>;
+    }
+  });
+}
 
-/** The messaging app's basic markdown: *bold*, ~strikethrough~, _italic_. */
-export function renderMarkdown(text: string): ReactNode[] {
-  const out: ReactNode[] = [];
-  let last = 0;
-  let i = 0;
-  for (const match of text.matchAll(MARK)) {
-    const start = match.index;
-    if (start > last) out.push(text.slice(last, start));
-    const token = match[0];
-    const inner = token.slice(1, -1);
-    if (token.startsWith('*')) out.push(<strong key={i}>{inner}</strong>);
-    else if (token.startsWith('~')) out.push(<s key={i}>{inner}</s>);
-    else out.push(<em key={i}>{inner}</em>);
-    i += 1;
-    last = start + token.length;
-  }
-  if (last < text.length) out.push(text.slice(last));
-  return out;
+/**
+ * WhatsApp's own formatting (*bold*, _italic_, ~strike~, ```mono```, at word boundaries: see formatWhatsApp);
+ * with `links`, addresses in the text are links that open in a new tab (a chat bubble; not a preview in a clickable row).
+ */
+export function renderMarkdown(text: string, { links = false }: { links?: boolean } = {}): ReactNode[] {
+  return renderNodes(formatWhatsApp(text), links);
 }
 
 /** A voice note or a document as previews show them: "🎤 Voice message (0:12)", "📎 report.pdf"; null for other kinds. */
