@@ -12,6 +12,7 @@ import { UsersRepository } from '../users/users.repository.js';
 import { WhatsappRepository } from '../whatsapp/whatsapp.repository.js';
 import { canSeeTicket, type Viewer } from './ticket-access.js';
 import { TicketEventsRepository, type TicketEventWrite } from './ticket-events.repository.js';
+import { protocolNumber } from './protocol-number.js';
 import { transitionEvents } from './ticket-timeline.js';
 import { TicketsRepository, type TicketListFilter, type TicketWrite } from './tickets.repository.js';
 
@@ -232,10 +233,10 @@ export class TicketsService {
     return ticket!;
   }
 
-  /** Resolves with a protocol number (from the current time in seconds) sent to the contact. */
+  /** Resolves with a protocol number (the current time in seconds and the ticket id, decision 0030) sent to the contact. */
   async resolveWithProtocol(user: AuthUser, id: number): Promise<{ protocol: string; ticket: TicketDto }> {
     const current = await this.get(user, id);
-    const protocol = `${Math.floor(this.now().getTime() / 1000)}${String(id).padStart(4, '0').slice(-4)}`;
+    const protocol = protocolNumber(this.now(), id);
     const template = this.settings ? await this.settings.value('protocolMessage') : '*Protocolo:* {{protocol}}';
     if (template.trim()) {
       const connection = await new WhatsappRepository(this.db).findDto(current.whatsappId);

@@ -267,6 +267,8 @@ describe('tickets API and transitions', () => {
     expect(res.status).toBe(200);
     expect(res.body.ticket).toMatchObject({ status: 'closed', protocol: res.body.protocol });
     expect(Number(res.body.protocol.slice(0, 10))).toBeGreaterThanOrEqual(before);
+    // The ticket's whole id follows the seconds (decision 0030).
+    expect(res.body.protocol.slice(10)).toBe(String(ticket.id).padStart(4, '0'));
     expect((await outbox(t, conn.id, number)).map((m) => m.body)).toContain(`*Protocolo:* ${res.body.protocol}`);
   });
 
