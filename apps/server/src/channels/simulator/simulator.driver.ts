@@ -109,7 +109,9 @@ export class SimulatorDriver implements ChannelDriver, SimulatorLink {
   async sendMedia(to: string, media: OutboundMedia, options?: SendOptions): Promise<SentMessage> {
     this.recipient(to);
     const mediaUrl = await this.device.keepFile(media.mimetype, media.data);
-    return this.record(to, { body: media.caption ?? media.filename ?? '', mediaType: media.kind, mediaUrl }, options);
+    // As WhatsApp shows it: a caption under an image or video, a document's name; a file name is never a caption (issue 33 item 6).
+    const body = media.kind === 'audio' ? '' : (media.caption ?? (media.kind === 'document' ? (media.filename ?? '') : ''));
+    return this.record(to, { body, mediaType: media.kind, mediaUrl }, options);
   }
 
   /** A reaction goes to the device's outbox as its emoji (mediaType 'reaction', body '' when removed). */

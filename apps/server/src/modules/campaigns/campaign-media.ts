@@ -76,7 +76,9 @@ export class CampaignMedia {
     const filename = path.basename(real);
     const mimetype = MIME_BY_EXTENSION[path.extname(filename).slice(1).toLowerCase()] ?? 'application/octet-stream';
     const data = await readFile(real);
-    return { kind: mediaTypeOf(mimetype), data, mimetype, filename, caption: campaign.title ?? undefined };
+    const kind = mediaTypeOf(mimetype);
+    // Audio carries no caption on WhatsApp (issue 33 item 6).
+    return { kind, data, mimetype, filename, caption: kind === 'audio' ? undefined : (campaign.title ?? undefined) };
   }
 
   private async fromUrl(campaign: CampaignRecord): Promise<OutboundMedia> {

@@ -128,6 +128,19 @@ describe('POST /api/messages/:ticketId with the JSON payload of §7', () => {
     expect((await outbox(t, conn.id, number)).at(-1)).toMatchObject({ mediaType: 'document' });
   });
 
+  it('never sends or shows a file name as the caption of an image; a document keeps its name (issue 33 item 6)', async () => {
+    const { ticket, number } = await openTicket();
+    const image = await t.call<MessageDto>('POST', `/api/messages/${ticket.id}`, { token: t.admin, body: { mediaUrl: `${filesUrl}/media/foto%20loja.png` } });
+    expect(image.status).toBe(201);
+    expect(image.body).toMatchObject({ mediaType: 'image', body: '' });
+    expect((await outbox(t, conn.id, number)).at(-1)).toMatchObject({ mediaType: 'image', body: '' });
+    const tickets = await t.call<TicketDto>('GET', `/api/tickets/${ticket.id}`, { token: t.admin });
+    expect(tickets.body.lastMessage).toBe('[image]');
+    const pdf = await t.call<MessageDto>('POST', `/api/messages/${ticket.id}`, { token: t.admin, body: { mediaUrl: `${filesUrl}/media/relatorio.pdf` } });
+    expect((await outbox(t, conn.id, number)).at(-1)).toMatchObject({ mediaType: 'document', body: 'relatorio.pdf' });
+    expect(pdf.body.body).toBe('relatorio.pdf');
+  });
+
   it('answers 400 ERR_WAPP_DOWNLOAD_MEDIA when the URL gives 404, and sends nothing', async () => {
     const { ticket, number } = await openTicket();
     const before = (await outbox(t, conn.id, number)).length;

@@ -231,7 +231,10 @@ export class MessagesService {
     // A voice note's length: given, or read from the file's headers (MP3, Ogg Opus, WAV).
     const duration = kind === 'audio' ? (media.duration ?? audioDurationSeconds(data, media.mimetype)) : null;
     const messageId = newChannelMessageId();
-    const body = media.caption?.trim() || media.filename || '';
+    // A caption, or a document's name; an image, video or voice note without a caption has no text (its file name is
+    // not a caption, issue 33 item 6), and audio carries none on WhatsApp.
+    const caption = kind === 'audio' ? '' : (media.caption?.trim() ?? '');
+    const body = caption || (kind === 'document' ? (media.filename ?? '') : '');
     const id = await this.store(ticket, {
       channelMessageId: messageId,
       body,
@@ -243,7 +246,7 @@ export class MessagesService {
       mediaDuration: duration,
       ...originOf(media),
     });
-    const file: RoutedMedia = { mimetype: media.mimetype, filename: media.filename, caption: media.caption };
+    const file: RoutedMedia = { mimetype: media.mimetype, filename: media.filename, caption: caption || undefined };
     try {
       if (driver) {
         const sent = await driver.sendMedia(chatIdOf(ticket), outboundMedia(data, file), { messageId });
