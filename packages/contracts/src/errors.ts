@@ -94,7 +94,11 @@ export function errorI18nKey(code: ErrorCode): `errors.${ErrorCode}` {
 
 export interface ValidationIssue {
   path: string;
+  /** In English, for API clients and logs. */
   message: string;
+  /** What the web translates (`validation.issues.<code>`, with `params`) where the message has details in it. */
+  code?: string;
+  params?: Record<string, string | number>;
 }
 
 /** Body of every error response. */

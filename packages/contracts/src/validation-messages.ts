@@ -20,3 +20,15 @@ export const INPUT_MESSAGES = {
   dateFormat: 'must be YYYY-MM-DD',
   invalidDataUrl: 'Not a valid data: URL',
 } as const;
+
+/** The settings page's own checks (validateSettingValue): fixed texts, translated by the web (`validation.settings.<key>`). */
+export const SETTING_MESSAGES = {
+  minutes: 'Must be a number of minutes',
+  httpUrl: 'Must be an http(s) address, like https://typebot.example.com',
+  port: 'Must be a port number (1 to 65535)',
+  host: 'Must be a host name or address',
+  pemKey: 'Must be a PEM private key (-----BEGIN PRIVATE KEY----- …)',
+  vonageApplicationId: 'Must be the Vonage application id (a UUID)',
+  instagramAccountId: 'Must be the numeric account id',
+  absolutePath: 'Must be an absolute path',
+} as const;

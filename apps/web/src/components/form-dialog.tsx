@@ -44,9 +44,14 @@ export function FormDialog<V extends FieldValues>(props: FormDialogProps<V>) {
       onClose();
     } catch (err) {
       toastError(err);
-      const { code, text } = errorMessage(err);
+      const { code, text, fields = {} } = errorMessage(err);
       const field = code ? fieldErrors?.[code] : undefined;
       if (field) form.setError(field, { message: text }, { shouldFocus: true });
+      // What the server found wrong with a field of this form: under that field, in the user's language.
+      const values = form.getValues() as Record<string, unknown>;
+      for (const [path, message] of Object.entries(fields)) {
+        if (path && path in values) form.setError(path as Path<V>, { message });
+      }
     }
   });
 

@@ -1,4 +1,4 @@
-import { ERROR_CODES, SETTING_KEYS, SETTING_DEFINITIONS } from '@wadesk/contracts';
+import { ERROR_CODES, SETTING_KEYS, SETTING_DEFINITIONS, SETTING_MESSAGES } from '@wadesk/contracts';
 import { describe, expect, it } from 'vitest';
 import en from './translation-en';
 import es from './translation-es';
@@ -39,6 +39,11 @@ describe('locales', () => {
     const errors = ({ en, pt, es }[lng] as Tree).errors as Tree;
     const missing = ERROR_CODES.filter((code) => typeof errors[code] !== 'string' || (errors[code] as string).includes('ERR_'));
     expect(missing, `error codes without an errors.<CODE> sentence in ${lng}`).toEqual([]);
+  });
+
+  it('translates every check of the settings page (issue 33 item 13)', () => {
+    const missing = Object.keys(SETTING_MESSAGES).map((key) => `validation.settings.${key}`).filter((key) => !locales.en.includes(key));
+    expect(missing).toEqual([]);
   });
 
   it('names every setting and every option of the settings page', () => {

@@ -1,6 +1,6 @@
 import { AxiosError, AxiosHeaders, type AxiosResponse } from 'axios';
 import { toast } from 'react-toastify';
-import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import i18n from '../i18n';
 import { connection } from './connection-state';
 import { errorMessage, toastError } from './toast-error';
@@ -66,6 +66,64 @@ describe('errorMessage (§8)', () => {
       'Sessão expirada. Por favor, entre novamente.',
     );
     await i18n.changeLanguage('en');
+  });
+});
+
+describe('errors in the words of the field, never its key or a raw cause (issue 33 item 13)', () => {
+  afterAll(async () => {
+    await i18n.changeLanguage('en');
+  });
+
+  it('says what is wrong with a field, translated, without its key; under the label its form gives it', async () => {
+    const invalid = httpError(400, { error: 'ERR_VALIDATION', message: 'value: Invalid email', issues: [{ path: 'value', message: 'Invalid email' }] });
+    expect(errorMessage(invalid)).toEqual({ text: 'Some fields are invalid. Invalid email', code: 'ERR_VALIDATION', fields: { value: 'Invalid email' } });
+    expect(errorMessage(invalid, { value: 'E-mail sender' }).text).toBe('Some fields are invalid. E-mail sender: Invalid email');
+    await i18n.changeLanguage('pt');
+    const shown = errorMessage(invalid);
+    expect(shown.text).not.toMatch(/value|Invalid/);
+    expect(shown.fields).toEqual({ value: 'Email inválido' });
+  });
+
+  it('translates a path the server refuses, with its details, and never says "path:"', async () => {
+    const answer = httpError(400, {
+      error: 'ERR_VALIDATION',
+      message: 'path: No file at price.pdf',
+      issues: [{ path: 'path', message: 'No file at price.pdf', code: 'noSuchFile', params: { file: 'price.pdf', folder: 'campaigns' } }],
+    });
+    await i18n.changeLanguage('pt');
+    expect(errorMessage(answer).fields).toEqual({ path: 'Não há arquivo “price.pdf” na pasta de mídia do envio em massa (campaigns): confira o nome.' });
+    expect(errorMessage(answer).text).not.toContain('path');
+  });
+
+  it('names the missing settings as Settings labels them, with a link there', async () => {
+    const answer = httpError(400, {
+      error: 'ERR_PROVIDER_NOT_CONFIGURED',
+      message: 'Vonage SMS is not configured: set vonageApiKey, vonageApiSecret in the settings.',
+      issues: [
+        { path: 'vonageApiKey', message: 'Required', code: 'settingMissing' },
+        { path: 'vonageApiSecret', message: 'Required', code: 'settingMissing' },
+      ],
+    });
+    await i18n.changeLanguage('en');
+    const shown = errorMessage(answer);
+    expect(shown.text).toBe('This channel is not configured: fill in its settings. Fill in “Vonage API key”, “Vonage API secret” in Settings.');
+    expect(shown.settings).toBe(true);
+    await i18n.changeLanguage('pt');
+    expect(errorMessage(answer).text).not.toMatch(/vonageApi|Vonage API key/);
+  });
+
+  it("says once that the e-mail was not sent and why in the user's words, never the SMTP library's", async () => {
+    const answer = httpError(502, {
+      error: 'ERR_EMAIL_SEND_FAILED',
+      message: 'The e-mail was not sent: Missing credentials for "PLAIN"',
+      issues: [{ path: 'emailUser', message: 'Missing credentials for "PLAIN"', code: 'emailAuth' }],
+    });
+    await i18n.changeLanguage('en');
+    const shown = errorMessage(answer);
+    expect(shown.text).toBe('The e-mail was not sent. The e-mail server refused the user or password: check them in Settings.');
+    expect(shown.settings).toBe(true);
+    await i18n.changeLanguage('es');
+    expect(errorMessage(answer).text).not.toMatch(/PLAIN|e-mail was not sent/);
   });
 });
 

@@ -1,25 +1,67 @@
 import { AxiosError } from 'axios';
-import { isErrorCode, type ErrorBody } from '@wadesk/contracts';
+import { isErrorCode, type ErrorBody, type ValidationIssue } from '@wadesk/contracts';
+import { createElement, type ReactNode } from 'react';
 import type * as ToastifyModule from 'react-toastify';
 import i18n from '../i18n';
+import { translateValidation } from '../i18n/validation-message';
 import { connection } from './connection-state';
 
 /** Codes whose server message carries an outside service's reason, worth showing as is. */
-const PROVIDER_ERRORS: ReadonlySet<string> = new Set(['ERR_EMAIL_SEND_FAILED', 'ERR_EMAIL_NOT_CONFIGURED', 'ERR_PROVIDER_NOT_CONFIGURED', 'ERR_OUTREACH_RECIPIENTS', 'ERR_CLOUD_API_ERROR']);
+const PROVIDER_ERRORS: ReadonlySet<string> = new Set(['ERR_OUTREACH_RECIPIENTS', 'ERR_CLOUD_API_ERROR']);
 
-/** What to show for a failed call (§8): translated code, else the server's text, else a generic message. */
-export function errorMessage(err: unknown): { text: string; code?: string } {
+/** Issue codes whose fix is on the Settings page: the message then links there. */
+const FIXED_IN_SETTINGS: ReadonlySet<string> = new Set(['settingMissing', 'mediaFolderUnusable', 'mediaFolderMissing', 'emailAuth', 'emailConnection', 'emailOther']);
+
+/** A failed call as the user reads it. */
+export interface ShownError {
+  text: string;
+  code?: string;
+  /** The fix is in Settings: show a link there. */
+  settings?: boolean;
+  /** Each issue's text by the field (path) it is about, for forms to show under the field. */
+  fields?: Record<string, string>;
+}
+
+/** One issue in the user's language: its code's sentence, else the known message translated, never a field key. */
+function issueText(issue: ValidationIssue): string {
+  if (issue.code && i18n.exists(`validation.issues.${issue.code}`)) return i18n.t(`validation.issues.${issue.code}`, issue.params ?? {});
+  return translateValidation(i18n.t, issue.message) ?? '';
+}
+
+/**
+ * The issues of an answer as one text: missing settings named as Settings labels them, every other issue after the
+ * label its form gives the field (`labels`, by path) or alone.
+ */
+function issuesText(issues: ValidationIssue[], labels: Record<string, string>): string {
+  const missing = issues.filter((i) => i.code === 'settingMissing').map((i) => i18n.t(`settings.keys.${i.path}`, { defaultValue: i.path }));
+  const parts = issues
+    .filter((i) => i.code !== 'settingMissing')
+    .map((i) => (labels[i.path] ? `${labels[i.path]}: ${issueText(i)}` : issueText(i)));
+  if (missing.length > 0) parts.push(i18n.t('validation.issues.settingsMissing', { names: missing.map((m) => `“${m}”`).join(', ') }));
+  return parts.join(' ');
+}
+
+/**
+ * What to show for a failed call (§8): the code's sentence in the user's language, then what is wrong with each
+ * field (as `labels` names it) and whether Settings is where to fix it; else the server's text, else a generic message.
+ */
+export function errorMessage(err: unknown, labels: Record<string, string> = {}): ShownError {
   if (err instanceof AxiosError) {
     const body = err.response?.data as Partial<ErrorBody> | undefined;
     const code = body?.error;
     if (isErrorCode(code) && i18n.exists(`errors.${code}`)) {
-      if (code === 'ERR_VALIDATION' && body?.issues?.length) {
-        const details = body.issues.map((i) => `${i.path}: ${i.message}`).join('; ');
-        return { text: `${i18n.t(`errors.${code}`)} ${details}`, code };
+      const title = i18n.t(`errors.${code}`);
+      const issues = body?.issues?.filter((i) => i.code || i.message) ?? [];
+      if (issues.length > 0) {
+        const fields = Object.fromEntries(issues.filter((i) => i.code !== 'settingMissing').map((i) => [i.path, issueText(i)]));
+        const settings = issues.some((i) => i.code && FIXED_IN_SETTINGS.has(i.code));
+        // An SMTP failure: its sentence says it all (the server's own words are for the logs).
+        const text = code === 'ERR_EMAIL_SEND_FAILED' ? `${title} ${issuesText(issues, {})}` : `${title} ${issuesText(issues, labels)}`;
+        return { text, code, fields, ...(settings ? { settings } : {}) };
       }
-      // A provider's refusal (SMTP, Graph, Vonage): its reason is the useful part, shown after the translated code.
-      if (PROVIDER_ERRORS.has(code) && body?.message) return { text: `${i18n.t(`errors.${code}`)} ${body.message}`, code };
-      return { text: i18n.t(`errors.${code}`), code };
+      // A provider's refusal (Graph): its reason is the useful part, shown after the translated code.
+      if (PROVIDER_ERRORS.has(code) && body?.message) return { text: `${title} ${body.message}`, code };
+      return { text: title, code };
     }
     if (typeof code === 'string' && code) return { text: body?.message || code, code };
     if (body?.message) return { text: body.message };
@@ -65,7 +107,7 @@ export function onToastifyRequested(listener: () => void): () => void {
   };
 }
 
-function show(kind: 'error' | 'success', text: string, options: { toastId?: string; autoClose: number }): void {
+function show(kind: 'error' | 'success', text: ReactNode, options: { toastId?: string; autoClose: number }): void {
   loadToastify().then(
     ({ toast }) => toast[kind](text, options),
     () => undefined,
@@ -78,8 +120,10 @@ function show(kind: 'error' | 'success', text: string, options: { toastId?: stri
  */
 export function toastError(err: unknown): void {
   if (connection.reportRequestFailure(err)) return;
-  const { text, code } = errorMessage(err);
-  show('error', text, { toastId: code ?? text, autoClose: 3000 });
+  const { text, code, settings } = errorMessage(err);
+  // The toasts live outside the router: a plain link to Settings.
+  const content = settings ? createElement('span', null, text, ' ', createElement('a', { href: '/settings', style: { color: 'inherit', fontWeight: 600 } }, i18n.t('errors.openSettings'))) : text;
+  show('error', content, { toastId: code ?? text, autoClose: settings ? 8000 : 3000 });
 }
 
 export function toastSuccess(text: string): void {

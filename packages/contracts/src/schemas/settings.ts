@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hasNoNulCharacter, INPUT_MESSAGES, MESSAGES } from '../validation.js';
+import { hasNoNulCharacter, INPUT_MESSAGES, MESSAGES, SETTING_MESSAGES } from '../validation.js';
 
 /** "New message after" options for reopening a closed ticket, in seconds (§9). */
 export const TIME_CREATE_NEW_TICKET_OPTIONS = [
@@ -178,21 +178,21 @@ function isHttpUrl(value: string): boolean {
 export function validateSettingValue(key: SettingKey, value: string): string | null {
   const def = settingDefinition(key);
   if (def.options && !def.options.includes(value)) return `Must be one of: ${def.options.join(', ')}`;
-  if (key === 'typebotTime' && value !== '' && !/^\d{1,6}$/.test(value)) return 'Must be a number of minutes';
-  if (key === 'typebotUrl' && value.trim() !== '' && !isHttpUrl(value.trim())) return 'Must be an http(s) address, like https://typebot.example.com';
+  if (key === 'typebotTime' && value !== '' && !/^\d{1,6}$/.test(value)) return SETTING_MESSAGES.minutes;
+  if (key === 'typebotUrl' && value.trim() !== '' && !isHttpUrl(value.trim())) return SETTING_MESSAGES.httpUrl;
   if (key === 'emailPort' && value !== '' && !(/^\d{1,5}$/.test(value) && Number(value) >= 1 && Number(value) <= 65535)) {
-    return 'Must be a port number (1 to 65535)';
+    return SETTING_MESSAGES.port;
   }
-  if (key === 'emailHost' && value !== '' && !/^[A-Za-z0-9.-]{1,253}$|^\[[0-9A-Fa-f:.]+\]$/.test(value)) return 'Must be a host name or address';
-  if ((key === 'emailFrom' || key === 'emailTo') && value !== '' && !isEmailAddress(value)) return 'Invalid email';
+  if (key === 'emailHost' && value !== '' && !/^[A-Za-z0-9.-]{1,253}$|^\[[0-9A-Fa-f:.]+\]$/.test(value)) return SETTING_MESSAGES.host;
+  if ((key === 'emailFrom' || key === 'emailTo') && value !== '' && !isEmailAddress(value)) return MESSAGES.invalidEmail;
   if (key === 'vonagePrivateKey' && value !== '' && !/^-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]+-----END [A-Z ]*PRIVATE KEY-----\s*$/.test(value.trim())) {
-    return 'Must be a PEM private key (-----BEGIN PRIVATE KEY----- …)';
+    return SETTING_MESSAGES.pemKey;
   }
   if (key === 'vonageApiId' && value !== '' && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) {
-    return 'Must be the Vonage application id (a UUID)';
+    return SETTING_MESSAGES.vonageApplicationId;
   }
-  if (key === 'instagramAccountId' && value !== '' && !/^\d{5,30}$/.test(value)) return 'Must be the numeric account id';
-  if (key === 'bulkMediaFolder' && value !== '' && !value.startsWith('/')) return 'Must be an absolute path';
+  if (key === 'instagramAccountId' && value !== '' && !/^\d{5,30}$/.test(value)) return SETTING_MESSAGES.instagramAccountId;
+  if (key === 'bulkMediaFolder' && value !== '' && !value.startsWith('/')) return SETTING_MESSAGES.absolutePath;
   if (key === 'attendantTools') {
     const unknown = listEntries(value).filter((name) => !isAttendantTool(name));
     if (unknown.length > 0) return `Unknown tool: ${unknown.join(', ')}. Must be among: ${ATTENDANT_TOOLS.join(', ')}`;

@@ -167,6 +167,9 @@ describe('what attendants read of the folder', () => {
     expect(answers[0]!.body).toEqual({ label: 'campaigns' });
     expect(answers[2]!.body.message).toMatch(/No file at missing\.pdf/);
     expect(answers[3]!.body.message).toMatch(/inside the bulk media folder \(campaigns\)/);
+    // What the web translates (issue 33 item 13): a code and its details, on the field.
+    expect(answers[2]!.body.issues).toEqual([{ path: 'path', message: 'No file at missing.pdf', code: 'noSuchFile', params: { file: 'missing.pdf', folder: 'campaigns' } }]);
+    expect(answers[3]!.body.issues).toMatchObject([{ path: 'path', code: 'outsideMediaFolder', params: { folder: 'campaigns' } }]);
     for (const answer of answers) expect(JSON.stringify(answer.body)).not.toContain(outside);
     // Admins read the path too.
     expect((await t.call('GET', '/api/campaigns/media-folder', { token: t.admin })).body).toEqual({ label: 'campaigns', folder });

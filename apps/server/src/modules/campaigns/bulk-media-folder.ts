@@ -67,12 +67,15 @@ async function realPathOf(target: string): Promise<string> {
   }
 }
 
-function protectedPath(message: string, field: string): AppError {
-  return new AppError('ERR_PROTECTED_PATH', `${field}: ${message}`, { issues: [{ path: field, message }] });
+/** What the web translates (`validation.issues.<code>`): the message itself has details in English. */
+type PathIssue = { code: string; params?: Record<string, string | number> };
+
+function protectedPath(message: string, field: string, issue: PathIssue): AppError {
+  return new AppError('ERR_PROTECTED_PATH', `${field}: ${message}`, { issues: [{ path: field, message, ...issue }] });
 }
 
-function pathError(message: string): AppError {
-  return new AppError('ERR_VALIDATION', `path: ${message}`, { issues: [{ path: 'path', message }] });
+function pathError(message: string, issue: PathIssue): AppError {
+  return new AppError('ERR_VALIDATION', `path: ${message}`, { issues: [{ path: 'path', message, ...issue }] });
 }
 
 /** A file of the bulk media folder, checked: its real path, and how to name it to the person who asked. */
@@ -131,7 +134,7 @@ export class BulkMediaFolder {
   async checkSetting(value: string): Promise<void> {
     if (value === '') return;
     const refusal = await this.refusal(value);
-    if (refusal) throw protectedPath(refusal, 'value');
+    if (refusal) throw protectedPath(refusal, 'value', { code: 'folderRefused' });
   }
 
   /**
@@ -145,31 +148,32 @@ export class BulkMediaFolder {
     const folder = await this.path();
     const label = await this.label();
     const refusal = await this.refusal(folder);
-    if (refusal) throw protectedPath(`The bulk media folder cannot be used: an admin chooses another under Settings. ${refusal}`, 'path');
+    if (refusal) throw protectedPath(`The bulk media folder cannot be used: an admin chooses another under Settings. ${refusal}`, 'path', { code: 'mediaFolderUnusable' });
     let realFolder: string;
     try {
       realFolder = await realpath(folder);
     } catch {
-      throw pathError(`The bulk media folder (${label}) does not exist yet: an admin creates it or chooses another under Settings`);
+      throw pathError(`The bulk media folder (${label}) does not exist yet: an admin creates it or chooses another under Settings`, { code: 'mediaFolderMissing', params: { folder: label } });
     }
     const given = path.resolve(folder, file);
     const inside = (outer: string, inner: string) => within(outer, inner) && outer !== inner;
     if (!inside(path.resolve(folder), given) && !inside(realFolder, given)) {
-      throw pathError(`Only files inside the bulk media folder (${label}) can be sent`);
+      throw pathError(`Only files inside the bulk media folder (${label}) can be sent`, { code: 'outsideMediaFolder', params: { folder: label } });
     }
     let real: string;
     try {
       real = await realpath(given);
     } catch {
-      throw pathError(`No file at ${file}`);
+      throw pathError(`No file at ${file}`, { code: 'noSuchFile', params: { file, folder: label } });
     }
-    if (!inside(realFolder, real)) throw pathError(`${file} leads outside the bulk media folder (${label})`);
+    if (!inside(realFolder, real)) throw pathError(`${file} leads outside the bulk media folder (${label})`, { code: 'outsideMediaFolder', params: { folder: label } });
     for (const owned of this.places.owned) {
-      if (within(await realPathOf(owned), real)) throw protectedPath(`${file} leads to the server's own files`, 'path');
+      if (within(await realPathOf(owned), real)) throw protectedPath(`${file} leads to the server's own files`, 'path', { code: 'serverFiles', params: { file } });
     }
     const info = await stat(real);
-    if (!info.isFile()) throw pathError(`${file} is not a file`);
-    if (info.size > maxBytes) throw pathError(`${file} passes ${Math.round(maxBytes / (1024 * 1024))} MB`);
+    if (!info.isFile()) throw pathError(`${file} is not a file`, { code: 'notAFile', params: { file } });
+    const megabytes = Math.round(maxBytes / (1024 * 1024));
+    if (info.size > maxBytes) throw pathError(`${file} passes ${megabytes} MB`, { code: 'fileTooLarge', params: { file, megabytes } });
     return { real, shown: file };
   }
 }

@@ -28,6 +28,20 @@ export interface EmailServiceOptions {
   timeoutMs?: number;
 }
 
+/**
+ * Which setting an SMTP failure points at (nodemailer's error code), and what the web says of it
+ * (`validation.issues.<code>`): the server's own words stay in the message, for logs and API clients.
+ */
+function smtpFailure(err: unknown): { path: string; code: string } {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === 'EAUTH' || code === 'ENOAUTH') return { path: 'emailUser', code: 'emailAuth' };
+  if (code === 'EENVELOPE') return { path: 'emailTo', code: 'emailRecipient' };
+  if (typeof code === 'string' && ['ECONNECTION', 'EDNS', 'ETIMEDOUT', 'ESOCKET', 'ETLS', 'EPROTOCOL', 'ECONNREFUSED'].includes(code)) {
+    return { path: 'emailHost', code: 'emailConnection' };
+  }
+  return { path: '', code: 'emailOther' };
+}
+
 /** One line of a transcript: when (UTC), who, what. */
 function transcriptTime(date: Date): string {
   return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
@@ -58,7 +72,9 @@ export class EmailService {
     const to = mail.to ?? config.to;
     const missing = [!config.host && 'emailHost', !config.from && 'emailFrom', !to && 'emailTo'].filter(Boolean);
     if (missing.length > 0) {
-      throw new AppError('ERR_EMAIL_NOT_CONFIGURED', `E-mail is not configured: set ${missing.join(', ')} in the settings.`);
+      throw new AppError('ERR_EMAIL_NOT_CONFIGURED', `E-mail is not configured: set ${missing.join(', ')} in the settings.`, {
+        issues: missing.map((key) => ({ path: String(key), message: 'Required', code: 'settingMissing' })),
+      });
     }
     const timeout = this.options.timeoutMs ?? 20_000;
     const transport = nodemailer.createTransport({
@@ -85,7 +101,7 @@ export class EmailService {
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       this.options.log?.warn({ to, reason }, 'e-mail failed');
-      throw new AppError('ERR_EMAIL_SEND_FAILED', `The e-mail was not sent: ${reason}`);
+      throw new AppError('ERR_EMAIL_SEND_FAILED', `The e-mail was not sent: ${reason}`, { issues: [{ ...smtpFailure(err), message: reason }] });
     } finally {
       transport.close();
     }

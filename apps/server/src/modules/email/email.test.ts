@@ -95,12 +95,15 @@ describe('e-mail settings test', () => {
     expect(auth.status).toBe(502);
     expect(auth.body.error).toBe('ERR_EMAIL_SEND_FAILED');
     expect(auth.body.message).toMatch(/535|Invalid username or password/);
+    // The field at fault and what the web says of it (issue 33 item 13: never the SMTP server's raw words).
+    expect(auth.body.issues).toMatchObject([{ path: 'emailUser', code: 'emailAuth' }]);
     await setting('emailPass', 'smtp-secret');
 
     refuseRecipient = 'gone@example.com';
     const rcpt = await t.call('POST', '/api/settings/email/test', { token: t.admin, body: { to: 'gone@example.com' } });
     expect(rcpt.status).toBe(502);
     expect(rcpt.body.message).toMatch(/550|Mailbox unavailable/);
+    expect(rcpt.body.issues).toMatchObject([{ path: 'emailTo', code: 'emailRecipient' }]);
 
     const closed = net.createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
@@ -110,6 +113,7 @@ describe('e-mail settings test', () => {
     const down = await t.call('POST', '/api/settings/email/test', { token: t.admin, body: {} });
     expect(down.status).toBe(502);
     expect(down.body.message).toMatch(/ECONNREFUSED|connect/i);
+    expect(down.body.issues).toMatchObject([{ path: 'emailHost', code: 'emailConnection' }]);
 
     await setting('emailPort', String(silentPort));
     const timeout = await t.call('POST', '/api/settings/email/test', { token: t.admin, body: {} });
@@ -124,6 +128,7 @@ describe('e-mail settings test', () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('ERR_EMAIL_NOT_CONFIGURED');
     expect(res.body.message).toContain('emailHost');
+    expect(res.body.issues).toEqual([{ path: 'emailHost', message: 'Required', code: 'settingMissing' }]);
     const bad = await t.call('POST', '/api/settings/email/test', { token: t.admin, body: { to: 'nobody' } });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('ERR_VALIDATION');

@@ -117,6 +117,7 @@ describe('SMS through Vonage', () => {
     expect(unset.status).toBe(400);
     expect(unset.body.error).toBe('ERR_PROVIDER_NOT_CONFIGURED');
     expect(unset.body.message).toContain('vonageApiKey');
+    expect(unset.body.issues).toMatchObject([{ path: 'vonageApiKey', code: 'settingMissing' }, { path: 'vonageApiSecret', code: 'settingMissing' }]);
     const list = await t.call<{ batches: unknown[] }>('GET', '/api/outreach?channel=sms', { token: t.admin });
     expect(list.body.batches).toHaveLength(before);
     expect(received).toEqual([]);

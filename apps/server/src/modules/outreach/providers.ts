@@ -31,7 +31,10 @@ export function normalizePem(value: string): string {
 }
 
 function notConfigured(what: string, keys: string[]): AppError {
-  return new AppError('ERR_PROVIDER_NOT_CONFIGURED', `${what} is not configured: set ${keys.join(', ')} in the settings.`);
+  // One issue a missing setting (path: its key): the web names each as Settings labels it, with a link there.
+  return new AppError('ERR_PROVIDER_NOT_CONFIGURED', `${what} is not configured: set ${keys.join(', ')} in the settings.`, {
+    issues: keys.map((key) => ({ path: key, message: 'Required', code: 'settingMissing' })),
+  });
 }
 
 /** The text of a failed HTTP answer: the provider's own words when its body says them. */

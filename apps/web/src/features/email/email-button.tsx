@@ -11,7 +11,8 @@ import TextField from '@mui/material/TextField';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import { errorMessage } from '../../services/toast-error';
+import { ErrorText } from '../../components/error-text';
+import { errorMessage, type ShownError } from '../../services/toast-error';
 import { useSettings } from '../settings/settings-api';
 import { emailTicket } from './email-api';
 
@@ -24,7 +25,7 @@ export function EmailButton({ ticket }: { ticket: TicketDto }) {
   const [open, setOpen] = useState(false);
   const [to, setTo] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
+  const [error, setError] = useState<ShownError | null>(null);
   const { data: settings } = useSettings();
   const defaultTo = settings?.find((s) => s.key === 'emailTo')?.value ?? '';
   const typed = to.trim();
@@ -34,14 +35,14 @@ export function EmailButton({ ticket }: { ticket: TicketDto }) {
   const close = () => {
     if (busy) return;
     setOpen(false);
-    setError('');
+    setError(null);
   };
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!canSend) return;
     setBusy(true);
-    setError('');
+    setError(null);
     try {
       const sent = await emailTicket(ticket.id, typed || undefined);
       toast.info(t('chat.emailDialog.sent', { to: sent.to }));
@@ -49,7 +50,7 @@ export function EmailButton({ ticket }: { ticket: TicketDto }) {
       setOpen(false);
       setTo('');
     } catch (err) {
-      setError(errorMessage(err).text);
+      setError(errorMessage(err));
     } finally {
       setBusy(false);
     }
@@ -81,7 +82,7 @@ export function EmailButton({ ticket }: { ticket: TicketDto }) {
           />
           {error && (
             <Alert severity="error" sx={{ mt: 2 }} data-testid="chat-email-error">
-              {error}
+              <ErrorText error={error} />
             </Alert>
           )}
         </DialogContent>

@@ -7,7 +7,8 @@ import Typography from '@mui/material/Typography';
 import SendIcon from '@mui/icons-material/Send';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage, toastSuccess } from '../../services/toast-error';
+import { ErrorText } from '../../components/error-text';
+import { errorMessage, toastSuccess, type ShownError } from '../../services/toast-error';
 import { sendTestEmail } from './email-api';
 
 /** "Send a test e-mail" under the e-mail settings: says the SMTP server's answer, success or its error. */
@@ -15,7 +16,7 @@ export function EmailTestSection() {
   const { t } = useTranslation();
   const [to, setTo] = useState('');
   const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const [result, setResult] = useState<{ ok: boolean; shown: ShownError } | null>(null);
   const invalid = to.trim() !== '' && !isEmailAddress(to.trim());
 
   const submit = async (e: FormEvent) => {
@@ -26,10 +27,10 @@ export function EmailTestSection() {
     try {
       const sent = await sendTestEmail(to.trim() || undefined);
       const text = t('settings.emailTest.sent', { to: sent.to });
-      setResult({ ok: true, text });
+      setResult({ ok: true, shown: { text } });
       toastSuccess(text);
     } catch (err) {
-      setResult({ ok: false, text: errorMessage(err).text });
+      setResult({ ok: false, shown: errorMessage(err) });
     } finally {
       setBusy(false);
     }
@@ -60,7 +61,7 @@ export function EmailTestSection() {
       </Stack>
       {result && (
         <Typography role={result.ok ? 'status' : 'alert'} variant="body2" color={result.ok ? 'success.main' : 'error'} data-testid="email-test-result">
-          {result.text}
+          <ErrorText error={result.shown} />
         </Typography>
       )}
     </Stack>

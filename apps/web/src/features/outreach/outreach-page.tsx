@@ -24,7 +24,8 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Page } from '../../components/page';
-import { errorMessage, toastError } from '../../services/toast-error';
+import { ErrorText } from '../../components/error-text';
+import { errorMessage, toastError, type ShownError } from '../../services/toast-error';
 import { cancelOutreach, startOutreach, useOutreachDetail, useOutreachList, useOutreachLiveUpdates } from './outreach-api';
 
 const TITLE: Record<OutreachChannel, string> = { sms: 'pages.sms', voice: 'pages.voiceCall', instagram: 'pages.instaDirect' };
@@ -166,7 +167,7 @@ export function OutreachPage({ channel }: { channel: OutreachChannel }) {
   const [text, setText] = useState('');
   const [language, setLanguage] = useState(voiceLanguageOf(i18n.language));
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
+  const [error, setError] = useState<ShownError | null>(null);
   const [current, setCurrent] = useState<number | null>(null);
   const parsed = parseRecipients(channel, recipients);
   const needsFrom = channel !== 'instagram';
@@ -175,7 +176,7 @@ export function OutreachPage({ channel }: { channel: OutreachChannel }) {
     e.preventDefault();
     if (busy) return;
     setBusy(true);
-    setError('');
+    setError(null);
     try {
       const { batch } = await startOutreach({
         channel,
@@ -186,7 +187,7 @@ export function OutreachPage({ channel }: { channel: OutreachChannel }) {
       });
       setCurrent(batch.id);
     } catch (err) {
-      setError(errorMessage(err).text);
+      setError(errorMessage(err));
     } finally {
       setBusy(false);
     }
@@ -239,7 +240,7 @@ export function OutreachPage({ channel }: { channel: OutreachChannel }) {
             )}
             {error && (
               <Alert severity="error" data-testid="outreach-error">
-                {error}
+                <ErrorText error={error} />
               </Alert>
             )}
             <Box>

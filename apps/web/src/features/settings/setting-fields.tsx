@@ -19,7 +19,8 @@ import { PasswordField } from '../auth/password-field';
 interface FieldProps {
   settingKey: SettingKey;
   value: string;
-  onSave: (value: string) => Promise<void>;
+  /** Saves; resolves to what is wrong with the value (shown under the field), or null once saved. */
+  onSave: (value: string) => Promise<string | null>;
 }
 
 /** The label of an option value: on/off, or a duration for timeCreateNewTicket. */
@@ -31,19 +32,20 @@ function useOptionLabel() {
 
 export function OptionSettingField({ settingKey, value, onSave }: FieldProps) {
   const { t } = useTranslation();
+  const [error, setError] = useState<string | null>(null);
   const optionLabel = useOptionLabel();
   const def = SETTING_DEFINITIONS[settingKey];
   const options: readonly string[] = 'options' in def ? def.options : [];
   const labelId = `setting-${settingKey}-label`;
   const help = t(`settings.help.${settingKey}`, { defaultValue: '' });
   return (
-    <FormControl fullWidth size="small">
+    <FormControl fullWidth size="small" error={Boolean(error)}>
       <InputLabel id={labelId}>{t(`settings.keys.${settingKey}`)}</InputLabel>
       <Select
         labelId={labelId}
         label={t(`settings.keys.${settingKey}`)}
         value={options.includes(value) ? value : ''}
-        onChange={(e) => void onSave(e.target.value)}
+        onChange={(e) => void onSave(e.target.value).then(setError)}
         data-testid={`setting-${settingKey}`}
       >
         {options.map((option) => (
@@ -52,7 +54,7 @@ export function OptionSettingField({ settingKey, value, onSave }: FieldProps) {
           </MenuItem>
         ))}
       </Select>
-      {help && <FormHelperText>{help}</FormHelperText>}
+      {(error || help) && <FormHelperText>{error ?? help}</FormHelperText>}
     </FormControl>
   );
 }
@@ -60,13 +62,14 @@ export function OptionSettingField({ settingKey, value, onSave }: FieldProps) {
 /** attendantTools (issue 32): one checkbox a tool; each change is saved at once, in the tools' own order. */
 export function ToolsSettingField({ settingKey, value, onSave }: FieldProps) {
   const { t } = useTranslation();
+  const [error, setError] = useState<string | null>(null);
   const open = parseAttendantTools(value);
   const toggle = (tool: AttendantTool, on: boolean) => {
     const next = ATTENDANT_TOOLS.filter((item) => (item === tool ? on : open.has(item)));
-    void onSave(next.join(','));
+    void onSave(next.join(',')).then(setError);
   };
   return (
-    <FormControl component="fieldset" variant="standard" sx={{ gridColumn: '1 / -1' }} data-testid={`setting-${settingKey}`}>
+    <FormControl component="fieldset" variant="standard" error={Boolean(error)} sx={{ gridColumn: '1 / -1' }} data-testid={`setting-${settingKey}`}>
       <FormLabel component="legend">{t(`settings.keys.${settingKey}`)}</FormLabel>
       <FormGroup row>
         {ATTENDANT_TOOLS.map((tool) => (
@@ -78,7 +81,7 @@ export function ToolsSettingField({ settingKey, value, onSave }: FieldProps) {
           />
         ))}
       </FormGroup>
-      <FormHelperText>{t(`settings.help.${settingKey}`)}</FormHelperText>
+      <FormHelperText>{error ?? t(`settings.help.${settingKey}`)}</FormHelperText>
     </FormControl>
   );
 }
@@ -92,6 +95,7 @@ export function TextSettingField({ settingKey, value, onSave, secret }: FieldPro
   const { t } = useTranslation();
   const [draft, setDraft] = useState(value);
   const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
   // A new value from the server (save, live update) replaces the draft.
   const [shown, setShown] = useState(value);
   if (shown !== value) {
@@ -104,7 +108,7 @@ export function TextSettingField({ settingKey, value, onSave, secret }: FieldPro
     if (!dirty || saving) return;
     setSaving(true);
     try {
-      await onSave(draft);
+      setError(await onSave(draft));
     } finally {
       setSaving(false);
     }
@@ -128,7 +132,10 @@ export function TextSettingField({ settingKey, value, onSave, secret }: FieldPro
     value: draft,
     size: 'small' as const,
     fullWidth: true,
-    onChange: (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => setDraft(e.target.value),
+    onChange: (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+      setDraft(e.target.value);
+      setError(null);
+    },
     onBlur: () => void save(),
     onKeyDown: (e: KeyboardEvent) => {
       if (e.key === 'Enter' && (!multiline || e.ctrlKey || e.metaKey)) {
@@ -136,7 +143,9 @@ export function TextSettingField({ settingKey, value, onSave, secret }: FieldPro
         void save();
       }
     },
-    helperText: t(`settings.help.${settingKey}`, { defaultValue: '' }) || undefined,
+    // What is wrong with the value, while it stays as typed; else the field's help.
+    error: Boolean(error),
+    helperText: error ?? (t(`settings.help.${settingKey}`, { defaultValue: '' }) || undefined),
   };
 
   if (secret) return <SecretSettingField settingKey={settingKey} value={value} onSave={onSave} />;
@@ -159,12 +168,15 @@ function SecretSettingField({ settingKey, value, onSave }: FieldProps) {
   const { t } = useTranslation();
   const [draft, setDraft] = useState('');
   const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
   const save = async () => {
     if (!draft || saving) return;
     setSaving(true);
     try {
-      await onSave(draft);
-      setDraft('');
+      const problem = await onSave(draft);
+      setError(problem);
+      // Emptied only once saved: a refused value stays, with what is wrong under it.
+      if (!problem) setDraft('');
     } finally {
       setSaving(false);
     }
@@ -178,12 +190,16 @@ function SecretSettingField({ settingKey, value, onSave }: FieldProps) {
       autoComplete="new-password"
       placeholder={value || t('settings.secret.notSet')}
       slotProps={{ inputLabel: { shrink: true } }}
-      onChange={(e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => setDraft(e.target.value)}
+      onChange={(e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+        setDraft(e.target.value);
+        setError(null);
+      }}
       onBlur={() => void save()}
       onKeyDown={(e: KeyboardEvent) => {
         if (e.key === 'Enter') void save();
       }}
-      helperText={value ? t('settings.secret.set') : t('settings.secret.notSet')}
+      error={Boolean(error)}
+      helperText={error ?? (value ? t('settings.secret.set') : t('settings.secret.notSet'))}
     />
   );
 }

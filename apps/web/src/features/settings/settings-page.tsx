@@ -1,4 +1,4 @@
-import { SETTING_DEFINITIONS, type SettingKey } from '@wadesk/contracts';
+import { SETTING_DEFINITIONS, validateSettingValue, type SettingKey } from '@wadesk/contracts';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -16,7 +16,9 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Page } from '../../components/page';
-import { toastError, toastSuccess } from '../../services/toast-error';
+import { translateValidation } from '../../i18n/validation-message';
+import { connection } from '../../services/connection-state';
+import { errorMessage, toastError, toastSuccess } from '../../services/toast-error';
 import { EmailTestSection } from '../email/email-test';
 import { OptionSettingField, TextSettingField, ToolsSettingField } from './setting-fields';
 import { regenerateApiToken, saveSetting, useApplySetting, useSettings, useSettingsLiveUpdates } from './settings-api';
@@ -120,14 +122,20 @@ export function SettingsPage() {
 
   const valueOf = (key: SettingKey) => settings?.find((s) => s.key === key)?.value ?? SETTING_DEFINITIONS[key].default;
 
-  const save = async (key: SettingKey, value: string) => {
+  /** Saves one setting; a refusal is said under the field (its value stays as typed), never in a toast alone. */
+  const save = async (key: SettingKey, value: string): Promise<string | null> => {
+    const problem = validateSettingValue(key, value);
+    if (problem) return translateValidation(t, problem) ?? problem;
     try {
       applySetting(await saveSetting(key, value));
       toastSuccess(t('settings.saved'));
       // §8: an alert says what turning groups on or off does.
       if (key === 'groups') toast.info(t(value === 'enabled' ? 'settings.groupsAlert.on' : 'settings.groupsAlert.off'), { autoClose: 6000 });
+      return null;
     } catch (err) {
-      toastError(err);
+      connection.reportRequestFailure(err);
+      const shown = errorMessage(err);
+      return shown.fields?.value ?? shown.text;
     }
   };
 
