@@ -24,8 +24,11 @@ import { deleteMessage, flattenMessages, markRead, messagesKey, reactToMessage, 
 import { MessagesList } from './messages-list';
 import { isPeek } from './peek';
 
-/** The chat screen of one ticket (§2): header, messages, input, contact drawer. */
-export function ChatView({ ticketId }: { ticketId: number }) {
+/**
+ * The chat screen of one ticket (§2): header, messages, input, contact drawer. `onContactPanel` hears when the
+ * contact panel opens and closes (the page makes room for it).
+ */
+export function ChatView({ ticketId, onContactPanel }: { ticketId: number; onContactPanel?: (open: boolean) => void }) {
   const { t } = useTranslation();
   const navigate = useStableNavigate();
   const queryClient = useQueryClient();
@@ -72,6 +75,11 @@ export function ChatView({ ticketId }: { ticketId: number }) {
       navigate('/tickets');
     }
   }, [ticketQuery.error, messagesQuery.error, navigate]);
+
+  useEffect(() => {
+    onContactPanel?.(contactOpen);
+  }, [contactOpen, onContactPanel]);
+  useEffect(() => () => onContactPanel?.(false), [onContactPanel]);
 
   useEffect(() => {
     setReplyingTo(null);

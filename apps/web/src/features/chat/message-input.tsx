@@ -39,6 +39,8 @@ import { TemplateDialog } from './template-dialog';
 import { sendMedia, sendText, useUpsertMessage } from './messages-api';
 
 export const SIGN_OPTION_KEY = 'signOption';
+/** The composer's width from which the sign switch fits in the row beside the text box. */
+const SIGN_IN_ROW = '@container composer (min-width: 560px)';
 
 function readSign(): boolean {
   return localStorage.getItem(SIGN_OPTION_KEY) !== 'false';
@@ -285,7 +287,9 @@ export const MessageInput = memo(function MessageInput({ ticketId, contact, what
   }
 
   return (
-    <Paper square elevation={0} sx={{ borderTop: 1, borderColor: 'divider', position: 'relative', bgcolor: '#f0f2f5' }}>
+    // A size container: the sign switch sits in the row only when the composer (not the screen) is wide enough to
+    // leave the text box a width to type in (issue 33 item 1); otherwise under it.
+    <Paper square elevation={0} sx={{ borderTop: 1, borderColor: 'divider', position: 'relative', bgcolor: '#f0f2f5', containerType: 'inline-size', containerName: 'composer' }} data-testid="composer">
       {showQuick && (
         <Paper elevation={4} sx={{ position: 'absolute', bottom: '100%', left: 8, right: 8, maxHeight: 260, overflowY: 'auto', zIndex: 2 }}>
           <List dense data-testid="quick-answers" ref={quickListRef} role="listbox" aria-label={t('chat.quickAnswersLabel')}>
@@ -354,7 +358,7 @@ export const MessageInput = memo(function MessageInput({ ticketId, contact, what
               <AttachFileIcon />
             </IconButton>
             <FormControlLabel
-              sx={{ mx: 0.5, display: { xs: 'none', sm: 'flex' } }}
+              sx={{ mx: 0.5, display: 'none', [SIGN_IN_ROW]: { display: 'flex' } }}
               control={<Switch size="small" checked={sign} onChange={(e) => toggleSign(e.target.checked)} />}
               label={<Typography variant="caption">{t('chat.input.sign')}</Typography>}
               labelPlacement="bottom"
@@ -373,7 +377,8 @@ export const MessageInput = memo(function MessageInput({ ticketId, contact, what
               }}
               onKeyDown={onKeyDown}
               inputProps={{ 'aria-label': t('chat.input.placeholder') }}
-              sx={{ bgcolor: 'background.paper', borderRadius: 2, px: 1.5, py: 1, alignSelf: 'center' }}
+              sx={{ bgcolor: 'background.paper', borderRadius: 2, px: 1.5, py: 1, alignSelf: 'center', minWidth: 0 }}
+              data-testid="message-box"
             />
             {cloud && (
               <Tooltip title={t('chat.template.open')}>
@@ -422,8 +427,8 @@ export const MessageInput = memo(function MessageInput({ ticketId, contact, what
           onSaved={() => setText('')}
         />
       )}
-      {/* The sign switch on phones sits under the input. */}
-      <Box sx={{ display: { xs: 'flex', sm: 'none' }, px: 1.5, pb: 0.5 }}>
+      {/* The sign switch of a narrow composer sits under the input. */}
+      <Box sx={{ display: 'flex', px: 1.5, pb: 0.5, [SIGN_IN_ROW]: { display: 'none' } }}>
         <FormControlLabel
           control={<Switch size="small" checked={sign} onChange={(e) => toggleSign(e.target.checked)} />}
           label={<Typography variant="caption">{t('chat.input.sign')}</Typography>}

@@ -36,13 +36,18 @@ export interface ContactDrawerProps {
   onClose: () => void;
 }
 
-/** From this width the panel sits beside the chat; below it the chat would be too narrow to share the row. */
-const SIDE_PANEL_QUERY = '(min-width:1280px)';
+/**
+ * From this width the panel sits beside the chat; below it, it is a drawer over the chat (issue 33 item 1: at 1024 px
+ * the chat beside list and panel would be too narrow to type in).
+ */
+export const SIDE_PANEL_QUERY = '(min-width:1200px)';
+/** From this width the ticket list stays beside the chat and the panel; below it, the list gives way while the panel is open. */
+export const PANEL_BESIDE_LIST_QUERY = '(min-width:1600px)';
 
 /**
  * The contact drawer (§2, 320 px): avatar, name, number as a tel: link, extra info, edited in place. On wide
- * screens a panel to the right of the chat that shrinks it; on narrower ones a drawer over the chat (the whole
- * width under 600 px).
+ * screens a panel to the right of the chat that shrinks it (the ticket list gives way under 1600 px, see
+ * TicketsPage); on narrower ones a drawer over the chat (the whole width under 600 px).
  */
 export function ContactDrawer({ contact, open, onClose }: ContactDrawerProps) {
   const small = useMediaQuery(SMALL_SCREEN_QUERY, { noSsr: true });

@@ -24,6 +24,7 @@ import { followTicket } from './follow-ticket';
 import { applyTicketChange } from './tickets-live';
 import { TransferTicketModal } from './transfer-ticket-modal';
 import { useOpenedOnce } from './use-opened-once';
+import { useElementWidth } from '../../hooks/use-element-width';
 
 export interface TicketHeaderProps {
   ticket: TicketDto;
@@ -33,10 +34,13 @@ export interface TicketHeaderProps {
   onDeleting: () => void;
 }
 
-/** From which screen size an action is a button; below it, it sits in the menu (the chat pane is narrow). */
-type ShownFrom = 'xs' | 'lg' | 'xl';
-const buttonDisplay = (from: ShownFrom = 'xs') => (from === 'xs' ? 'inline-flex' : { xs: 'none', [from]: 'inline-flex' });
-const menuDisplay = (from: ShownFrom = 'xs') => (from === 'xs' ? 'none' : { xs: 'flex', [from]: 'none' });
+/**
+ * From which width of the header an action is a button; narrower, it sits in the menu. The header's own width,
+ * not the screen's: the chat is narrower with the ticket list or the contact panel beside it (issue 33 item 1),
+ * and the header stays one row.
+ */
+const SECONDARY_FROM = 640;
+const TERTIARY_FROM = 780;
 
 type Action = {
   key: string;
@@ -44,7 +48,8 @@ type Action = {
   run: () => void;
   color?: 'primary' | 'error' | 'inherit' | 'success' | 'warning';
   variant?: 'contained' | 'outlined' | 'text';
-  from?: ShownFrom;
+  /** The header width (px) from which it is a button; always one when absent. */
+  from?: number;
 };
 
 /** The ticket header (§2): back, contact name with #id, 'Assigned to', the actions of its status. */
@@ -55,6 +60,8 @@ export const TicketHeader = memo(function TicketHeader({ ticket, onOpenContact, 
   const { user } = useAuth();
   const [busy, setBusy] = useState(false);
   const [menu, setMenu] = useState<HTMLElement | null>(null);
+  const [headerRef, headerWidth] = useElementWidth<HTMLDivElement>();
+  const isButton = (a: Action) => a.from === undefined || headerWidth >= a.from;
   const [transfer, setTransfer] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
 
@@ -114,10 +121,10 @@ export const TicketHeader = memo(function TicketHeader({ ticket, onOpenContact, 
   if (ticket.status === 'pending') {
     actions.push({ key: 'accept', label: t('tickets.actions.accept'), run: () => void change({ status: 'open' }, false, t('tickets.done.accepted')), variant: 'contained', color: 'primary' });
   } else if (ticket.status === 'open') {
-    actions.push({ key: 'return', label: t('tickets.actions.return'), run: () => void change({ status: 'pending' }, true, t('tickets.done.returned')), variant: 'outlined', color: 'inherit', from: 'lg' });
+    actions.push({ key: 'return', label: t('tickets.actions.return'), run: () => void change({ status: 'pending' }, true, t('tickets.done.returned')), variant: 'outlined', color: 'inherit', from: SECONDARY_FROM });
     actions.push({ key: 'resolve', label: t('tickets.actions.resolve'), run: () => void change({ status: 'closed' }, true, t('tickets.done.resolved')), variant: 'contained', color: 'primary' });
-    actions.push({ key: 'protocol', label: t('tickets.actions.protocol'), run: () => void protocol(), variant: 'outlined', color: 'primary', from: 'xl' });
-    actions.push({ key: 'transfer', label: t('tickets.actions.transfer'), run: () => setTransfer(true), variant: 'outlined', color: 'inherit', from: 'lg' });
+    actions.push({ key: 'protocol', label: t('tickets.actions.protocol'), run: () => void protocol(), variant: 'outlined', color: 'primary', from: TERTIARY_FROM });
+    actions.push({ key: 'transfer', label: t('tickets.actions.transfer'), run: () => setTransfer(true), variant: 'outlined', color: 'inherit', from: SECONDARY_FROM });
   } else {
     actions.push({ key: 'reopen', label: t('tickets.actions.reopen'), run: () => void change({ status: 'open' }, false, t('tickets.done.reopened')), variant: 'contained', color: 'primary' });
   }
@@ -125,11 +132,11 @@ export const TicketHeader = memo(function TicketHeader({ ticket, onOpenContact, 
   if (can(user?.profile, 'ticket-options:deleteTicket')) more.push({ key: 'delete', label: t('tickets.actions.delete'), run: () => setConfirmDelete(true), color: 'error' });
 
   return (
-    <Paper square elevation={0} sx={{ display: 'flex', alignItems: 'center', gap: 1, px: 1, py: 0.5, minHeight: 64, borderBottom: 1, borderColor: 'divider', flexWrap: { xs: 'nowrap', sm: 'wrap' } }}>
+    <Paper ref={headerRef} square elevation={0} sx={{ display: 'flex', alignItems: 'center', gap: 1, px: 1, py: 0.5, minHeight: 64, borderBottom: 1, borderColor: 'divider', flexWrap: 'nowrap' }} data-testid="ticket-header">
       <IconButton aria-label={t('tickets.header.back')} onClick={() => navigate('/tickets')}>
         <ArrowBackIcon />
       </IconButton>
-      <ButtonBase onClick={onOpenContact} sx={{ display: 'flex', gap: 1, alignItems: 'center', flex: 1, minWidth: { xs: 0, sm: 140 }, justifyContent: 'flex-start', textAlign: 'left', borderRadius: 1, py: 0.5 }} aria-label={t('tickets.header.contactInfo')}>
+      <ButtonBase onClick={onOpenContact} sx={{ display: 'flex', gap: 1, alignItems: 'center', flex: 1, minWidth: 0, justifyContent: 'flex-start', textAlign: 'left', borderRadius: 1, py: 0.5 }} aria-label={t('tickets.header.contactInfo')}>
         <Avatar src={ticket.contact.profilePicUrl || undefined} alt={ticket.contact.name}>
           {ticket.contact.name.slice(0, 1).toUpperCase()}
         </Avatar>
@@ -142,8 +149,8 @@ export const TicketHeader = memo(function TicketHeader({ ticket, onOpenContact, 
           </Typography>
         </Box>
       </ButtonBase>
-      <Box sx={{ display: 'flex', gap: { xs: 0, sm: 1 }, alignItems: 'center', flexWrap: 'wrap', justifyContent: 'flex-end' }}>
-        {actions.map((a) => (
+      <Box sx={{ display: 'flex', gap: { xs: 0, sm: 1 }, alignItems: 'center', flexShrink: 0 }}>
+        {actions.filter(isButton).map((a) => (
           <Button
             key={a.key}
             size="small"
@@ -151,7 +158,7 @@ export const TicketHeader = memo(function TicketHeader({ ticket, onOpenContact, 
             variant={a.variant}
             color={a.color}
             onClick={a.run}
-            sx={{ display: buttonDisplay(a.from), whiteSpace: 'nowrap' }}
+            sx={{ whiteSpace: 'nowrap' }}
           >
             {a.label}
           </Button>
@@ -165,8 +172,8 @@ export const TicketHeader = memo(function TicketHeader({ ticket, onOpenContact, 
       </Box>
       {menuMounted && (
         <Menu anchorEl={menu} open={!!menu} onClose={() => setMenu(null)}>
-          {actions.map((a) => (
-            <MenuItem key={a.key} sx={{ display: menuDisplay(a.from) }} onClick={() => { setMenu(null); a.run(); }}>
+          {actions.filter((a) => !isButton(a)).map((a) => (
+            <MenuItem key={a.key} onClick={() => { setMenu(null); a.run(); }}>
               {a.label}
             </MenuItem>
           ))}
