@@ -1,11 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
-import { connectedSimulator, contactWrites, uiLogin, unique } from './support/api';
-import { openTab, shot, ticketRow, uniqueNumber } from './support/tickets';
+import { api, apiLogin, connectedSimulator, contactWrites, uiLogin, unique } from './support/api';
+import { openTab, shot, ticketRow, tinyWav, uniqueNumber } from './support/tickets';
 
 /** Issue 33, the chat bubbles and previews: what the attendant reads, in English and Portuguese, on a phone and a laptop. */
 const WORDS = {
-  en: { queue: /Queue/, view: 'View', readMore: 'Read more' },
-  pt: { queue: /Aguardando/, view: 'Espiar', readMore: 'Ler mais' },
+  en: { queue: /Queue/, view: 'View', readMore: 'Read more', openMap: 'Open in maps', download: 'Download' },
+  pt: { queue: /Aguardando/, view: 'Espiar', readMore: 'Ler mais', openMap: 'Abrir no mapa', download: 'Baixar' },
 } as const;
 
 const SIZES = { phone: { width: 390, height: 844 }, laptop: { width: 1280, height: 800 } } as const;
@@ -64,6 +64,52 @@ for (const lng of ['en', 'pt'] as const) {
       expect((await folded.boundingBox())!.height).toBeGreaterThan(1000);
       await formatted.scrollIntoViewIfNeeded();
       await shot(page, `h1-${lng}-${size}-item2-formatting`);
+    });
+  }
+}
+
+/** 3,000 bytes of a PDF: the card says "3 KB" (en) or "3 kB" (pt). */
+const PDF = `data:application/pdf;base64,${Buffer.from(`%PDF-1.4 ${'x'.repeat(2991)}`).toString('base64')}`;
+
+for (const lng of ['en', 'pt'] as const) {
+  for (const [size, viewport] of Object.entries(SIZES)) {
+    test(`[${lng} ${size}] items 6 and 10: a document's name and size, a voice note's length at once, a location's map without a tile server`, async ({ page, request }) => {
+      const connection = await connectedSimulator(request);
+      const token = await apiLogin(request);
+      const name = `Anexos ${unique()}`;
+      const from = uniqueNumber();
+      await contactWrites(request, connection.id, { from, name, mediaType: 'document', mediaUrl: PDF, body: 'Contrato_assinado_2026.pdf' });
+      await api(request, token, 'POST', `/api/simulator/${connection.id}/inbound`, { from, name, mediaType: 'audio', mediaUrl: tinyWav(), duration: 4 });
+      await contactWrites(request, connection.id, { from, name, mediaType: 'location', body: '-23.561414,-46.655881|Av. Paulista, 1578 - Bela Vista, São Paulo' });
+
+      const elsewhere: string[] = [];
+      page.on('request', (r) => {
+        const host = new URL(r.url()).hostname;
+        if (!['127.0.0.1', 'localhost'].includes(host) && !r.url().startsWith('data:')) elsewhere.push(r.url());
+      });
+      await page.setViewportSize(viewport);
+      await inLanguage(page, lng);
+      await uiLogin(page);
+      await viewTicket(page, lng, name);
+      const list = page.getByTestId('messages-list');
+
+      const doc = list.getByTestId('document');
+      await expect(doc.getByTestId('document-name')).toHaveText('Contrato_assinado_2026.pdf');
+      await expect(doc.getByTestId('document-size')).toHaveText(/^PDF · 3 kB$/i);
+      await expect(doc.getByRole('link', { name: WORDS[lng].download })).toHaveAttribute('href', /\/api\/media\//);
+      // The name is on the card, not repeated as a caption.
+      await expect(list.getByTestId('message').filter({ has: doc }).getByTestId('message-body')).toHaveCount(0);
+
+      // The stored length shows before the player has loaded the file.
+      await expect(list.getByTestId('audio-duration')).toHaveText('0:04');
+
+      const location = list.getByTestId('location');
+      await expect(location.getByTestId('location-map')).toBeVisible();
+      await expect(location.getByTestId('location-description')).toHaveText('Av. Paulista, 1578 - Bela Vista, São Paulo');
+      await expect(location.getByRole('link', { name: WORDS[lng].openMap })).toHaveAttribute('href', /maps\.google\.com\/maps\?q=-23\.561414%2C-46\.655881/);
+      await location.scrollIntoViewIfNeeded();
+      await shot(page, `h1-${lng}-${size}-items6-10`);
+      expect(elsewhere).toEqual([]);
     });
   }
 }
