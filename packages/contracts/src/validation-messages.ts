@@ -32,3 +32,8 @@ export const SETTING_MESSAGES = {
   instagramAccountId: 'Must be the numeric account id',
   absolutePath: 'Must be an absolute path',
 } as const;
+
+/** Other fixed texts of the forms' checks, translated by the web (`validation.fields.<key>`). */
+export const FIELD_MESSAGES = {
+  invalidColor: 'Must be a colour like #1273DE',
+} as const;

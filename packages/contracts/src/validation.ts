@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { INPUT_MESSAGES, MESSAGES } from './validation-messages.js';
 
-export { INPUT_MESSAGES, MESSAGES, SETTING_MESSAGES } from './validation-messages.js';
+export { FIELD_MESSAGES, INPUT_MESSAGES, MESSAGES, SETTING_MESSAGES } from './validation-messages.js';
 
 /** The largest value of PostgreSQL's `integer`: every id column and every small count. */
 export const MAX_ID = 2_147_483_647;

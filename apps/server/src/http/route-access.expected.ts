@@ -43,6 +43,8 @@ export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
   'POST /api/auth/refresh_token': { access: 'public' },
   'DELETE /api/auth/logout': { access: 'public' },
   'POST /api/auth/signup': { access: 'public' },
+  // Whether sign-up is open (the login page's link): the userCreation setting, nothing else.
+  'GET /api/auth/signup': { access: 'public' },
 
   // Media files: the signature in the URL is the credential (decision 0002).
   'GET /api/media/:name': { access: 'public' },

@@ -53,6 +53,8 @@ export interface RowDelete<T> {
   remove: (row: T) => Promise<unknown>;
   /** The toast once deleted. */
   deletedText: string;
+  /** Rows that cannot be deleted (the signed-in admin's own user): no button at all. */
+  hidden?: (row: T) => boolean;
 }
 
 export interface RowActions<T> {
@@ -153,7 +155,7 @@ export function DataTable<T extends { id: number }>(props: DataTableProps<T>) {
                           <EditIcon fontSize="small" />
                         </IconButton>
                       )}
-                      {deleteAction && (
+                      {deleteAction && !deleteAction.hidden?.(row) && (
                         <IconButton size="small" aria-label={deleteAction.label(row)} onClick={() => deletion.ask(row)}>
                           <DeleteOutlineIcon fontSize="small" />
                         </IconButton>

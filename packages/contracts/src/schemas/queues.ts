@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundedString, hasNoNulCharacter, INPUT_MESSAGES, MESSAGES, textField } from '../validation.js';
+import { boundedString, FIELD_MESSAGES, hasNoNulCharacter, INPUT_MESSAGES, MESSAGES, textField } from '../validation.js';
 
 export const DEFAULT_QUEUE_COLOR = '#7C7C7C';
 
@@ -9,7 +9,9 @@ const queueColor = z
   .min(1, MESSAGES.required)
   .min(3, MESSAGES.tooShort)
   .max(9, MESSAGES.tooLong)
-  .refine(hasNoNulCharacter, INPUT_MESSAGES.invalidCharacter);
+  .refine(hasNoNulCharacter, INPUT_MESSAGES.invalidCharacter)
+  // A colour the lists can paint (issue 33 item 19): #RGB, #RRGGBB, or either with an alpha.
+  .refine((value) => /^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i.test(value), FIELD_MESSAGES.invalidColor);
 const greetingMessage = textField(30000);
 
 export const QueueInput = z.object({

@@ -46,6 +46,9 @@ export function authRoutes(app: FastifyInstance, auth: AuthService, cookieSecure
     return reply.status(204).send();
   });
 
+  // Whether the login page offers sign-up (issue 33 item 19): the userCreation setting.
+  app.get('/api/auth/signup', publicRoute, async () => ({ open: await auth.signupOpen() }));
+
   app.post('/api/auth/signup', publicRoute, async (request, reply) => {
     // The same answer whether the e-mail was free or not (see AuthService.signup).
     const answer = await auth.signup(parse(SignupInput, request.body), request.ip);

@@ -80,12 +80,17 @@ export class AuthService {
     return this.issue(record.id, randomUUID());
   }
 
+  /** Whether anyone may create an account (the setting userCreation). */
+  async signupOpen(): Promise<boolean> {
+    return (await this.settings.value('userCreation')) !== 'disabled';
+  }
+
   /**
    * Creates a 'user' profile. A taken e-mail gets the very same answer and changes nothing, so sign-up
    * never tells which e-mails have an account.
    */
   async signup(input: SignupInput, ip: string): Promise<SignupAnswer> {
-    if ((await this.settings.value('userCreation')) === 'disabled') {
+    if (!(await this.signupOpen())) {
       throw new AppError('ERR_USER_CREATION_DISABLED', 'User creation was disabled by administrator.');
     }
     const limits = new RateLimitsRepository(this.db);

@@ -262,7 +262,10 @@ describe('POST /api/auth/signup', () => {
     });
     expect(res.status).toBe(403);
     expect(res.body.error).toBe('ERR_USER_CREATION_DISABLED');
+    // The login page asks before it offers the link (issue 33 item 19): no token needed.
+    expect((await t.call('GET', '/api/auth/signup')).body).toEqual({ open: false });
     await t.call('PUT', '/api/settings/userCreation', { token, body: { value: 'enabled' } });
+    expect((await t.call('GET', '/api/auth/signup')).body).toEqual({ open: true });
   });
 
   it('is rate limited per IP', async () => {

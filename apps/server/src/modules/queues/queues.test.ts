@@ -173,6 +173,14 @@ describe('PUT /api/queue/:id', () => {
     const invalid = await t.call('PUT', `/api/queue/${queue.id}`, { token: t.admin, body: { color: 'ab' } });
     expect(invalid.status).toBe(400);
     expect(invalid.body.issues).toEqual([{ path: 'color', message: 'Too Short!' }]);
+    // A colour the lists can paint (issue 33 item 19), on update as on create.
+    for (const color of ['banana', '#12345G', '1273DE', '#12345']) {
+      const notColour = await t.call('PUT', `/api/queue/${queue.id}`, { token: t.admin, body: { color } });
+      expect(notColour.body.issues, color).toEqual([{ path: 'color', message: 'Must be a colour like #1273DE' }]);
+    }
+    const created = await t.call('POST', '/api/queue', { token: t.admin, body: { name: 'Not a colour', color: 'red-ish' } });
+    expect(created.status).toBe(400);
+    expect((await t.call('PUT', `/api/queue/${queue.id}`, { token: t.admin, body: { color: '#1273dE' } })).status).toBe(200);
     const missing = await t.call('PUT', '/api/queue/999999', { token: t.admin, body: { name: 'Whatever' } });
     expect(missing.status).toBe(404);
     expect(missing.body.error).toBe('ERR_NO_QUEUE_FOUND');

@@ -14,13 +14,14 @@ export interface AuthFormProps<V extends FieldValues> {
   /** Sends the valid values; a failure is toasted. */
   onSubmit: (values: V) => Promise<void>;
   submitLabel: string;
-  /** The link under the button, to the other page (login ↔ sign-up). */
-  link: { to: string; label: string };
+  /** The link under the button, to the other page (login ↔ sign-up); or a note in its place. */
+  link?: { to: string; label: string };
+  note?: string;
   children: ReactNode;
 }
 
 /** The login and sign-up pages' form: its fields, a large submit button and a link to the other page. */
-export function AuthForm<V extends FieldValues>({ title, form, onSubmit, submitLabel, link, children }: AuthFormProps<V>) {
+export function AuthForm<V extends FieldValues>({ title, form, onSubmit, submitLabel, link, note, children }: AuthFormProps<V>) {
   const submit = form.handleSubmit(async (values) => {
     // A toast follows (success or failure): its code loads alongside the request, not after it, when the
     // browser was not idle before (see app.tsx's Toasts).
@@ -39,11 +40,18 @@ export function AuthForm<V extends FieldValues>({ title, form, onSubmit, submitL
         <Button type="submit" variant="contained" size="large" disabled={form.formState.isSubmitting}>
           {submitLabel}
         </Button>
-        <Typography variant="body2" sx={{ textAlign: 'center' }}>
-          <Link component={RouterLink} to={link.to}>
-            {link.label}
-          </Link>
-        </Typography>
+        {link && (
+          <Typography variant="body2" sx={{ textAlign: 'center' }}>
+            <Link component={RouterLink} to={link.to}>
+              {link.label}
+            </Link>
+          </Typography>
+        )}
+        {note && (
+          <Typography variant="body2" color="text.secondary" sx={{ textAlign: 'center' }} data-testid="auth-note">
+            {note}
+          </Typography>
+        )}
       </Stack>
     </AuthLayout>
   );

@@ -1,6 +1,7 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { api } from '../../services/api';
 import { useAuth } from './auth-context';
 import { AuthForm } from './auth-form';
 import { lazyResolver, preloadAuthResolvers } from './lazy-resolver';
@@ -11,6 +12,18 @@ export function LoginPage() {
   const { login } = useAuth();
   const form = useForm({ resolver: lazyResolver((r) => r.loginResolver), defaultValues: { email: '', password: '' } });
   useEffect(() => void preloadAuthResolvers(), []);
+  // Sign-up is offered only while the admin leaves it open (userCreation); unknown until the server says.
+  const [signupOpen, setSignupOpen] = useState<boolean | null>(null);
+  useEffect(() => {
+    let current = true;
+    api.get<{ open: boolean }>('/auth/signup').then(
+      ({ data }) => current && setSignupOpen(data.open),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, []);
 
   return (
     <AuthForm
@@ -18,7 +31,8 @@ export function LoginPage() {
       form={form}
       onSubmit={login}
       submitLabel={t('auth.login.submit')}
-      link={{ to: '/signup', label: t('auth.login.toSignup') }}
+      link={signupOpen ? { to: '/signup', label: t('auth.login.toSignup') } : undefined}
+      note={signupOpen === false ? t('auth.login.signupClosed') : undefined}
     >
       <SignInField form={form} name="email" label={t('auth.email')} type="email" autoComplete="email" autoFocus />
       <SignInField form={form} name="password" type="password" label={t('auth.password')} autoComplete="current-password" />

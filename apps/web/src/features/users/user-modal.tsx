@@ -95,9 +95,14 @@ export function UserModal({ open, onClose, userId, ownProfile = false }: UserMod
       onClose={onClose}
       editing={editing}
       loading={editing && isLoading}
+      fieldErrors={{ ERR_EMAIL_ALREADY_EXISTS: 'email' }}
     >
+      {/* Name, E-mail, Password, in the order they are read and typed (issue 33 item 19). */}
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
         <FormTextField form={form} name="name" label={t('users.fields.name')} autoFocus />
+        <FormTextField form={form} name="email" label={t('users.fields.email')} type="email" />
+      </Stack>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
         <FormTextField
           form={form}
           name="password"
@@ -106,9 +111,6 @@ export function UserModal({ open, onClose, userId, ownProfile = false }: UserMod
           autoComplete="new-password"
           helperText={editing ? t('users.fields.passwordKeep') : undefined}
         />
-      </Stack>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-        <FormTextField form={form} name="email" label={t('users.fields.email')} type="email" />
         {adminFields && (
           <FormSelect
             form={form}

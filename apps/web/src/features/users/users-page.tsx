@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { DataTable } from '../../components/data-table';
 import { ListPage } from '../../components/list-page';
 import { useListSearch } from '../../hooks/use-list-search';
+import { useAuth } from '../auth/auth-context';
 import { UserModal } from './user-modal';
 import { USER_SEARCH_MIN_LENGTH, useUserActions, useUsersList, useUsersLiveUpdates } from './users-api';
 
@@ -14,6 +15,7 @@ export function UsersPage() {
   const [modal, setModal] = useState<{ userId?: number } | null>(null);
   useUsersLiveUpdates();
   const { remove } = useUserActions();
+  const { user: me } = useAuth();
 
   return (
     <ListPage title={t('pages.users')} search={search} add={{ label: t('users.add'), onClick: () => setModal({}) }}>
@@ -51,6 +53,8 @@ export function UsersPage() {
             confirmText: t('users.confirmDelete.text'),
             remove,
             deletedText: t('users.deleted'),
+            // One's own user cannot be deleted (ERR_CANNOT_DELETE_SELF): no button that can only fail.
+            hidden: (u) => u.id === me?.id,
           },
         }}
       />
