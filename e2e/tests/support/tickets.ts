@@ -36,7 +36,8 @@ let numbers = Math.floor(Math.random() * 999);
  */
 export function uniqueNumber(): string {
   numbers = (numbers % 999) + 1;
-  return `5511${String(Date.now()).slice(-5)}${String(numbers).padStart(3, '0')}`;
+  // A Brazilian mobile with its ninth digit: the phone-number rule (issue 33 item 11) keeps it as it is.
+  return `55119${String(Date.now()).slice(-5)}${String(numbers).padStart(3, '0')}`;
 }
 
 export interface OutboxItem {

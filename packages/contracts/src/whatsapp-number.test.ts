@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeWhatsappNumber, parseNumberLines } from './whatsapp-number.js';
+import { normalizeWhatsappNumber, parseNumberLines, whatsappNumberForms } from './whatsapp-number.js';
 
 describe('normalizeWhatsappNumber (§5)', () => {
   it.each([
@@ -16,6 +16,12 @@ describe('normalizeWhatsappNumber (§5)', () => {
     ['553187654321', '553187654321'],
     ['5585912345678', '558512345678'],
     ['5571 9 1234-5678', '557112345678'],
+    // Brazilian landlines (8 digits starting with 2 to 5) never get a ninth digit (issue 33 item 11).
+    ['552133334444', '552133334444'],
+    ['+55 11 3333-4444', '551133334444'],
+    ['554132221111', '554132221111'],
+    // The form every screen of the desk accepts.
+    ['+55 11 95555-4444', '5511955554444'],
     // Other countries: as typed (digits only).
     ['14155552671', '14155552671'],
     ['+351 912 345 678', '351912345678'],
@@ -35,8 +41,27 @@ describe('normalizeWhatsappNumber (§5)', () => {
     ['55119876543210', 'BRAZIL_LENGTH'],
     ['5511187654321', 'BRAZIL_LENGTH'],
     ['120363025246125888@g.us', 'NOT_A_NUMBER'],
+    // No country calling code starts this number (issue 33 item 11).
+    ['99912345678', 'NO_COUNTRY_CODE'],
+    ['+999 1234 5678', 'NO_COUNTRY_CODE'],
+    // A country code, but not a length that country uses.
+    ['12345678', 'COUNTRY_LENGTH'],
+    ['4412345', 'TOO_SHORT'],
   ])('%s is refused: %s', (input, reason) => {
     expect(normalizeWhatsappNumber(input)).toEqual({ ok: false, reason });
+  });
+});
+
+describe('whatsappNumberForms (item 12)', () => {
+  it.each([
+    ['+55 11 95555-4444', ['5511955554444', '551155554444']],
+    ['551185554444', ['5511985554444', '551185554444']],
+    ['5541987654321', ['554187654321', '5541987654321']],
+    ['554187654321', ['554187654321', '5541987654321']],
+    ['552133334444', ['552133334444']],
+    ['14155552671', ['14155552671']],
+  ])('%s is found as %j', (input, forms) => {
+    expect(whatsappNumberForms(input)).toEqual(forms);
   });
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { normalizeWhatsappNumber, NUMBER_PROBLEM_MESSAGES } from '../whatsapp-number.js';
 import { boundedString, hasNoNulCharacter, idField, INPUT_MESSAGES, MESSAGES, pageNumberField, searchParamField, textField } from '../validation.js';
 
 export const ExtraInfoInput = z.object({
@@ -12,15 +13,36 @@ export const ExtraInfoInput = z.object({
   value: textField(1000).default(''),
 });
 
+/**
+ * A typed phone number: the desk's one rule (issue 33 item 11), so "+55 11 95555-4444" is stored as 5511955554444
+ * and a number without a country code is refused with the reason.
+ */
+export const whatsappNumberField = z
+  .string({ error: MESSAGES.required })
+  .trim()
+  .min(1, MESSAGES.required)
+  .max(50, MESSAGES.tooLong)
+  .transform((value, ctx) => {
+    const result = normalizeWhatsappNumber(value);
+    if (result.ok) return result.number;
+    ctx.addIssue({ code: 'custom', message: NUMBER_PROBLEM_MESSAGES[result.reason] });
+    return z.NEVER;
+  });
+
+/**
+ * The number of a contact being edited: a stored number is sent back as it is (groups and other channels keep
+ * ids the phone rule refuses); the service applies the rule when the number changes.
+ */
+const storedNumberField = z
+  .string({ error: MESSAGES.required })
+  .trim()
+  .min(1, MESSAGES.required)
+  .max(100, MESSAGES.tooLong)
+  .refine(hasNoNulCharacter, INPUT_MESSAGES.invalidCharacter);
+
 export const ContactInput = z.object({
   name: boundedString(2, 50),
-  number: z
-    .string({ error: MESSAGES.required })
-    .trim()
-    .min(1, MESSAGES.required)
-    .regex(/^\d+$/, 'Digits only, international format, no plus sign')
-    .min(8, MESSAGES.tooShort)
-    .max(50, MESSAGES.tooLong),
+  number: whatsappNumberField,
   email: z
     .string()
     .trim()
@@ -40,7 +62,7 @@ export type ContactWithoutExtraInfoInput = z.input<typeof ContactWithoutExtraInf
  * PUT /contacts/:id: the contact's fields; `extraInfo`, when given, replaces the list (items with an id are
  * updated, new ones inserted, missing ones deleted); when absent the list stays.
  */
-export const ContactUpdateInput = ContactInput.extend({ extraInfo: z.array(ExtraInfoInput).max(100).optional() });
+export const ContactUpdateInput = ContactInput.extend({ number: storedNumberField, extraInfo: z.array(ExtraInfoInput).max(100).optional() });
 export type ContactUpdateInput = z.input<typeof ContactUpdateInput>;
 
 /** Search applies only from this many characters (§5). */
@@ -101,6 +123,7 @@ export type ContactCsvLineReason =
   | 'nameTooLong'
   | 'numberRequired'
   | 'numberInvalid'
+  | 'numberNoCountryCode'
   | 'numberTooShort'
   | 'numberTooLong'
   | 'emailInvalid'

@@ -2,6 +2,7 @@ import { AppError } from '../../http/app-error.js';
 import type { Ack, GroupInfo, InboundCall, InboundMessage, InboundOutcome } from '../channel-driver.js';
 import { toDataUrl } from './simulator-media.js';
 import type { SimulatorOutboxFiles } from './simulator-outbox-files.js';
+import { chatIdOf } from './simulator.driver.js';
 
 /** What the simulated device sent. */
 export interface OutboxEntry {
@@ -116,7 +117,7 @@ export class SimulatorDevice {
   createGroup(subject: string, participants: string[], description?: string): GroupInfo {
     this.groupCounter += 1;
     const id = `120363${Date.now()}${String(this.groupCounter).padStart(3, '0')}@g.us`;
-    const members = [...new Set(participants.map((p) => p.replace(/@.*$/, '').replace(/\D/g, '')).filter((n) => n && n !== this.number))];
+    const members = [...new Set(participants.map((p) => chatIdOf(p)).filter((n) => n && n !== this.number))];
     const group: GroupInfo = {
       id,
       subject,
@@ -147,8 +148,8 @@ export class SimulatorDevice {
 
   listOutbox(to?: string): OutboxEntry[] {
     if (!to) return [...this.outbox];
-    const digits = to.includes('@') ? to : to.replace(/\D/g, '');
-    return this.outbox.filter((e) => e.to === digits);
+    const chatId = to.includes('@') ? to : chatIdOf(to);
+    return this.outbox.filter((e) => e.to === chatId);
   }
 
   /** Moves a sent message's delivery state; null when no such message was sent. */

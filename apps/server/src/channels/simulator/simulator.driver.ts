@@ -1,3 +1,4 @@
+import { normalizeWhatsappNumber } from '@wadesk/contracts';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AppError } from '../../http/app-error.js';
 import type {
@@ -20,9 +21,17 @@ export const PAIRED_KEY = 'simulator:paired';
 /** The device reports "sent to server" (ack 1) this long after a send, once the sender has stored it. */
 const SENT_ACK_DELAY_MS = 200;
 
-/** A chat id as the simulator keeps it: a group id as is, a contact as digits only. */
+/**
+ * A chat id as the simulator keeps it: a group id as is, a contact as digits only. A Brazilian number is the id
+ * WhatsApp gives it (decision 0031): area codes up to 30 with the ninth digit, above 30 without, so a customer who
+ * writes from "+55 41 9…" is the chat a send to 5541… reaches (issue 33 item 12).
+ */
 export function chatIdOf(to: string): string {
-  return to.endsWith('@g.us') ? to : to.replace(/@.*$/, '').replace(/\D/g, '');
+  if (to.endsWith('@g.us')) return to;
+  const digits = to.replace(/@.*$/, '').replace(/\D/g, '');
+  if (!digits.startsWith('55')) return digits;
+  const id = normalizeWhatsappNumber(digits);
+  return id.ok ? id.number : digits;
 }
 
 /** The simulator's channel driver: a virtual WhatsApp device, driven through the simulator's HTTP routes. */
@@ -144,7 +153,7 @@ export class SimulatorDriver implements ChannelDriver, SimulatorLink {
   async checkNumber(number: string): Promise<{ exists: boolean; number?: string }> {
     this.requireConnected();
     await this.networkLatency();
-    const digits = number.replace(/\D/g, '');
+    const digits = chatIdOf(number);
     if (digits.length < 8 || digits.endsWith('0000')) return { exists: false };
     return { exists: true, number: digits };
   }

@@ -3,6 +3,7 @@ import {
   CAMPAIGN_PAGE_SIZE,
   MAX_CAMPAIGN_NUMBERS,
   normalizeWhatsappNumber,
+  NUMBER_PROBLEM_MESSAGES,
   parseNumberLines,
   toCsv,
   type BulkMediaFolderDto,
@@ -73,13 +74,7 @@ const CONNECTION_RETRY_MS = 15_000;
 
 const NOT_FOUND = 'Campaign not found.';
 
-const REASON_TEXT: Record<NumberProblem, string> = {
-  NOT_A_NUMBER: 'Not a phone number',
-  TOO_SHORT: 'Too short for a phone number',
-  TOO_LONG: 'Too long for a phone number',
-  BRAZIL_LENGTH: 'A Brazilian number needs the area code and 8 or 9 digits',
-  DUPLICATE: 'Repeats an earlier line',
-};
+const REASON_TEXT: Record<NumberProblem, string> = NUMBER_PROBLEM_MESSAGES;
 
 /**
  * Bulk sends (issue 12). A campaign's recipients are sent one at a time by a chain of `campaign.step` jobs: each
@@ -286,9 +281,14 @@ export class CampaignsService {
     if (outcome.status === 'sent') await this.record(driver, campaign, outcome, media, link);
     if (outcome.status === 'failed') this.options.log.info({ campaignId, line: claim.recipient.line, error: outcome.error }, 'campaign recipient failed');
 
-    // A pause after this send and one before the next (§9).
-    const at = this.after(this.pauseMs(campaign) + this.pauseMs(campaign));
-    if (await this.repo().setNextSend(campaignId, chain, at)) await this.scheduleStep({ campaignId, chain }, at);
+    // Done as soon as the last recipient is through (issue 33 item 18); else a pause after this send and one
+    // before the next (§9).
+    if (await this.repo().finishIfDrained(campaignId, chain, this.clock())) {
+      this.media.forget(campaignId);
+    } else {
+      const at = this.after(this.pauseMs(campaign) + this.pauseMs(campaign));
+      if (await this.repo().setNextSend(campaignId, chain, at)) await this.scheduleStep({ campaignId, chain }, at);
+    }
     await this.announce(campaignId);
     const { line, number } = claim.recipient;
     return outcome.status === 'sent' ? { outcome: 'sent', line, number } : { outcome: outcome.status, line, number, error: outcome.error };

@@ -7,10 +7,10 @@ import { useTestApp } from '../../test/test-app.js';
 const t = useTestApp({ admin: true, user: true });
 
 let seq = 0;
-/** A fresh number for this file (prefix 5521 is not used by the other contact tests). */
+/** A fresh number for this file (prefix 5521 is not used by the other contact tests), a mobile with its ninth digit. */
 function newNumber(): string {
   seq += 1;
-  return `552198${String(seq).padStart(6, '0')}`;
+  return `5521998${String(seq).padStart(6, '0')}`;
 }
 
 interface ImportResult {
@@ -85,7 +85,6 @@ describe('POST /api/contacts/import/csv', () => {
     expect(res.body.errors.map(({ line, reason }) => ({ line, reason }))).toEqual([
       { line: 3, reason: 'nameTooShort' },
       { line: 4, reason: 'numberInvalid' },
-      { line: 4, reason: 'numberTooShort' },
       { line: 5, reason: 'emailInvalid' },
       { line: 7, reason: 'duplicateInFile' },
       { line: 9, reason: 'numberTooShort' },

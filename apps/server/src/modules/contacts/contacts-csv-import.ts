@@ -3,6 +3,7 @@ import {
   ContactInput,
   csvCellText,
   MESSAGES,
+  NUMBER_PROBLEM_MESSAGES,
   type ContactCsvLineReason,
   type ContactCsvPreviewRow,
 } from '@wadesk/contracts';
@@ -15,7 +16,8 @@ export const CSV_REASON_MESSAGES: Record<ContactCsvLineReason, string> = {
   nameTooShort: 'Name: at least 2 characters',
   nameTooLong: 'Name: at most 50 characters',
   numberRequired: 'Number: required',
-  numberInvalid: 'Number: digits only, international format, no plus sign',
+  numberInvalid: 'Number: not a phone number (international format, starting with the country code)',
+  numberNoCountryCode: 'Number: start with the country code (55 for Brazil, 1 for the USA)',
   numberTooShort: 'Number: at least 8 digits',
   numberTooLong: 'Number: at most 50 digits',
   emailInvalid: 'Email: invalid',
@@ -167,8 +169,9 @@ function reasonOf(issue: { path: PropertyKey[]; message: string }): ContactCsvLi
       if (message === MESSAGES.tooLong) return 'nameTooLong';
       return message === MESSAGES.required ? 'nameRequired' : 'nameTooShort';
     case 'number':
-      if (message === MESSAGES.tooLong) return 'numberTooLong';
-      if (message === MESSAGES.tooShort) return 'numberTooShort';
+      if (message === MESSAGES.tooLong || message === NUMBER_PROBLEM_MESSAGES.TOO_LONG) return 'numberTooLong';
+      if (message === MESSAGES.tooShort || message === NUMBER_PROBLEM_MESSAGES.TOO_SHORT) return 'numberTooShort';
+      if (message === NUMBER_PROBLEM_MESSAGES.NO_COUNTRY_CODE) return 'numberNoCountryCode';
       return message === MESSAGES.required ? 'numberRequired' : 'numberInvalid';
     case 'email':
       return 'emailInvalid';

@@ -15,7 +15,7 @@ function bigCsv(bytes: number, firstNumber: number): Buffer {
   const lines = ['name,number,notes'];
   let size = lines[0]!.length + 1;
   for (let i = 0; size < bytes; i += 1) {
-    const line = `Person ${i},55218${String(firstNumber + i).padStart(8, '0')},${'n'.repeat(560)}`;
+    const line = `Person ${i},55219${String(firstNumber + i).padStart(8, '0')},${'n'.repeat(560)}`;
     lines.push(line);
     size += line.length + 1;
   }

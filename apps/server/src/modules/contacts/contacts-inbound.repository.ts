@@ -1,4 +1,5 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { whatsappNumberForms } from '@wadesk/contracts';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { prepared } from '../../db/prepared.js';
 import { contacts } from '../../db/schema.js';
@@ -38,7 +39,7 @@ export class ContactsInboundRepository {
   async findOrCreateByNumber(number: string, name: string | undefined, isGroup: boolean): Promise<InboundContact> {
     const given = contactNameFrom(name, number);
     // The usual case (a known contact) only reads: no row version, no lock, no WAL for a message.
-    const existing = await this.findByNumber(number);
+    const existing = (await this.findByNumber(number)) ?? (isGroup ? undefined : await this.findByOtherForm(number));
     if (existing) {
       if (keepsItsName(existing, name)) return { ...existing, created: false };
       const [renamed] = await this.db
@@ -61,6 +62,17 @@ export class ContactsInboundRepository {
       this.db.select(columns).from(contacts).where(eq(contacts.number, sql.placeholder('number'))).limit(1).prepare(name),
     );
     const [row] = await byNumber.execute({ number });
+    return row;
+  }
+
+  /**
+   * A contact stored under another form of the same phone number (a Brazilian mobile with or without its ninth
+   * digit, issue 33 item 12), read only when the number itself is not a contact.
+   */
+  private async findByOtherForm(number: string): Promise<Omit<InboundContact, 'created'> | undefined> {
+    const others = whatsappNumberForms(number).filter((form) => form !== number);
+    if (others.length === 0) return undefined;
+    const [row] = await this.db.select(columns).from(contacts).where(inArray(contacts.number, others)).orderBy(contacts.id).limit(1);
     return row;
   }
 

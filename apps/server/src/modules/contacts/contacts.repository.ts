@@ -1,4 +1,4 @@
-import type { ContactDto, ExtraInfoDto } from '@wadesk/contracts';
+import { whatsappNumberForms, type ContactDto, type ExtraInfoDto } from '@wadesk/contracts';
 import { and, asc, count, eq, inArray, like, ne, notInArray, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { containsPattern } from '../../db/like-pattern.js';
@@ -105,14 +105,23 @@ export class ContactsRepository {
     return dto ?? null;
   }
 
+  /** Whether a contact other than `exceptId` has this number, in any of its forms (issue 33 item 12). */
   async numberTaken(number: string, exceptId?: number): Promise<boolean> {
-    const byNumber = eq(contacts.number, number);
+    const byNumber = inArray(contacts.number, whatsappNumberForms(number));
     const [row] = await this.db
       .select({ id: contacts.id })
       .from(contacts)
       .where(exceptId ? and(byNumber, ne(contacts.id, exceptId)) : byNumber)
       .limit(1);
     return !!row;
+  }
+
+  /** The contacts stored under any form of this phone number (with or without the Brazilian ninth digit), oldest first. */
+  async findByNumberForms(number: string): Promise<ContactDto[]> {
+    const forms = whatsappNumberForms(number);
+    if (forms.length === 0) return [];
+    const rows = await this.db.select().from(contacts).where(inArray(contacts.number, forms)).orderBy(asc(contacts.id));
+    return this.withExtraInfo(rows);
   }
 
   async insert(data: ContactWrite): Promise<number> {

@@ -9,6 +9,9 @@ import {
   type ContactCsvPreviewRow,
   type ContactImportResponse,
   type ContactListResponse,
+  normalizeWhatsappNumber,
+  NUMBER_PROBLEM_MESSAGES,
+  whatsappNumberForms,
 } from '@wadesk/contracts';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
@@ -71,6 +74,12 @@ export class ContactsService {
   /** Search applies from 3 characters (already trimmed and lowercased by the query schema). */
   async list(searchParam: string, pageNumber: number): Promise<ContactListResponse> {
     const search = searchParam.length >= CONTACT_SEARCH_MIN_LENGTH ? searchParam : '';
+    // A whole phone number finds its contact in any form ("+55 11 95555-4444" finds 551155554444; item 12).
+    const phone = normalizeWhatsappNumber(search);
+    if (phone.ok && pageNumber === 1) {
+      const found = await this.repo().findByNumberForms(phone.number);
+      if (found.length > 0) return { contacts: found, count: found.length, hasMore: false };
+    }
     const { contacts, count } = await this.repo().list(search, pageNumber, PAGE_SIZE.contacts);
     return { contacts, count, hasMore: count > pageNumber * PAGE_SIZE.contacts };
   }
@@ -109,11 +118,18 @@ export class ContactsService {
   async update(actor: AuthUser, id: number, data: ContactUpdateData): Promise<ContactDto> {
     const repo = this.repo();
     const current = await this.get(id);
-    let number = data.number;
+    // The stored number is kept as it is; a new one follows the one phone-number rule (issue 33 item 11).
+    const phone = data.number === current.number ? null : normalizeWhatsappNumber(data.number);
+    let number = phone?.ok && phone.number === current.number ? current.number : data.number;
     if (number !== current.number) {
+      if (!phone?.ok) {
+        const message = NUMBER_PROBLEM_MESSAGES[phone?.reason ?? 'NOT_A_NUMBER'];
+        throw new AppError('ERR_VALIDATION', message, { issues: [{ path: 'number', message }] });
+      }
       if (!can(actor.profile, 'contacts-page:changeNumber')) {
         throw new AppError('ERR_NO_PERMISSION', 'Only an admin may change a contact\'s number.');
       }
+      number = phone.number;
       if (await repo.numberTaken(number, id)) throw new AppError('ERR_DUPLICATED_CONTACT', DUPLICATED);
       number = await this.checkedNumber(number);
     }
@@ -177,9 +193,10 @@ export class ContactsService {
    */
   async importCsv(text: string, dryRun: boolean): Promise<ContactCsvImportResponse> {
     const lines = readContactsCsv(text);
-    const existing = await this.repo().existingNumbers(lines.filter((l) => l.status === 'new').map((l) => l.number));
+    // A contact stored under the number's other form (with or without the ninth digit) is the same contact.
+    const existing = await this.repo().existingNumbers(lines.filter((l) => l.status === 'new').flatMap((l) => whatsappNumberForms(l.number)));
     const preview: ContactCsvPreviewRow[] = lines.map((l) =>
-      l.status === 'new' && existing.has(l.number) ? { ...l, status: 'exists', reasons: ['exists'] } : l,
+      l.status === 'new' && whatsappNumberForms(l.number).some((form) => existing.has(form)) ? { ...l, status: 'exists', reasons: ['exists'] } : l,
     );
     const errors = preview
       .filter((l) => l.status === 'invalid')

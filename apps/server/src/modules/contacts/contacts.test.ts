@@ -81,17 +81,17 @@ describe('POST /api/contacts', () => {
     }
   });
 
-  it('validates name 2–50, number 8–50 digits without a plus sign, and the e-mail', async () => {
+  it('validates name 2–50, the number by the phone-number rule (issue 33 item 11), and the e-mail', async () => {
     const res = await t.call('POST', '/api/contacts', { token: t.admin, body: { name: 'M', number: '+5511999', email: 'nope' } });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('ERR_VALIDATION');
     expect(res.body.issues).toEqual([
       { path: 'name', message: 'Too Short!' },
-      { path: 'number', message: 'Digits only, international format, no plus sign' },
+      { path: 'number', message: 'Too short for a phone number' },
       { path: 'email', message: 'Invalid email' },
     ]);
     const short = await t.call('POST', '/api/contacts', { token: t.admin, body: { name: 'Short', number: '1234567' } });
-    expect(short.body.issues).toEqual([{ path: 'number', message: 'Too Short!' }]);
+    expect(short.body.issues).toEqual([{ path: 'number', message: 'Too short for a phone number' }]);
     const long = await t.call('POST', '/api/contacts', { token: t.admin, body: { name: 'x'.repeat(51), number: '1'.repeat(51) } });
     expect(long.body.issues).toEqual([
       { path: 'name', message: 'Too Long!' },
@@ -173,7 +173,7 @@ describe('POST /api/contact', () => {
   });
 
   it('applies the same rules: validation, duplicates and the WhatsApp check', async () => {
-    const invalid = await t.call('POST', '/api/contact', { token: t.user, body: { name: 'Plus', number: '+551199998888' } });
+    const invalid = await t.call('POST', '/api/contact', { token: t.user, body: { name: 'No country', number: '99912345678' } });
     expect(invalid.status).toBe(400);
     const contact = await createContact();
     const duplicate = await t.call('POST', '/api/contact', { token: t.user, body: { name: 'Dup', number: contact.number } });

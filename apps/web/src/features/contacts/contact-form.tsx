@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ContactInput, type ContactDto } from '@wadesk/contracts';
+import { ContactInput, ContactUpdateInput, NUMBER_PROBLEM_MESSAGES, type ContactDto } from '@wadesk/contracts';
 import Stack from '@mui/material/Stack';
 import type { Resolver, UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -17,8 +17,18 @@ export interface ContactFormValues {
 
 export const EMPTY_CONTACT: ContactFormValues = { name: '', number: '', email: '', extraInfo: [] };
 
-/** One schema, three uses: the server validates with ContactInput, and so does every contact form. */
-export const contactFormResolver = zodResolver(ContactInput) as unknown as Resolver<ContactFormValues>;
+const newContactResolver = zodResolver(ContactInput) as unknown as Resolver<ContactFormValues>;
+const storedNumberResolver = zodResolver(ContactUpdateInput) as unknown as Resolver<ContactFormValues>;
+
+/**
+ * One schema, three uses: the server validates with ContactInput, and so does every contact form. An edited
+ * contact's stored number is sent back as it is (a group or another channel keeps an id the phone rule refuses);
+ * a number typed in its place follows the phone-number rule (issue 33 item 11).
+ */
+export function contactFormResolver(storedNumber?: string): Resolver<ContactFormValues> {
+  return (values, context, options) =>
+    (storedNumber !== undefined && values.number.trim() === storedNumber ? storedNumberResolver : newContactResolver)(values, context, options);
+}
 
 export function toContactFormValues(contact: ContactDto): ContactFormValues {
   return {
@@ -29,9 +39,12 @@ export function toContactFormValues(contact: ContactDto): ContactFormValues {
   };
 }
 
-/** The number's own rule (digits only) has its text here; the common ones come from validation.*. */
+const NUMBER_PROBLEM_KEYS = new Map(Object.entries(NUMBER_PROBLEM_MESSAGES).map(([reason, text]) => [text, `validation.number.${reason}`]));
+
+/** The phone-number rule's problems (issue 33 item 11) are translated here; the common ones come from validation.*. */
 export function translateNumberError(t: ReturnType<typeof useTranslation>['t'], message: string | undefined) {
-  if (message && /digits only/i.test(message)) return t('contacts.fields.numberInvalid');
+  const key = message ? NUMBER_PROBLEM_KEYS.get(message) : undefined;
+  if (key) return t(key);
   return translateValidation(t, message);
 }
 
@@ -56,9 +69,9 @@ export function ContactFormFields({ form, numberLocked, compact = false, autoFoc
           form={form}
           name="number"
           label={t('contacts.fields.number')}
-          placeholder="5513912344321"
+          placeholder="+55 11 95555-4444"
           size={size}
-          slotProps={{ htmlInput: { inputMode: 'numeric', readOnly: numberLocked } }}
+          slotProps={{ htmlInput: { inputMode: 'tel', readOnly: numberLocked } }}
           errorText={(message) => translateNumberError(t, message)}
           helperText={t(numberLocked ? 'contacts.fields.numberAdminOnly' : 'contacts.fields.numberHelp')}
         />

@@ -30,7 +30,7 @@ export function ContactModal({ onClose, contactId, initialValues, onSaved }: Con
   const { data: existing, isLoading } = useContact(contactId);
   const { save } = useContactActions();
 
-  const form = useForm<ContactFormValues>({ resolver: contactFormResolver, defaultValues: { ...EMPTY_CONTACT, ...initialValues } });
+  const form = useForm<ContactFormValues>({ resolver: contactFormResolver(existing?.number), defaultValues: { ...EMPTY_CONTACT, ...initialValues } });
   const { reset } = form;
 
   useEffect(() => {

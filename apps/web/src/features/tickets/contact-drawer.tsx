@@ -104,7 +104,7 @@ function ContactPanel({ contact: ticketContact, onClose }: { contact: ContactDto
   // The contact's scheduled messages: the tool `schedules` of attendantTools (issue 32).
   const maySchedule = useToolAccess().may('schedules');
   const numberLocked = !can(user?.profile, 'contacts-page:changeNumber');
-  const form = useForm<ContactFormValues>({ resolver: contactFormResolver, defaultValues: toContactFormValues(contact) });
+  const form = useForm<ContactFormValues>({ resolver: contactFormResolver(contact.number), defaultValues: toContactFormValues(contact) });
 
   // Live: another screen (or colleague) saved this contact.
   useSocketEvent('contact', (e) => {

@@ -1,4 +1,4 @@
-import type { ContactDto } from '@wadesk/contracts';
+import { normalizeWhatsappNumber, NUMBER_PROBLEM_MESSAGES, type ContactDto } from '@wadesk/contracts';
 import Autocomplete from '@mui/material/Autocomplete';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -13,6 +13,7 @@ import { useStableNavigate } from '../../app/stable-navigate';
 import { useDebouncedValue } from '../../hooks/use-debounced-value';
 import { toastError } from '../../services/toast-error';
 import { useAuth } from '../auth/auth-context';
+import { translateNumberError } from '../contacts/contact-form';
 import { followTicket } from './follow-ticket';
 import { createContact, createTicket, searchContacts } from './tickets-api';
 import { applyTicketChange } from './tickets-live';
@@ -42,6 +43,10 @@ export function NewTicketModal({ open, onClose }: { open: boolean; onClose: () =
   const options: Option[] =
     search.length >= MIN_SEARCH && !isFetching && contacts.length === 0 && typed.length >= MIN_SEARCH ? [{ create: typed }] : contacts;
 
+  // The one phone-number rule (issue 33 item 11): "+55 11 95555-4444" is stored as digits; a wrong number says why.
+  const phone = newNumber === null || newNumber.trim() === '' ? null : normalizeWhatsappNumber(newNumber);
+  const phoneError = phone && !phone.ok ? translateNumberError(t, NUMBER_PROBLEM_MESSAGES[phone.reason]) ?? null : null;
+
   const close = () => {
     setInput('');
     setSelected(null);
@@ -54,7 +59,7 @@ export function NewTicketModal({ open, onClose }: { open: boolean; onClose: () =
     setSaving(true);
     try {
       let contact = selected;
-      if (!contact && newNumber !== null) contact = await createContact({ name: newName.trim(), number: newNumber.replace(/\D/g, '') });
+      if (!contact && phone?.ok) contact = await createContact({ name: newName.trim(), number: phone.number });
       if (!contact) return;
       const ticket = await createTicket({ contactId: contact.id, userId: user?.id, status: 'open' });
       applyTicketChange(queryClient, user, { type: 'update', ticket, moveToTop: true });
@@ -81,9 +86,9 @@ export function NewTicketModal({ open, onClose }: { open: boolean; onClose: () =
             value={selected}
             onChange={(_, value) => {
               if (value && 'create' in value) {
-                const digits = value.create.replace(/\D/g, '');
-                setNewName(digits === value.create ? '' : value.create);
-                setNewNumber(digits);
+                const isNumber = /^[\d\s()+.-]+$/.test(value.create);
+                setNewName(isNumber ? '' : value.create);
+                setNewNumber(isNumber ? value.create : '');
                 setSelected(null);
               } else setSelected(value);
             }}
@@ -105,7 +110,9 @@ export function NewTicketModal({ open, onClose }: { open: boolean; onClose: () =
               label={t('tickets.newTicket.number')}
               value={newNumber}
               onChange={(e) => setNewNumber(e.target.value)}
-              helperText={t('tickets.newTicket.numberHelp')}
+              slotProps={{ htmlInput: { inputMode: 'tel' } }}
+              error={phoneError !== null}
+              helperText={phoneError ?? t('tickets.newTicket.numberHelp')}
             />
           </>
         )}
@@ -115,7 +122,7 @@ export function NewTicketModal({ open, onClose }: { open: boolean; onClose: () =
         <Button
           variant="contained"
           onClick={() => void submit()}
-          disabled={saving || (!selected && (newNumber === null || newName.trim().length < 2 || newNumber.replace(/\D/g, '').length < 8))}
+          disabled={saving || (!selected && (!phone?.ok || newName.trim().length < 2))}
         >
           {t('tickets.newTicket.start')}
         </Button>
