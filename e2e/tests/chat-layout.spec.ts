@@ -1,23 +1,7 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { api, apiLogin, connectedSimulator, uiLogin, unique } from './support/api';
-import { shot, uniqueNumber } from './support/tickets';
-
-/** An open ticket of a new contact, assigned to the admin. */
-async function openTicket(request: APIRequestContext) {
-  await connectedSimulator(request);
-  const admin = await apiLogin(request);
-  const contact = await api<{ id: number; name: string }>(request, admin, 'POST', '/api/contacts', {
-    name: `Layout ${unique()}`,
-    number: uniqueNumber(),
-  });
-  return api<{ id: number }>(request, admin, 'POST', '/api/tickets', { contactId: contact.id, status: 'open' });
-}
-
-async function setLanguage(page: Page, lng: 'pt' | 'en') {
-  await page.evaluate((l) => localStorage.setItem('i18nextLng', l), lng);
-  await page.reload();
-  await expect(page.locator('html')).toHaveAttribute('lang', new RegExp(`^${lng}`));
-}
+import { expect, test, type Page } from '@playwright/test';
+import { api, apiLogin, uiLogin, unique } from './support/api';
+import { openTicket, setLanguage } from './support/chat';
+import { shot } from './support/tickets';
 
 /** The header is one row: every button in it sits on the same line. */
 async function expectHeaderOneRow(page: Page) {
@@ -39,6 +23,7 @@ async function width(page: Page, testId: string): Promise<number> {
 
 test.describe('issue 33 item 1: the chat keeps a width to type in beside the contact panel', () => {
   test('at 1280 and 1440 px the panel sits beside the chat and the list gives way; at 1024 px it is a drawer over the chat; at 1680 px all three stay', async ({ page, request }) => {
+    test.setTimeout(150_000);
     const ticket = await openTicket(request);
     await page.setViewportSize({ width: 1280, height: 800 });
     await uiLogin(page);

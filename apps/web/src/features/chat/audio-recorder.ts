@@ -1,3 +1,5 @@
+import type { Mp3EncodeRequest, Mp3EncodeResponse } from './mp3-encoder.worker';
+
 /** §5/§9: recordings under this size are discarded; audio is sent as MP3 at 128 kbps. */
 export const MIN_AUDIO_BYTES = 10_000;
 export const MP3_KBPS = 128;
@@ -9,31 +11,39 @@ export function formatTimer(seconds: number): string {
   return `${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}`;
 }
 
-/** Decodes a recording (webm/ogg) and encodes it as mono MP3 at 128 kbps. */
+/**
+ * Decodes a recording (webm/ogg) and encodes it as mono MP3 at 128 kbps in a Web Worker (issue 33 item 8): the
+ * browser decodes off the main thread already, the encoder runs in mp3-encoder.worker.ts, so the tab stays live.
+ */
 export async function encodeMp3(recording: Blob): Promise<Blob> {
-  const { Mp3Encoder } = await import('@breezystack/lamejs');
   const context = new AudioContext();
+  let audio: AudioBuffer;
   try {
-    const audio = await context.decodeAudioData(await recording.arrayBuffer());
-    const samples = audio.getChannelData(0);
-    const pcm = new Int16Array(samples.length);
-    for (let i = 0; i < samples.length; i += 1) {
-      const s = Math.max(-1, Math.min(1, samples[i]));
-      pcm[i] = s < 0 ? s * 0x8000 : s * 0x7fff;
-    }
-    const encoder = new Mp3Encoder(1, audio.sampleRate, MP3_KBPS);
-    const chunks: Uint8Array[] = [];
-    const block = 1152;
-    for (let i = 0; i < pcm.length; i += block) {
-      const out = encoder.encodeBuffer(pcm.subarray(i, i + block));
-      if (out.length) chunks.push(new Uint8Array(out));
-    }
-    const end = encoder.flush();
-    if (end.length) chunks.push(new Uint8Array(end));
-    return new Blob(chunks as BlobPart[], { type: 'audio/mpeg' });
+    audio = await context.decodeAudioData(await recording.arrayBuffer());
   } finally {
     void context.close();
   }
+  const samples = audio.getChannelData(0).slice();
+  const worker = new Worker(new URL('./mp3-encoder.worker.ts', import.meta.url), { type: 'module' });
+  try {
+    const mp3 = await new Promise<Uint8Array>((resolve, reject) => {
+      worker.onmessage = (e: MessageEvent<Mp3EncodeResponse>) => ('mp3' in e.data ? resolve(e.data.mp3) : reject(new Error(e.data.error)));
+      worker.onerror = (e) => reject(new Error(e.message || 'MP3 encoder failed'));
+      const request: Mp3EncodeRequest = { samples, sampleRate: audio.sampleRate, kbps: MP3_KBPS };
+      worker.postMessage(request, [samples.buffer]);
+    });
+    return new Blob([mp3 as BlobPart], { type: 'audio/mpeg' });
+  } finally {
+    worker.terminate();
+  }
+}
+
+/** The key of the translated sentence for a microphone that could not be opened (none, or access refused); null for another error. */
+export function microphoneProblem(err: unknown): 'chat.input.noMicrophone' | 'chat.input.microphoneRefused' | null {
+  const name = err instanceof Error || err instanceof DOMException ? err.name : '';
+  if (name === 'NotFoundError' || name === 'OverconstrainedError' || name === 'NotReadableError') return 'chat.input.noMicrophone';
+  if (name === 'NotAllowedError' || name === 'SecurityError') return 'chat.input.microphoneRefused';
+  return null;
 }
 
 export interface Recording {
@@ -43,6 +53,8 @@ export interface Recording {
 
 /** Starts recording from the microphone. */
 export async function startRecording(): Promise<Recording> {
+  // No mediaDevices (an http:// address other than localhost): the same as no microphone.
+  if (!navigator.mediaDevices?.getUserMedia) throw new DOMException('No microphone', 'NotFoundError');
   const stream = await navigator.mediaDevices.getUserMedia({ audio: true });
   const recorder = new MediaRecorder(stream);
   const chunks: Blob[] = [];

@@ -33,7 +33,7 @@ import { useAuth } from '../auth/auth-context';
 import { ScheduleDialog } from '../schedules/schedule-dialog';
 import { useToolAccess } from '../settings/use-tool-access';
 import { renderMarkdown } from '../tickets/format';
-import { encodeMp3, formatTimer, MIN_AUDIO_BYTES, startRecording, type Recording } from './audio-recorder';
+import { encodeMp3, formatTimer, microphoneProblem, MIN_AUDIO_BYTES, startRecording, type Recording } from './audio-recorder';
 import { EmojiPicker } from './emoji-picker';
 import { TemplateDialog } from './template-dialog';
 import { sendMedia, sendText, useUpsertMessage } from './messages-api';
@@ -217,7 +217,9 @@ export const MessageInput = memo(function MessageInput({ ticketId, contact, what
     try {
       setRecording(await startRecording());
     } catch (err) {
-      toastError(err);
+      const problem = microphoneProblem(err);
+      if (problem) toast.error(t(problem), { toastId: 'microphone' });
+      else toastError(err);
     }
   };
 
