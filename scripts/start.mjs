@@ -6,7 +6,8 @@
  * inputs differs from the one stored beside the build in apps/server/dist/.build-stamp, or an output is
  * missing. The fingerprint is a SHA-256 of the input files' paths and contents (not their mtimes, so a fresh
  * clone or a checkout that changes nothing builds nothing). The server then runs as
- * `node apps/server/dist/main.js`, with SIGINT, SIGTERM and SIGHUP passed through and its exit code returned.
+ * `node apps/server/dist/main.js`, with SIGINT, SIGTERM and SIGHUP passed through once (lib/supervise.mjs: one Ctrl+C
+ * is one signal for the server) and its exit code returned.
  *
  *   node scripts/start.mjs            build if needed, then start
  *   node scripts/start.mjs --build    build if needed, do not start
@@ -17,6 +18,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { superviseServer } from './lib/supervise.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const STAMP = 'apps/server/dist/.build-stamp';
@@ -117,25 +119,6 @@ async function buildIfNeeded() {
   console.log(`start: built in ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
-function startServer() {
-  const server = spawn(process.execPath, [path.join(root, SERVER_ENTRY), ...process.argv.slice(2)], { stdio: 'inherit' });
-  const forward = (signal) => {
-    // A terminal's Ctrl-C reaches the server too; it shuts down once, whichever arrives first.
-    if (server.exitCode === null && server.signalCode === null) server.kill(signal);
-  };
-  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-  for (const signal of signals) process.on(signal, forward);
-  server.on('error', (err) => {
-    console.error(err);
-    process.exit(1);
-  });
-  server.on('exit', (code, signal) => {
-    for (const s of signals) process.off(s, forward);
-    if (signal) process.kill(process.pid, signal); // end the way the server ended
-    else process.exit(code ?? 1);
-  });
-}
-
 const buildOnly = process.argv.includes('--build');
 if (buildOnly) process.argv.splice(process.argv.indexOf('--build'), 1);
 try {
@@ -144,4 +127,4 @@ try {
   console.error(`start: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
 }
-if (!buildOnly) startServer();
+if (!buildOnly) superviseServer(path.join(root, SERVER_ENTRY), process.argv.slice(2));

@@ -25,6 +25,14 @@ describe('loadConfig: the integrations’ environment variables are checked at s
     expect(config.metricsToken).toBeUndefined();
   });
 
+  it('listens on 127.0.0.1 on the embedded database and on 0.0.0.0 with PostgreSQL, unless HOST says otherwise (issue 33 item 24)', () => {
+    expect(load({}).host).toBe('127.0.0.1');
+    expect(load({ HOST: '' }).host).toBe('127.0.0.1');
+    expect(load({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(load({ DATABASE_URL: 'postgres://db/desk' }).host).toBe('0.0.0.0');
+    expect(load({ DATABASE_URL: 'postgres://db/desk', HOST: '10.0.0.5' }).host).toBe('10.0.0.5');
+  });
+
   it('takes the port and the sign-up limit as whole numbers, 8080 and 20 when unset', () => {
     expect(load({ PORT: ' 8181 ', SIGNUP_LIMIT_PER_HOUR: '0' })).toMatchObject({ port: 8181, signupLimitPerHour: 0 });
     expect(load({})).toMatchObject({ port: 8080, signupLimitPerHour: 20 });

@@ -6,6 +6,7 @@ import { DEFAULT_GRAPH_URL } from './channels/cloud-api/graph-client.js';
 
 export interface AppConfig {
   port: number;
+  /** The address the server listens on (HOST): 127.0.0.1 on the embedded database, 0.0.0.0 with DATABASE_URL. */
   host: string;
   dataDir: string;
   /** PostgreSQL URL; undefined means embedded PGlite under dataDir. */
@@ -221,7 +222,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const simulatorEnv = env.SIMULATOR?.toLowerCase();
   return {
     port: parseWhole('PORT', env.PORT, 8080, 0, 65_535),
-    host: env.HOST ?? '0.0.0.0',
+    // The embedded database is a one-machine setup: only this machine reaches it unless HOST says otherwise.
+    host: env.HOST || (databaseUrl ? '0.0.0.0' : '127.0.0.1'),
     dataDir,
     databaseUrl,
     pgliteSharedBuffers: parsePostgresSize('PGLITE_SHARED_BUFFERS', env.PGLITE_SHARED_BUFFERS),

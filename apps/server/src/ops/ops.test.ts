@@ -10,7 +10,7 @@ const logStream = new Writable({
     done();
   },
 });
-const t = useTestApp({ config: { logLevel: 'info' }, logStream });
+const t = useTestApp({ config: { logLevel: 'debug' }, logStream });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -20,7 +20,7 @@ const linesOf = (reqId: string) =>
     .join('')
     .split('\n')
     .filter(Boolean)
-    .map((line) => JSON.parse(line) as { reqId?: string; msg?: string; req?: { url?: string } })
+    .map((line) => JSON.parse(line) as { reqId?: string; msg?: string; level?: number; req?: { url?: string }; res?: { statusCode?: number } })
     .filter((line) => line.reqId === reqId);
 
 describe('GET /api/ready', () => {
@@ -42,7 +42,18 @@ describe('request ids', () => {
     const res = await t.app.http.inject({ method: 'GET', url: '/api/health', headers: { 'x-request-id': 'edge-7f3a.42:retry_1' } });
     expect(res.headers['x-request-id']).toBe('edge-7f3a.42:retry_1');
     const logged = linesOf('edge-7f3a.42:retry_1');
-    expect(logged.map((l) => l.msg)).toEqual(expect.arrayContaining(['incoming request', 'request completed']));
+    expect(logged).toEqual([expect.objectContaining({ msg: 'request completed', level: 20, req: expect.objectContaining({ url: '/api/health' }), res: { statusCode: 200 } })]);
+  });
+
+  it('logs one line per request at debug and none at info, so polling (the simulator page) stays out of the info log (issue 33 item 23)', async () => {
+    const log = t.app.http.log;
+    try {
+      log.level = 'info';
+      await t.app.http.inject({ method: 'GET', url: '/api/health', headers: { 'x-request-id': 'at-info-level' } });
+      expect(linesOf('at-info-level')).toEqual([]);
+    } finally {
+      log.level = 'debug';
+    }
   });
 
   it('replaces an id that is not a short token with a new UUID', async () => {

@@ -62,7 +62,7 @@ beforeAll(async () => {
     SIMULATOR: 'on',
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
-    LOG_LEVEL: 'info',
+    LOG_LEVEL: 'trace', // 'incoming request' (trace) tells when the server has the request
     WEB_DIST: '/nonexistent',
     SHUTDOWN_TIMEOUT_MS: '20000',
     METRICS_ENABLED: 'false',

@@ -19,6 +19,12 @@ export class RefreshTokensRepository {
     await this.db.insert(refreshTokens).values(record);
   }
 
+  /** Whether the user has signed in at all (a sign-in leaves a token, live or revoked, until it expires). */
+  async anyOf(userId: number): Promise<boolean> {
+    const [row] = await this.db.select({ id: refreshTokens.id }).from(refreshTokens).where(eq(refreshTokens.userId, userId)).limit(1);
+    return row !== undefined;
+  }
+
   async find(id: string): Promise<RefreshTokenRecord | null> {
     const [row] = await this.db.select().from(refreshTokens).where(eq(refreshTokens.id, id)).limit(1);
     return row ?? null;
