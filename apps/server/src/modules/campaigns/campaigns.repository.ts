@@ -243,6 +243,28 @@ export class CampaignsRepository {
     });
   }
 
+  /**
+   * Marks the campaign done once no recipient is pending or sending (its chain still current, it still running):
+   * the last recipient through is the end, not a pause later (issue 33 item 18). False when recipients remain.
+   */
+  async finishIfDrained(campaignId: number, chain: string, now: Date): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const [campaign] = await tx.select().from(campaigns).where(eq(campaigns.id, campaignId)).for('update');
+      if (!campaign || campaign.chain !== chain || campaign.status !== 'running') return false;
+      const [left] = await tx
+        .select({ line: campaignRecipients.line })
+        .from(campaignRecipients)
+        .where(and(eq(campaignRecipients.campaignId, campaignId), inArray(campaignRecipients.status, ['pending', 'sending'])))
+        .limit(1);
+      if (left) return false;
+      await tx
+        .update(campaigns)
+        .set({ status: 'done', finishedAt: now, nextSendAt: null, updatedAt: now })
+        .where(eq(campaigns.id, campaignId));
+      return true;
+    });
+  }
+
   /** Puts a `sending` recipient back to `pending`: only when nothing was handed to the network. */
   async releaseRecipient(campaignId: number, line: number): Promise<void> {
     await this.db

@@ -93,6 +93,16 @@ describe('bulk sends (issue 12)', () => {
     expect(outsiderSaw).toBe(0);
   });
 
+  it('is done as soon as the last recipient is through, not a pause later (issue 33 item 18)', async () => {
+    // Half a minute's pause between sends: the step that sends the last recipient ends the campaign.
+    for (const [number, outcome] of [[nextNumber(), { sent: 1, failed: 0 }], ['5511955550000', { sent: 0, failed: 1 }]] as const) {
+      const created = await start({ kind: 'text', numbers: number, message: 'Only you', minInterval: 30, maxInterval: 30 });
+      const [row] = await queryRows<{ chain: string }>(t, sql`select chain from campaigns where id = ${created.id}`);
+      await t.app.services.campaigns.step(created.id, row!.chain);
+      expect(await campaign(created.id)).toMatchObject({ status: 'done', nextSendAt: null, ...outcome });
+    }
+  });
+
   it('holds a paused campaign and finishes it on resume, each number once', { timeout: 60_000 }, async () => {
     const list = numbers(6);
     const created = await start({ kind: 'text', numbers: list.join('\n'), message: 'Pausa e retomada', minInterval: 1, maxInterval: 1 });

@@ -21,7 +21,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog';
 import { isActiveJob } from '../../services/live-record';
 import { toastError } from '../../services/toast-error';
 import { campaignAction, downloadRecipientsCsv, useApplyCampaign, useRecipients } from './campaigns-api';
-import { JobProgress } from '../../components/job-progress';
+import { allFailed, JobProgress, JobStatusChip } from '../../components/job-progress';
 
 export const RECIPIENT_COLORS: Record<RecipientStatus, ChipProps['color']> = {
   pending: 'default',
@@ -81,7 +81,7 @@ export function CampaignPanel({ campaign }: { campaign: CampaignDto }) {
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' } }}>
           <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
             {t('campaigns.campaignTitle', { id: campaign.id })}{' '}
-            <Chip size="small" label={t(`campaigns.status.${campaign.status}`)} color={CAMPAIGN_COLORS[campaign.status]} data-testid="campaign-status" />
+            <JobStatusChip job={campaign} label={t(`campaigns.status.${campaign.status}`)} color={CAMPAIGN_COLORS[campaign.status]} testId="campaign-status" />
           </Typography>
           <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
             {active && (
@@ -104,7 +104,7 @@ export function CampaignPanel({ campaign }: { campaign: CampaignDto }) {
             </Button>
           </Stack>
         </Stack>
-        <JobProgress done={campaign.sent} total={campaign.total} caption={caption} testId="campaign-progress" />
+        <JobProgress done={campaign.sent} total={campaign.total} caption={caption} testId="campaign-progress" failed={allFailed(campaign)} />
         {campaign.lastError && <Alert severity={campaign.status === 'paused' ? 'warning' : 'info'}>{campaign.lastError}</Alert>}
         <TableContainer sx={{ maxHeight: 360 }}>
           <Table size="small" stickyHeader aria-label={t('campaigns.recipients')}>

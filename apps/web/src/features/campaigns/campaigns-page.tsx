@@ -1,5 +1,4 @@
 import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
 import Grid from '@mui/material/Grid';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
@@ -18,6 +17,7 @@ import { Page } from '../../components/page';
 import { CampaignForm } from './campaign-form';
 import { CAMPAIGN_COLORS, CampaignPanel } from './campaign-panel';
 import { activeCampaignOf, useCampaign, useCampaigns, useCampaignsLiveUpdates, useMediaFolder } from './campaigns-api';
+import { JobStatusChip } from '../../components/job-progress';
 
 const TITLE_KEYS: Record<CampaignKind, string> = {
   text: 'pages.bulkText',
@@ -88,7 +88,7 @@ export function CampaignsPage({ kind }: { kind: CampaignKind }) {
                         <TableCell>{c.id}</TableCell>
                         <TableCell>{new Date(c.createdAt).toLocaleString([], { dateStyle: 'short', timeStyle: 'short' })}</TableCell>
                         <TableCell>
-                          <Chip size="small" label={t(`campaigns.status.${c.status}`)} color={CAMPAIGN_COLORS[c.status]} />
+                          <JobStatusChip job={c} label={t(`campaigns.status.${c.status}`)} color={CAMPAIGN_COLORS[c.status]} />
                         </TableCell>
                         <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
                           {c.sent} / {c.total}

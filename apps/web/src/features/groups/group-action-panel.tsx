@@ -15,7 +15,7 @@ import type { GroupActionDto, GroupActionStatus, GroupItemStatus } from '@wadesk
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { JobProgress } from '../../components/job-progress';
+import { allFailed, JobProgress, JobStatusChip } from '../../components/job-progress';
 import { isActiveJob } from '../../services/live-record';
 import { toastError } from '../../services/toast-error';
 import { cancelGroupAction, useApplyGroupAction, useGroupActionItems } from './groups-api';
@@ -77,7 +77,7 @@ export function GroupActionPanel({ action }: { action: GroupActionDto }) {
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' } }}>
           <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
             {t('groups.actionTitle', { id: action.id, action: t(`groups.tabs.${action.kind}`) })}{' '}
-            <Chip size="small" label={t(`groups.status.${action.status}`)} color={GROUP_ACTION_COLORS[action.status]} data-testid="group-action-status" />
+            <JobStatusChip job={action} label={t(`groups.status.${action.status}`)} color={GROUP_ACTION_COLORS[action.status]} testId="group-action-status" />
           </Typography>
           {active && (
             <Button size="small" color="error" startIcon={<StopIcon />} onClick={() => setConfirmCancel(true)} disabled={busy} data-testid="group-action-cancel">
@@ -85,7 +85,7 @@ export function GroupActionPanel({ action }: { action: GroupActionDto }) {
             </Button>
           )}
         </Stack>
-        <JobProgress done={action.done} total={action.total} caption={caption} testId="group-action-progress" />
+        <JobProgress done={action.done} total={action.total} caption={caption} testId="group-action-progress" failed={allFailed(action)} />
         {action.lastError && <Alert severity="info">{action.lastError}</Alert>}
         {rows.length > 0 && (
           <TableContainer sx={{ maxHeight: 360 }}>

@@ -1,5 +1,4 @@
 import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
 import Grid from '@mui/material/Grid';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
@@ -18,6 +17,7 @@ import { ConnectionPicker, useChosenConnection } from '../connections/connection
 import { GroupActionForm } from './group-action-form';
 import { GROUP_ACTION_COLORS, GroupActionPanel } from './group-action-panel';
 import { useGroupAction, useGroupActions, useGroupActionsLiveUpdates, useGroups } from './groups-api';
+import { JobStatusChip } from '../../components/job-progress';
 
 /** /ZDGGroups (§2, issue 13): the six group actions on every group of a connection, run as paced jobs. Admins only. */
 export function GroupsPage() {
@@ -80,7 +80,7 @@ export function GroupsPage() {
                         <TableCell>{a.id}</TableCell>
                         <TableCell>{t(`groups.tabs.${a.kind}`)}</TableCell>
                         <TableCell>
-                          <Chip size="small" label={t(`groups.status.${a.status}`)} color={GROUP_ACTION_COLORS[a.status]} />
+                          <JobStatusChip job={a} label={t(`groups.status.${a.status}`)} color={GROUP_ACTION_COLORS[a.status]} />
                         </TableCell>
                         <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
                           {a.done} / {a.total}

@@ -27,6 +27,7 @@ import { Page } from '../../components/page';
 import { ErrorText } from '../../components/error-text';
 import { errorMessage, toastError, type ShownError } from '../../services/toast-error';
 import { cancelOutreach, startOutreach, useOutreachDetail, useOutreachList, useOutreachLiveUpdates } from './outreach-api';
+import { JobStatusChip } from '../../components/job-progress';
 
 const TITLE: Record<OutreachChannel, string> = { sms: 'pages.sms', voice: 'pages.voiceCall', instagram: 'pages.instaDirect' };
 
@@ -64,7 +65,7 @@ function BatchPanel({ id }: { id: number }) {
         <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
           {t('outreach.batch', { id: batch.id })}
         </Typography>
-        <Chip size="small" label={t(`outreach.status.${batch.status}`)} data-testid="outreach-status" color={active ? 'primary' : 'default'} />
+        <JobStatusChip job={batch} label={t(`outreach.status.${batch.status}`)} testId="outreach-status" color={active ? 'primary' : 'default'} />
         <Typography variant="body2" data-testid="outreach-progress">
           {finished} / {batch.total}
         </Typography>
@@ -148,7 +149,7 @@ function History({ channel, selected, onSelect }: { channel: OutreachChannel; se
               </TableCell>
               <TableCell sx={{ maxWidth: 320, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{b.text}</TableCell>
               <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                {t(`outreach.status.${b.status}`)} · {b.done + b.failed + b.unknown} / {b.total}
+                <JobStatusChip job={b} label={t(`outreach.status.${b.status}`)} color="default" /> {b.done + b.failed + b.unknown} / {b.total}
               </TableCell>
             </TableRow>
           ))}
