@@ -674,3 +674,16 @@ export const jobRuns = pgTable('job_runs', {
   nodeId: text('node_id').notNull(),
   beatAt: timestamp('beat_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
+
+/**
+ * The simulated phone of a simulator connection (issue 33 item 25): its customers' chats (history), what it sent
+ * (outbox) and its groups, as one JSON document written a moment after each change, so a restart keeps them.
+ * Written by channels/simulator/simulator-store.ts only.
+ */
+export const simulatorDevices = pgTable('simulator_devices', {
+  whatsappId: integer('whatsapp_id')
+    .primaryKey()
+    .references(() => whatsapps.id, { onDelete: 'cascade' }),
+  state: jsonb('state').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});

@@ -3,6 +3,7 @@ import type { Ack, GroupInfo, InboundCall, InboundMessage, InboundOutcome } from
 import { toDataUrl } from './simulator-media.js';
 import type { SimulatorOutboxFiles } from './simulator-outbox-files.js';
 import { chatIdOf } from './simulator.driver.js';
+import type { SimulatorDeviceState, SimulatorStore } from './simulator-store.js';
 
 /** What the simulated device sent. */
 export interface OutboxEntry {
@@ -33,10 +34,13 @@ export interface SimulatorLink {
 
 const HISTORY_LIMIT = 2000;
 const OUTBOX_LIMIT = 5000;
+/** A change is written to the database this long after it (changes in between are written together). */
+const SAVE_DELAY_MS = 250;
 
 /**
- * One simulated phone: its outbox, chats, groups and the driver currently attached to it. Kept in memory,
- * except the files it sent, which go to disk (bounded) when a file store is given.
+ * One simulated phone: its outbox, chats, groups and the driver currently attached to it. Kept in memory and, when
+ * a store is given, in the database a moment after each change (issue 33 item 25: customers, their messages and
+ * the groups survive a restart); the files it sent go to disk (bounded) when a file store is given.
  */
 export class SimulatorDevice {
   readonly outbox: OutboxEntry[] = [];
@@ -44,11 +48,64 @@ export class SimulatorDevice {
   readonly groups = new Map<string, GroupInfo>();
   link: SimulatorLink | null = null;
   private groupCounter = 0;
+  private loading: Promise<void> | null = null;
+  private saveTimer: NodeJS.Timeout | null = null;
+  private saving: Promise<void> = Promise.resolve();
 
   constructor(
     readonly whatsappId: number,
     private readonly files: SimulatorOutboxFiles | null = null,
+    private readonly store: SimulatorStore | null = null,
   ) {}
+
+  /** Reads what the phone kept before a restart (once); what happened since comes after it. */
+  load(): Promise<void> {
+    this.loading ??= this.restore();
+    return this.loading;
+  }
+
+  private async restore(): Promise<void> {
+    const state = await this.store?.load(this.whatsappId);
+    if (!state) return;
+    const known = new Set(this.history.map((m) => m.id));
+    this.history.unshift(...state.history.filter((m) => !known.has(m.id)).map((m) => ({ ...m, timestamp: new Date(m.timestamp) })));
+    const sent = new Set(this.outbox.map((e) => e.id));
+    this.outbox.unshift(...state.outbox.filter((e) => !sent.has(e.id)).map((e) => ({ ...e, createdAt: new Date(e.createdAt) })));
+    for (const group of state.groups) if (!this.groups.has(group.id)) this.groups.set(group.id, group);
+    this.groupCounter = Math.max(this.groupCounter, state.groupCounter);
+  }
+
+  /** Something changed: written to the database shortly (one write for a burst of changes). */
+  changed(): void {
+    if (!this.store || this.saveTimer) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = null;
+      void this.flush();
+    }, SAVE_DELAY_MS);
+    this.saveTimer.unref();
+  }
+
+  /** Writes the state now (when the connection stops, so nothing waits in a timer). */
+  async flush(): Promise<void> {
+    if (!this.store) return;
+    if (this.saveTimer) {
+      clearTimeout(this.saveTimer);
+      this.saveTimer = null;
+    }
+    await this.load();
+    const state = this.snapshot();
+    this.saving = this.saving.then(() => this.store!.save(this.whatsappId, state)).catch(() => undefined);
+    await this.saving;
+  }
+
+  private snapshot(): SimulatorDeviceState {
+    return {
+      history: this.history.map(({ media: _media, timestamp, ...m }) => ({ ...m, timestamp: timestamp.toISOString() })),
+      outbox: this.outbox.map((e) => ({ ...e, createdAt: e.createdAt.toISOString() })),
+      groups: [...this.groups.values()],
+      groupCounter: this.groupCounter,
+    };
+  }
 
   /** The device's own number once paired. */
   get number(): string {
@@ -95,6 +152,7 @@ export class SimulatorDevice {
   remember(message: InboundMessage): void {
     this.history.push(message);
     if (this.history.length > HISTORY_LIMIT) this.history.splice(0, this.history.length - HISTORY_LIMIT);
+    this.changed();
   }
 
   /** Keeps a sent file (on disk when a file store is set) and answers the URL the outbox lists. */
@@ -126,6 +184,7 @@ export class SimulatorDevice {
       participants: [{ number: this.number, isAdmin: true }, ...members.map((number) => ({ number, isAdmin: false }))],
     };
     this.groups.set(id, group);
+    this.changed();
     return group;
   }
 
@@ -144,6 +203,7 @@ export class SimulatorDevice {
   send(entry: OutboxEntry): void {
     this.outbox.push(entry);
     if (this.outbox.length > OUTBOX_LIMIT) this.outbox.splice(0, this.outbox.length - OUTBOX_LIMIT);
+    this.changed();
   }
 
   listOutbox(to?: string): OutboxEntry[] {
@@ -157,6 +217,7 @@ export class SimulatorDevice {
     const entry = this.outbox.find((e) => e.id === id);
     if (!entry) return null;
     entry.ack = ack;
+    this.changed();
     this.link?.acked(entry);
     return entry;
   }

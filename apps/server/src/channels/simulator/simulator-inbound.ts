@@ -69,8 +69,14 @@ export function toInboundMessage(device: SimulatorDevice, input: InboundData, fe
     });
   } else if (groupId) {
     const group = device.groups.get(groupId)!;
+    // A closed group (only admins send) refuses a post from anyone else, as WhatsApp does (issue 33 item 25).
+    const sender = input.fromMe ? device.number : from;
+    if (group.announce && !group.participants.some((p) => p.number === sender && p.isAdmin)) {
+      throw new AppError('ERR_VALIDATION', 'Only the admins of this group may send messages to it (the group is closed).');
+    }
     if (!group.participants.some((p) => p.number === from)) group.participants.push({ number: from, isAdmin: false });
   }
+  if (groupId) device.changed();
   return message;
 }
 

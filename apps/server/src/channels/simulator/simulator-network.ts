@@ -7,6 +7,7 @@ import { SimulatorDevice } from './simulator-device.js';
 import type { LocalFetch } from './simulator-media.js';
 import type { SimulatorOutboxFiles } from './simulator-outbox-files.js';
 import { SimulatorDriver } from './simulator.driver.js';
+import { SimulatorStore } from './simulator-store.js';
 
 export interface SimulatorNetworkOptions {
   /** Reads media given as a path of this app (signed media, web app files). */
@@ -23,6 +24,8 @@ export class SimulatorNetwork {
   readonly fetchLocal?: LocalFetch;
   readonly files?: SimulatorOutboxFiles;
   private readonly latencyMs?: { min: number; max: number };
+  /** Where the phones keep their chats, sent messages and groups across restarts. */
+  private readonly store: SimulatorStore;
 
   constructor(
     private readonly db: Database,
@@ -31,6 +34,7 @@ export class SimulatorNetwork {
     this.fetchLocal = options.fetchLocal;
     this.files = options.files;
     this.latencyMs = options.latencyMs;
+    this.store = new SimulatorStore(db);
   }
 
   /** The driver factory to register for channel 'simulator'. */
@@ -39,7 +43,7 @@ export class SimulatorNetwork {
   device(whatsappId: number): SimulatorDevice {
     let device = this.devices.get(whatsappId);
     if (!device) {
-      device = new SimulatorDevice(whatsappId, this.files ?? null);
+      device = new SimulatorDevice(whatsappId, this.files ?? null, this.store);
       this.devices.set(whatsappId, device);
     }
     return device;
@@ -60,7 +64,9 @@ export class SimulatorNetwork {
     const target = await new WhatsappRepository(this.db).findSessionTarget(whatsappId);
     if (!target) throw new AppError('ERR_NO_WAPP_FOUND');
     if (target.channel !== 'simulator') throw new AppError('ERR_VALIDATION', 'This is not a simulator connection.');
-    return this.device(whatsappId);
+    const device = this.device(whatsappId);
+    await device.load();
+    return device;
   }
 
   /** Whether the desk has stored a message with this network id on the connection (the database says what was seen). */

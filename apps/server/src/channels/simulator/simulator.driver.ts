@@ -57,6 +57,8 @@ export class SimulatorDriver implements ChannelDriver, SimulatorLink {
   async start(): Promise<void> {
     this.device.link = this;
     this.context.listener.status('OPENING');
+    await this.device.load();
+    if (this.device.link !== this) return; // stopped meanwhile
     const paired = await this.context.authState.get<boolean>(PAIRED_KEY);
     if (this.device.link !== this) return; // stopped meanwhile
     if (paired) {
@@ -82,6 +84,7 @@ export class SimulatorDriver implements ChannelDriver, SimulatorLink {
     this.connected = false;
     this.pendingQr = null;
     if (this.device.link === this) this.device.link = null;
+    await this.device.flush();
   }
 
   async logout(): Promise<void> {
@@ -135,7 +138,10 @@ export class SimulatorDriver implements ChannelDriver, SimulatorLink {
     this.requireConnected();
     const entry = fromMe ? this.device.outbox.find((e) => e.id === messageId) : undefined;
     if (fromMe && !entry) throw new AppError('ERR_DELETE_WAPP_MSG');
-    if (entry) entry.isDeleted = true;
+    if (entry) {
+      entry.isDeleted = true;
+      this.device.changed();
+    }
   }
 
   /** The phone's address book: everyone it has chatted with (groups excluded). */
@@ -174,14 +180,17 @@ export class SimulatorDriver implements ChannelDriver, SimulatorLink {
 
   async updateGroupSubject(groupId: string, subject: string): Promise<void> {
     this.group(groupId).subject = subject;
+    this.device.changed();
   }
 
   async updateGroupDescription(groupId: string, description: string): Promise<void> {
     this.group(groupId).description = description;
+    this.device.changed();
   }
 
   async setGroupAnnounce(groupId: string, announce: boolean): Promise<void> {
     this.group(groupId).announce = announce;
+    this.device.changed();
   }
 
   async fetchHistory(limit: number): Promise<InboundMessage[]> {

@@ -249,6 +249,22 @@ describe('simulator: sending, outbox and acks', () => {
     expect((await driver.fetchHistory(1000)).some((m) => m.id === 'MSG-1' && !m.fromMe)).toBe(true);
   });
 
+  it('a closed group takes posts from its admins only (issue 33 item 25)', async () => {
+    const driver = t.app.services.sessions.driver(connection.id);
+    const group = await driver.createGroup('Avisos', ['5511922223333', '5511944445555']);
+    const post = (from: string, id: string) =>
+      t.call('POST', sim('inbound'), { token: t.admin, body: { id, from, body: 'posting', groupId: group.id } });
+    expect((await post('5511922223333', 'MSG-OPEN-GROUP')).status).toBe(201);
+    await driver.setGroupAnnounce(group.id, true);
+    const refused = await post('5511944445555', 'MSG-CLOSED-GROUP');
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(/only the admins/i);
+    expect(inbound.some((m) => m.id === 'MSG-CLOSED-GROUP')).toBe(false);
+    // The phone itself is the group's admin: what it types there still goes.
+    const own = await t.call('POST', sim('inbound'), { token: t.admin, body: { id: 'MSG-CLOSED-OWN', from: '5511944445555', fromMe: true, body: 'admin note', groupId: group.id } });
+    expect(own.status).toBe(201);
+  });
+
   it('lists the chats the simulated phone knows', async () => {
     const res = await t.call('GET', sim('contacts'), { token: t.admin });
     expect(res.status).toBe(200);
