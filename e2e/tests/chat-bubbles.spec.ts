@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { api, apiLogin, connectedSimulator, contactWrites, uiLogin, unique } from './support/api';
-import { openTab, shot, ticketRow, tinyWav, uniqueNumber } from './support/tickets';
+import { createQueue, openTab, outbox, shot, ticketRow, TINY_PNG, tinyWav, uniqueNumber } from './support/tickets';
 
 /** Issue 33, the chat bubbles and previews: what the attendant reads, in English and Portuguese, on a phone and a laptop. */
 const WORDS = {
@@ -110,6 +110,53 @@ for (const lng of ['en', 'pt'] as const) {
       await location.scrollIntoViewIfNeeded();
       await shot(page, `h1-${lng}-${size}-items6-10`);
       expect(elsewhere).toEqual([]);
+    });
+  }
+}
+
+const PREVIEW_WORDS = {
+  en: { voice: 'Voice message', deleted: 'This message was deleted', workingOn: /Working on/ },
+  pt: { voice: 'Mensagem de voz', deleted: 'Esta mensagem foi apagada', workingOn: /Atendendo/ },
+} as const;
+
+for (const lng of ['en', 'pt'] as const) {
+  for (const [size, viewport] of Object.entries(SIZES)) {
+    test(`[${lng} ${size}] item 4: the row shows what the customer sent, not the greeting after it; a deleted message as deleted`, async ({ page, request }) => {
+      const token = await apiLogin(request);
+      const queues = [await createQueue(request), await createQueue(request)];
+      const greeting = `Olá! Escolha uma fila. ${unique()}`;
+      const connection = await connectedSimulator(request, { greetingMessage: greeting, queueIds: queues.map((q) => q.id) });
+      const tag = unique();
+      const photo = { from: uniqueNumber(), name: `Foto ${tag}` };
+      await contactWrites(request, connection.id, { ...photo, mediaType: 'image', mediaUrl: TINY_PNG, body: 'Olha a foto do produto' });
+      const voice = { from: uniqueNumber(), name: `Voz ${tag}` };
+      await api(request, token, 'POST', `/api/simulator/${connection.id}/inbound`, { ...voice, mediaType: 'audio', mediaUrl: tinyWav(), duration: 4 });
+      const place = { from: uniqueNumber(), name: `Lugar ${tag}` };
+      await contactWrites(request, connection.id, { ...place, mediaType: 'location', body: '-23.561414,-46.655881' });
+      // The greeting and queue menu answered each of them.
+      for (const c of [photo, voice, place]) {
+        await expect.poll(async () => (await outbox(request, connection.id, c.from)).some((e) => e.body.startsWith(greeting)), { timeout: 15_000 }).toBe(true);
+      }
+
+      await page.setViewportSize(viewport);
+      await inLanguage(page, lng);
+      await uiLogin(page);
+      await openTab(page, WORDS[lng].queue);
+      await expect(ticketRow(page, photo.name).getByTestId('last-message')).toHaveText('📷 Olha a foto do produto');
+      await expect(ticketRow(page, voice.name).getByTestId('last-message')).toHaveText(`🎤 ${PREVIEW_WORDS[lng].voice} (0:04)`);
+      await expect(ticketRow(page, place.name).getByTestId('last-message')).toHaveText(lng === 'en' ? '📍 Location' : '📍 Localização');
+      await shot(page, `h1-${lng}-${size}-item4-previews`);
+
+      // An attendant's reply, deleted: the row says the message was deleted.
+      await viewTicket(page, lng, photo.name);
+      const ticketId = Number(/\/tickets\/(\d+)$/.exec(page.url())![1]);
+      await api(request, token, 'PUT', `/api/tickets/${ticketId}`, { status: 'open' });
+      const reply = await api<{ id: number }>(request, token, 'POST', `/api/messages/${ticketId}`, { body: 'Recebi a foto, obrigado!' });
+      await api(request, token, 'DELETE', `/api/messages/${reply.id}`);
+      await page.goto('/tickets');
+      await openTab(page, PREVIEW_WORDS[lng].workingOn);
+      await expect(ticketRow(page, photo.name).getByTestId('last-message')).toHaveText(`🚫 ${PREVIEW_WORDS[lng].deleted}`);
+      await shot(page, `h1-${lng}-${size}-item4-deleted`);
     });
   }
 }

@@ -6,7 +6,11 @@ describe('a ticket\'s last message for media', () => {
     expect(lastMessageOf({ body: '', mediaType: 'audio', duration: 12 })).toBe('[audio 0:12]');
     expect(lastMessageOf({ body: '', mediaType: 'audio' })).toBe('[audio]');
     expect(lastMessageOf({ body: 'see attached', mediaType: 'other', filename: 'Relatório final.pdf' })).toBe('[other] Relatório final.pdf');
-    expect(lastMessageOf({ body: 'a caption', mediaType: 'image' })).toBe('a caption');
+    expect(lastMessageOf({ body: 'a caption', mediaType: 'image' })).toBe('[image] a caption');
+    expect(lastMessageOf({ body: '-23.56,-46.65|Av. Paulista', mediaType: 'location' })).toBe('[location] Av. Paulista');
+    expect(lastMessageOf({ body: '-23.56,-46.65', mediaType: 'location' })).toBe('[location]');
+    expect(parseMediaPreview('[image] Olha a foto')).toEqual({ mediaType: 'image', name: 'Olha a foto' });
+    expect(parseMediaPreview('[deleted]')).toEqual({ mediaType: 'deleted' });
     expect(lastMessageOf({ body: '', mediaType: 'video' })).toBe('[video]');
     expect(lastMessageOf({ body: 'hello', mediaType: null })).toBe('hello');
   });

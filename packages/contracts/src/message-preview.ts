@@ -9,20 +9,27 @@ export function formatDuration(seconds: number): string {
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
 }
 
+/** The preview of a ticket whose newest message was deleted (issue 33 item 4). */
+export const DELETED_PREVIEW = '[deleted]';
+
 /**
  * The ticket's last message for a media message, stored as a marker that clients render with an icon and
  * their own words: `[audio]`, `[audio 0:12]` (a voice note of 12 s), `[other] report.pdf` (a document),
- * `[image]`. Media with a caption (images, videos) show their caption instead.
+ * `[image]`, `[image] Olha a foto` (with its caption), `[location] Av. Paulista` (with its description).
+ * A contact card keeps its vCard (clients show its name).
  */
 export function lastMessageOf(message: { body: string; mediaType: MediaType | null; filename?: string | null; duration?: number | null }): string {
   const { mediaType, body } = message;
-  if (!mediaType) return body;
+  if (!mediaType || mediaType === 'vcard') return body;
   if (mediaType === 'audio') return message.duration ? `[audio ${formatDuration(message.duration)}]` : '[audio]';
+  const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
   if (mediaType === 'other' || mediaType === 'document') {
-    const name = (message.filename || body).replace(/\s+/g, ' ').trim();
+    const name = oneLine(message.filename || body);
     return name ? `[${mediaType}] ${name}` : `[${mediaType}]`;
   }
-  return body || `[${mediaType}]`;
+  // "lat,lng|description": the description only.
+  const text = oneLine(mediaType === 'location' ? body.split('|').slice(1).join('|') : body);
+  return text ? `[${mediaType}] ${text}` : `[${mediaType}]`;
 }
 
 export interface MediaPreview {

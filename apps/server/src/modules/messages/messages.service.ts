@@ -164,7 +164,7 @@ export class MessagesService {
     } catch (err) {
       await this.failed(id, err);
     }
-    return this.announce(id, ticket, text.body);
+    return this.announce(id, ticket, text.body, answersCustomer(text));
   }
 
   /**
@@ -259,7 +259,7 @@ export class MessagesService {
       await this.media.remove(name);
       await this.failed(id, err);
     }
-    return this.announce(id, ticket, lastMessageOf({ body, mediaType, filename: media.filename, duration }));
+    return this.announce(id, ticket, lastMessageOf({ body, mediaType, filename: media.filename, duration }), !!media.bot);
   }
 
   /**
@@ -370,6 +370,12 @@ export class MessagesService {
       throw new AppError('ERR_DELETE_WAPP_MSG', 'The network refused to delete the message.');
     }
     await new MessagesRepository(this.db).markDeleted(record.id);
+    // The ticket's newest message, deleted: its preview says so (issue 33 item 4).
+    const tickets = new TicketsRepository(this.db);
+    if (await tickets.previewDeleted(ticket.id, record.id)) {
+      const updated = await tickets.findDto(ticket.id);
+      if (updated) this.events.emit('ticket.updated', { ticket: updated, previous: { queueId: ticket.queueId, userId: ticket.userId, status: ticket.status } });
+    }
   }
 
   /**
@@ -445,7 +451,7 @@ export class MessagesService {
     } catch (err) {
       await this.failed(id, err);
     }
-    return this.announce(id, ticket, text.body);
+    return this.announce(id, ticket, text.body, answersCustomer(text));
   }
 
   /**
@@ -554,9 +560,11 @@ export class MessagesService {
     throw new AppError('ERR_SENDING_WAPP_MSG', err instanceof Error ? err.message : 'The network refused the message.');
   }
 
-  private async announce(id: number, ticket: TicketDto, lastMessage: string): Promise<MessageDto> {
+  /** `auto`: sent by the desk itself or the chatbot in answer to the customer, which does not take the preview from the customer's message. */
+  private async announce(id: number, ticket: TicketDto, lastMessage: string, auto = false): Promise<MessageDto> {
     const tickets = new TicketsRepository(this.db);
-    await tickets.touchWithMessage(ticket.id, lastMessage, false);
+    if (auto) await tickets.touchWithAutoMessage(ticket.id, lastMessage, id);
+    else await tickets.touchWithMessage(ticket.id, lastMessage, false);
     const message = (await new MessagesRepository(this.db).findDto(id))!;
     const updated = (await tickets.findDto(ticket.id)) ?? ticket;
     this.events.emit('message.created', { message, ticket: updated });
@@ -570,6 +578,14 @@ export class MessagesService {
 function outboundMedia(data: Buffer, media: RoutedMedia): OutboundMedia {
   const kind = mediaTypeOf(media.mimetype);
   return { kind, data, mimetype: media.mimetype, filename: media.filename, caption: media.caption, ptt: kind === 'audio' };
+}
+
+/**
+ * A message the desk sends by itself in answer to the customer (greeting, queue menu, rejected-call answer, the
+ * chatbot): not an attendant's action (a farewell or transfer message has the attendant as `sentBy`, and previews).
+ */
+function answersCustomer(text: { auto?: boolean; bot?: boolean; sentBy?: unknown }): boolean {
+  return !!text.bot || (!!text.auto && !text.sentBy);
 }
 
 /** Where a message sent through this service came from: given, or implied by the chatbot and the desk's own messages. */

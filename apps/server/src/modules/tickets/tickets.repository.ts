@@ -1,4 +1,4 @@
-import { foldForSearch, searchExcerpt, TICKET_STATUSES, type ConversationTicketDto, type TicketDto, type TicketStatus } from '@wadesk/contracts';
+import { DELETED_PREVIEW, foldForSearch, searchExcerpt, TICKET_STATUSES, type ConversationTicketDto, type TicketDto, type TicketStatus } from '@wadesk/contracts';
 import { and, count, desc, eq, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Executor } from '../../db/client.js';
 import { isoTime, jsonArrayText, jsonText } from '../../db/json-sql.js';
@@ -475,6 +475,35 @@ export class TicketsRepository {
         updatedAt: new Date(),
       })
       .where(eq(tickets.id, id));
+  }
+
+  /**
+   * Records a message the desk sent by itself (greeting, queue menu, farewell, the chatbot): the ticket's preview stays
+   * on what the customer last sent when that is newer than every message an attendant sent (issue 33 item 4: the list
+   * shows "📷 Olha a foto", not the greeting that answered it); otherwise the message is the preview.
+   */
+  async touchWithAutoMessage(id: number, lastMessage: string, messageId: number): Promise<void> {
+    await this.db.execute(sql`
+      update tickets t
+      set last_message = case
+            when (select m.from_me from messages m
+                  where m.ticket_id = t.id and m.id <> ${messageId} and m.sender_kind not in ('auto', 'bot')
+                  order by m.created_at desc, m.id desc limit 1) = false then t.last_message
+            else ${lastMessage} end,
+          updated_at = ${new Date().toISOString()}::timestamptz
+      where t.id = ${id}`);
+  }
+
+  /** A deleted message that is the ticket's newest: the preview says so (`[deleted]`, issue 33 item 4). */
+  async previewDeleted(id: number, messageId: number): Promise<boolean> {
+    const rows = rowsOf<{ id: number }>(
+      await this.db.execute(sql`
+        update tickets t set last_message = ${DELETED_PREVIEW}
+        where t.id = ${id}
+          and ${messageId} = (select m.id from messages m where m.ticket_id = t.id order by m.created_at desc, m.id desc limit 1)
+        returning t.id`),
+    );
+    return rows.length > 0;
   }
 
   async delete(id: number): Promise<boolean> {

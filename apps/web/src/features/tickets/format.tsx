@@ -43,8 +43,9 @@ export function previewText(text: string): string {
     return name ? `👤 ${name}` : '👤';
   }
   if (/data:image\/[a-z+]+;base64,/i.test(text)) return '📷';
-  const media = /^\[(\w+)\]$/.exec(text.trim())?.[1];
-  if (media && media in MEDIA_ICONS) return MEDIA_ICONS[media];
+  const media = /^\[(\w+)\](?: (.+))?$/s.exec(text.trim());
+  if (media?.[1] === 'deleted') return '🚫';
+  if (media && media[1]! in MEDIA_ICONS) return media[2] ? `${MEDIA_ICONS[media[1]!]} ${media[2]}` : MEDIA_ICONS[media[1]!]!;
   return text;
 }
 
@@ -82,10 +83,17 @@ export function renderMarkdown(text: string, { links = false }: { links?: boolea
   return renderNodes(formatWhatsApp(text), links);
 }
 
-/** A voice note or a document as previews show them: "🎤 Voice message (0:12)", "📎 report.pdf"; null for other kinds. */
+/**
+ * Media as previews show them: "🎤 Voice message (0:12)", "📎 report.pdf", "📷 Olha a foto" (its caption) or "📷 Photo",
+ * "📍 Location"; "🚫 This message was deleted"; null for other kinds.
+ */
 export function mediaPreviewLabel(t: TFunction, mediaType: string | null | undefined, detail: { duration?: string; name?: string }): string | null {
   if (mediaType === 'audio') return `🎤 ${t('chat.preview.voice')}${detail.duration ? ` (${detail.duration})` : ''}`;
   if (mediaType === 'other' || mediaType === 'document') return `📎 ${detail.name?.trim() || t('chat.preview.file')}`;
+  if (mediaType === 'deleted') return `🚫 ${t('chat.message.deleted')}`;
+  if (mediaType === 'image' || mediaType === 'video' || mediaType === 'sticker' || mediaType === 'location') {
+    return `${MEDIA_ICONS[mediaType]} ${detail.name?.trim() || t(`chat.preview.${mediaType}`)}`;
+  }
   return null;
 }
 
