@@ -37,6 +37,8 @@ export class MediaStorage {
   /** Temporary files of uploads in progress (DATA_DIR/tmp/uploads). */
   readonly uploadDir: string;
   private swept = false;
+  /** Original file names of files just stored, until `url` writes them into the file's URL (`originalName`). */
+  private readonly justStored = new Map<string, string>();
 
   constructor(
     dataDir: string,
@@ -58,7 +60,7 @@ export class MediaStorage {
   /** Moves a finished upload (a file of an upload spool) into media storage; returns its stored name. */
   async adopt(file: string, mimetype: string, filename?: string): Promise<string> {
     await mkdir(this.dir, { recursive: true });
-    const name = `${randomUUID()}.${extensionFor(mimetype, filename)}`;
+    const name = this.named(mimetype, filename);
     const target = path.join(this.dir, name);
     try {
       await rename(file, target);
@@ -72,7 +74,7 @@ export class MediaStorage {
 
   async save(data: Buffer, mimetype: string, filename?: string): Promise<string> {
     await mkdir(this.dir, { recursive: true });
-    const name = `${randomUUID()}.${extensionFor(mimetype, filename)}`;
+    const name = this.named(mimetype, filename);
     await writeFile(path.join(this.dir, name), data);
     return name;
   }
@@ -82,9 +84,32 @@ export class MediaStorage {
     if (SAFE_NAME.test(name)) await rm(path.join(this.dir, name), { force: true });
   }
 
-  /** The URL the web uses for a stored file. */
+  /** A new stored name; the original file name is kept for `url`. */
+  private named(mimetype: string, filename?: string): string {
+    const name = `${randomUUID()}.${extensionFor(mimetype, filename)}`;
+    const original = filename?.split(/[\\/]/).pop()?.trim().slice(0, 200);
+    if (original) {
+      if (this.justStored.size > 1000) this.justStored.clear(); // a stored file whose URL was never asked for
+      this.justStored.set(name, original);
+    }
+    return name;
+  }
+
+  /**
+   * The URL the web uses for a stored file. A file stored with its original name (`save`, `adopt`) carries it in the
+   * URL's `name` parameter (outside the signature: a name to show and to attach the file as, never a path), so the
+   * messages keep it without a column of their own (`originalName`).
+   */
   url(name: string): string {
-    return `/api/media/${name}?sig=${this.sign(name)}`;
+    const original = this.justStored.get(name);
+    this.justStored.delete(name);
+    return `/api/media/${name}?sig=${this.sign(name)}${original ? `&name=${encodeURIComponent(original)}` : ''}`;
+  }
+
+  /** The original file name in a URL made by `url`, or null (a file stored without one, or before names were kept). */
+  originalName(url: string): string | null {
+    const at = url.indexOf('?');
+    return at < 0 ? null : new URLSearchParams(url.slice(at + 1)).get('name') || null;
   }
 
   /** The stored name behind a URL made by `url`, or null. */

@@ -44,7 +44,7 @@ export function emailRoutes(app: FastifyInstance, email: EmailService, tickets: 
     const user = currentUser(request);
     const ticket = await tickets.get(user, ticketId);
     const { to } = parse(TicketEmailInput, request.body ?? {});
-    return email.sendTranscript(ticket, to, user.name);
+    return email.sendTranscript(ticket, to);
   });
 
   // The send API (§7): answered when the SMTP server accepted the e-mail (one recipient: no job).

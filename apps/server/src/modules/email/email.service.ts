@@ -42,6 +42,44 @@ function smtpFailure(err: unknown): { path: string; code: string } {
   return { path: '', code: 'emailOther' };
 }
 
+/** Who sent a message of the desk's side, as the chat names it (decision 0029: origin, sender kind, attendant). */
+function deskSender(m: { origin: string | null; originId: number | null; senderKind: string; sentBy: string | null }): string {
+  const numbered = (what: string) => (m.originId ? `${what} #${m.originId}` : what);
+  switch (m.origin) {
+    case 'campaign':
+      return numbered('Bulk send');
+    case 'schedule':
+      return numbered('Scheduled message');
+    case 'group-action':
+      return numbered('Group action');
+    case 'api':
+      return 'Send API';
+    case 'phone':
+      return 'Phone';
+    default:
+      if (m.origin === 'bot' || m.senderKind === 'bot') return 'Chatbot';
+      if (m.origin === 'system' || m.senderKind === 'auto') return 'Automatic';
+      return m.sentBy ?? 'Attendant';
+  }
+}
+
+/** The name a message's file is attached as: its original name, else its kind, time and extension. */
+function attachmentName(original: string | null, stored: string, mediaType: string, at: Date): string {
+  if (original) return original;
+  const ext = stored.includes('.') ? stored.slice(stored.lastIndexOf('.')) : '';
+  return `${mediaType} ${at.toISOString().slice(0, 19).replace('T', ' ').replace(/:/g, '-')}${ext}`;
+}
+
+/** The name itself, or with " (2)", " (3)"… before its extension when an earlier attachment has it. */
+function unique(filename: string, taken: Set<string>): string {
+  const dot = filename.lastIndexOf('.');
+  const [stem, ext] = dot > 0 ? [filename.slice(0, dot), filename.slice(dot)] : [filename, ''];
+  let candidate = filename;
+  for (let n = 2; taken.has(candidate); n += 1) candidate = `${stem} (${n})${ext}`;
+  taken.add(candidate);
+  return candidate;
+}
+
 /** One line of a transcript: when (UTC), who, what. */
 function transcriptTime(date: Date): string {
   return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
@@ -142,7 +180,7 @@ export class EmailService {
    * The conversation of a ticket (the caller checked the user may see it): every message with its time (UTC),
    * its sender and its text; media as attachments while they fit in MAX_EMAIL_ATTACHMENT_BYTES together.
    */
-  async sendTranscript(ticket: TicketDto, to: string | undefined, me: string): Promise<EmailSentResponse> {
+  async sendTranscript(ticket: TicketDto, to: string | undefined): Promise<EmailSentResponse> {
     const rows = await this.db
       .select({
         body: messages.body,
@@ -152,6 +190,8 @@ export class EmailService {
         mediaUrl: messages.mediaUrl,
         participantName: messages.participantName,
         senderKind: messages.senderKind,
+        origin: messages.origin,
+        originId: messages.originId,
         sentBy: users.name,
         createdAt: messages.createdAt,
       })
@@ -164,16 +204,18 @@ export class EmailService {
     let total = 0;
     let omitted = 0;
     const lines: string[] = [];
+    const names = new Set<string>();
     for (const m of rows) {
-      const from = m.fromMe ? (m.sentBy ?? me) : (m.participantName ?? ticket.contact.name);
+      const from = m.fromMe ? deskSender(m) : (m.participantName ?? ticket.contact.name);
       let body = m.isDeleted ? '(deleted)' : m.body;
       if (!m.isDeleted && m.mediaType && m.mediaUrl) {
         const name = this.media.nameOf(m.mediaUrl);
         const data = name ? await this.media.read(name) : null;
         if (data && name && total + data.length <= MAX_EMAIL_ATTACHMENT_BYTES) {
           total += data.length;
-          attachments.push({ filename: name, content: data });
-          body = `${body ? `${body} ` : ''}[${m.mediaType}: attached as ${name}]`;
+          const filename = unique(attachmentName(this.media.originalName(m.mediaUrl), name, m.mediaType, m.createdAt), names);
+          attachments.push({ filename, content: data });
+          body = `${body && body !== filename ? `${body} ` : ''}[${m.mediaType}: attached as ${filename}]`;
         } else {
           omitted += 1;
           body = `${body ? `${body} ` : ''}[${m.mediaType}: not attached${data ? ', too large' : ''}]`;

@@ -227,8 +227,44 @@ describe("a ticket's conversation by e-mail (the chat's EMAIL button)", () => {
     expect(mail.subject).toBe(`Conversation: Ticket #${ticket.id} — Maria Souza (${number})`);
     const lines = mail.text!.trim().split('\n');
     expect(lines[2]).toMatch(/^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\] Maria Souza: Bom dia, preciso da segunda via$/);
-    expect(lines[3]).toContain(`Maria Souza: foto do boleto [image: attached as ${name}]`);
-    expect(mail.attachments.map((a) => [a.filename, a.content.toString()])).toEqual([[name, 'PNGDATA']]);
+    // The file keeps the name it came with (issue 33 item 15), not its stored name.
+    expect(name).not.toBe('boleto.png');
+    expect(lines[3]).toContain('Maria Souza: foto do boleto [image: attached as boleto.png]');
+    expect(mail.attachments.map((a) => [a.filename, a.content.toString()])).toEqual([['boleto.png', 'PNGDATA']]);
+  });
+
+  it('names who really sent each message: the attendant, the chatbot, the desk, a bulk send, a schedule (issue 33 item 15)', async () => {
+    const number = nextNumber();
+    const ticket = await inbound(t, connection.id, { from: number, body: 'Oi', name: 'Rita' });
+    const ana = await t.createUser({ name: 'Ana Atendente' });
+    const sent: [string, string][] = [
+      ['por mim', `sender_kind = 'user', sent_by_user_id = ${ana.user.id}`],
+      ['do robô', `sender_kind = 'bot'`],
+      ['saudação', `sender_kind = 'auto'`],
+      ['promoção', `origin = 'campaign', origin_id = 42`],
+      ['lembrete', `origin = 'schedule', origin_id = 7`],
+    ];
+    for (const [body] of sent) await inbound(t, connection.id, { from: number, body });
+    for (const [body, set] of sent) {
+      await queryRows(t, sql`update messages set from_me = true, ${sql.raw(set)} where ticket_id = ${ticket.id} and body = ${body}`);
+    }
+    const pdf = await t.app.services.media.save(Buffer.from('%PDF'), 'application/pdf', 'Nota fiscal 123.pdf');
+    await queryRows(
+      t,
+      sql`update messages set media_type = 'other', media_url = ${t.app.services.media.url(pdf)} where ticket_id = ${ticket.id} and body = 'por mim'`,
+    );
+    const res = await t.call('POST', `/api/tickets/${ticket.id}/email`, { token: t.admin, body: { to: 'arquivo@example.com' } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const lines = received.at(-1)!.mail.text!.trim().split('\n').slice(2).map((line) => line.replace(/^\[[^\]]+\] /, ''));
+    expect(lines).toEqual([
+      'Rita: Oi',
+      'Ana Atendente: por mim [other: attached as Nota fiscal 123.pdf]',
+      'Chatbot: do robô',
+      'Automatic: saudação',
+      'Bulk send #42: promoção',
+      'Scheduled message #7: lembrete',
+    ]);
+    expect(received.at(-1)!.mail.attachments.map((a) => a.filename)).toEqual(['Nota fiscal 123.pdf']);
   });
 
   it('goes to emailTo when no address is given; a user outside the ticket gets nothing sent', async () => {
