@@ -11,12 +11,14 @@ export interface ConfirmDialogProps {
   title: string;
   text: string;
   confirmLabel?: string;
+  /** The button that closes without acting ("Keep sending" beside "Cancel send"); "Cancel" when not given. */
+  dismissLabel?: string;
   busy?: boolean;
   onConfirm: () => void;
   onClose: () => void;
 }
 
-export function ConfirmDialog({ open, title, text, confirmLabel, busy, onConfirm, onClose }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, title, text, confirmLabel, dismissLabel, busy, onConfirm, onClose }: ConfirmDialogProps) {
   const { t } = useTranslation();
   return (
     <Dialog open={open} onClose={onClose} aria-labelledby="confirm-dialog-title" maxWidth="xs" fullWidth>
@@ -25,7 +27,7 @@ export function ConfirmDialog({ open, title, text, confirmLabel, busy, onConfirm
         <DialogContentText>{text}</DialogContentText>
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose}>{t('common.cancel')}</Button>
+        <Button onClick={onClose}>{dismissLabel ?? t('common.cancel')}</Button>
         <Button onClick={onConfirm} color="error" variant="contained" disabled={busy}>
           {confirmLabel ?? t('common.confirm')}
         </Button>

@@ -42,6 +42,21 @@ export const languageReady: Promise<unknown> = i18n
     interpolation: { escapeValue: false },
   });
 
+/**
+ * Zero is plural in our Portuguese: "0 grupos", "0 mensagens" (issue 33 item 17). Brazil's plural rule (CLDR)
+ * counts 0 with 1, which reads "0 grupo": i18next's rule for pt is that one, but for 0.
+ */
+function zeroIsPluralInPortuguese(): void {
+  const resolver = i18n.services.pluralResolver as { getRule: (code: string, options?: { ordinal?: boolean }) => Intl.PluralRules | undefined };
+  const getRule = resolver.getRule.bind(resolver);
+  resolver.getRule = (code, options = {}) => {
+    const rule = getRule(code, options);
+    if (!rule || options.ordinal || code.slice(0, 2) !== 'pt') return rule;
+    return { select: (count: number) => (count === 0 ? 'other' : rule.select(count)), resolvedOptions: () => rule.resolvedOptions() } as Intl.PluralRules;
+  };
+}
+zeroIsPluralInPortuguese();
+
 /** The BCP 47 tag of a language for the page's `lang` attribute (Portuguese here is Brazil's). */
 export function htmlLang(lng: string | undefined): string {
   const code = (lng ?? 'en').slice(0, 2);

@@ -96,7 +96,7 @@ export function CampaignForm({ kind, onStarted, pathHelp }: CampaignFormProps) {
         form={form}
         name="whatsappId"
         label={t('campaigns.fields.connection')}
-        options={connections.map((c) => ({ value: c.id, label: `${c.name} (${c.status})` }))}
+        options={connections.map((c) => ({ value: c.id, label: `${c.name} (${t(`connections.status.${c.status}`)})` }))}
       />
       <FormTextField
         form={form}

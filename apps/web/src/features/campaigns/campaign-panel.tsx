@@ -146,6 +146,7 @@ export function CampaignPanel({ campaign }: { campaign: CampaignDto }) {
         title={t('campaigns.cancelTitle')}
         text={t('campaigns.cancelText')}
         confirmLabel={t('campaigns.cancel')}
+        dismissLabel={t('campaigns.keepSending')}
         busy={busy}
         onConfirm={() => void act('cancel')}
         onClose={() => setConfirmCancel(false)}

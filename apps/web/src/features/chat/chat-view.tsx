@@ -196,7 +196,7 @@ export function ChatView({ ticketId, onContactPanel }: { ticketId: number; onCon
           open={!!messageDeletion.target}
           title={t('chat.message.deleteTitle')}
           text={t('chat.message.deleteText')}
-          confirmLabel={t('common.delete')}
+          confirmLabel={t('chat.message.delete')}
           onConfirm={() => void messageDeletion.confirm()}
           onClose={messageDeletion.cancel}
         />

@@ -31,7 +31,7 @@ export function ConnectionPicker({ connections, whatsappId, onChange, testId }: 
       >
         {connections.map((c) => (
           <MenuItem key={c.id} value={String(c.id)}>
-            {c.name} ({c.status})
+            {c.name} ({t(`connections.status.${c.status}`)})
           </MenuItem>
         ))}
       </Select>

@@ -134,6 +134,7 @@ export function GroupActionPanel({ action }: { action: GroupActionDto }) {
         title={t('groups.cancelTitle')}
         text={t('groups.cancelText')}
         confirmLabel={t('groups.cancel')}
+        dismissLabel={t('groups.keepRunning')}
         busy={busy}
         onConfirm={() => void cancel()}
         onClose={() => setConfirmCancel(false)}

@@ -114,6 +114,7 @@ function BatchPanel({ id }: { id: number }) {
         title={t('outreach.cancelTitle')}
         text={t('outreach.cancelText')}
         confirmLabel={t('outreach.cancel')}
+        dismissLabel={t('campaigns.keepSending')}
         busy={busy}
         onConfirm={() => void cancel()}
         onClose={() => setConfirming(false)}
@@ -166,7 +167,9 @@ export function OutreachPage({ channel }: { channel: OutreachChannel }) {
   const [recipients, setRecipients] = useState('');
   const [from, setFrom] = useState('');
   const [text, setText] = useState('');
-  const [language, setLanguage] = useState(voiceLanguageOf(i18n.language));
+  // The interface's language (followed when it changes) until one is picked here (issue 33 item 17).
+  const [chosenLanguage, setLanguage] = useState<(typeof VOICE_LANGUAGES)[number] | null>(null);
+  const language = chosenLanguage ?? voiceLanguageOf(i18n.resolvedLanguage ?? i18n.language);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ShownError | null>(null);
   const [current, setCurrent] = useState<number | null>(null);

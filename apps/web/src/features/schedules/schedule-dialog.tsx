@@ -157,7 +157,7 @@ export function ScheduleDialog({ onClose, schedule, fixed, initialBody = '', onS
               >
                 {connections.map((c) => (
                   <MenuItem key={c.id} value={String(c.id)}>
-                    {c.name} ({c.status})
+                    {c.name} ({t(`connections.status.${c.status}`)})
                   </MenuItem>
                 ))}
               </TextField>
