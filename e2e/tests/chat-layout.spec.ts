@@ -84,6 +84,7 @@ test.describe('issue 33 item 1: the chat keeps a width to type in beside the con
 
 test.describe('issue 33 item 5: quick answers', () => {
   test('typing / lists the shortcuts that start with the text first, then those that contain it', async ({ page, request }) => {
+    test.setTimeout(90_000);
     const ticket = await openTicket(request);
     const admin = await apiLogin(request);
     const u = `q${unique()}`;
@@ -101,5 +102,58 @@ test.describe('issue 33 item 5: quick answers', () => {
     expect(shortcuts[0]).toBe(`/${u}prazo`);
     expect(shortcuts[1]).toBe(`/a${u}pix`);
     await shot(page, 'chat-quick-answers-en');
+  });
+});
+
+test.describe('issue 33 item 7: the emoji picker', () => {
+  test('loads when opened, from our own origin; searches, shows categories and the emoji used last, in the bundled Twemoji font', async ({ page, request, baseURL }) => {
+    test.setTimeout(120_000);
+    const ticket = await openTicket(request);
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await uiLogin(page);
+    await page.goto(`/tickets/${ticket.id}`);
+    // A first load on a busy machine may take a while.
+    await expect(page.getByTestId('chat-view')).toBeVisible({ timeout: 30_000 });
+    // Nothing of the picker before it is opened.
+    expect(requests.filter((url) => /emoji-panel|twemoji|\/data-[^/]*\.json/.test(url))).toEqual([]);
+
+    const font = page.waitForResponse((r) => /twemoji[^/]*\.woff2/.test(r.url()) && r.ok());
+    await page.getByRole('button', { name: 'emoji' }).click();
+    const picker = page.getByTestId('emoji-panel').locator('emoji-picker');
+    await expect(picker.getByRole('tab')).toHaveCount(9);
+    await font;
+    // Drawn with the bundled font, whatever the machine has.
+    const family = await picker.getByRole('menuitem').first().evaluate((b) => getComputedStyle(b).fontFamily);
+    expect(family).toContain('Twemoji');
+    await shot(page, 'chat-emoji-picker-en');
+
+    await picker.getByRole('combobox').fill('pizza');
+    const pizza = picker.getByRole('option', { name: /pizza/i }).first();
+    await expect(pizza).toBeVisible();
+    await shot(page, 'chat-emoji-search-en');
+    await pizza.click();
+    await expect(page.getByTestId('message-box').locator('textarea').first()).toHaveValue('🍕');
+
+    // The emoji used last comes first in the favourites, after a reload too (kept in the browser's IndexedDB).
+    await page.keyboard.press('Escape');
+    await page.reload();
+    await page.getByRole('button', { name: 'emoji' }).click();
+    const favourites = page.getByTestId('emoji-panel').locator('emoji-picker').getByRole('menu', { name: 'Favorites' });
+    await expect(favourites.getByRole('menuitem').first()).toHaveText('🍕');
+    await page.keyboard.press('Escape');
+
+    // In Portuguese, on a phone.
+    await setLanguage(page, 'pt');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('button', { name: 'emoji' }).click();
+    const again = page.getByTestId('emoji-panel').locator('emoji-picker');
+    await expect(again.getByRole('tab')).toHaveCount(9);
+    await expect(again.getByRole('combobox')).toHaveAttribute('placeholder', /Pesquis|Buscar|Procurar/);
+    await shot(page, 'chat-emoji-picker-pt-390');
+
+    // No CDN: every request went to our own origin.
+    expect(requests.filter((url) => !url.startsWith(baseURL!) && !url.startsWith('data:') && !url.startsWith('blob:'))).toEqual([]);
   });
 });

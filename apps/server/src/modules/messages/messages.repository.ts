@@ -524,6 +524,11 @@ export class MessagesRepository {
     return rows[0]?.id ?? null;
   }
 
+  /** Marks a message this process failed to hand to the network, with why (issue 33 item 25). */
+  async setSendErrorById(id: number, error: string): Promise<void> {
+    await this.db.update(messages).set({ sendError: error.slice(0, 1000), updatedAt: new Date() }).where(eq(messages.id, id));
+  }
+
   /** Gives a stored message the id the network chose for it (the Cloud API names its own messages). */
   async setChannelMessageId(id: number, channelMessageId: string): Promise<void> {
     await this.db.update(messages).set({ channelMessageId }).where(eq(messages.id, id));

@@ -162,7 +162,7 @@ export class MessagesService {
       const sent = await driver.sendText(chatIdOf(ticket), text.body, options);
       await this.networkNamed(id, options.messageId!, sent.id);
     } catch (err) {
-      await this.failed(id, err);
+      await this.failed(id, ticket, text.body, err);
     }
     return this.announce(id, ticket, text.body, answersCustomer(text));
   }
@@ -207,7 +207,7 @@ export class MessagesService {
       const sent = await driver.sendTemplate(chatIdOf(ticket), template.name, template.language, input.variables);
       await this.networkNamed(id, messageId, sent.id);
     } catch (err) {
-      await this.failed(id, err);
+      await this.failed(id, ticket, body, err);
     }
     return this.announce(id, ticket, body);
   }
@@ -256,8 +256,8 @@ export class MessagesService {
         await this.router!.send(id, file);
       }
     } catch (err) {
-      await this.media.remove(name);
-      await this.failed(id, err);
+      // The message stays on the ticket with why it failed, its file with it.
+      await this.failed(id, ticket, lastMessageOf({ body, mediaType, filename: media.filename, duration }), err);
     }
     return this.announce(id, ticket, lastMessageOf({ body, mediaType, filename: media.filename, duration }), !!media.bot);
   }
@@ -449,7 +449,7 @@ export class MessagesService {
     try {
       await this.router!.send(id);
     } catch (err) {
-      await this.failed(id, err);
+      await this.failed(id, ticket, text.body, err);
     }
     return this.announce(id, ticket, text.body, answersCustomer(text));
   }
@@ -554,10 +554,15 @@ export class MessagesService {
     return id;
   }
 
-  private async failed(id: number, err: unknown): Promise<never> {
-    await new MessagesRepository(this.db).remove(id);
-    if (err instanceof AppError) throw err;
-    throw new AppError('ERR_SENDING_WAPP_MSG', err instanceof Error ? err.message : 'The network refused the message.');
+  /**
+   * A send the network refused: the message stays on the ticket with why ("Not delivered: …", issue 33 item 25), so
+   * a failed greeting or reply is seen there and not only in the log; then the caller hears the error.
+   */
+  private async failed(id: number, ticket: TicketDto, lastMessage: string, err: unknown): Promise<never> {
+    const error = err instanceof AppError ? err : new AppError('ERR_SENDING_WAPP_MSG', err instanceof Error ? err.message : 'The network refused the message.');
+    await new MessagesRepository(this.db).setSendErrorById(id, error.message);
+    await this.announce(id, ticket, lastMessage);
+    throw error;
   }
 
   /** `auto`: sent by the desk itself or the chatbot in answer to the customer, which does not take the preview from the customer's message. */
