@@ -160,3 +160,39 @@ for (const lng of ['en', 'pt'] as const) {
     });
   }
 }
+
+const SEARCH_WORDS = {
+  en: { search: /^Search$/, placeholder: 'Search tickets and messages' },
+  pt: { search: /^Busca$/, placeholder: 'Pesquisar tickets e mensagens' },
+} as const;
+
+for (const lng of ['en', 'pt'] as const) {
+  for (const [size, viewport] of Object.entries(SIZES)) {
+    test(`[${lng} ${size}] item 3: opening a search hit scrolls the chat to the matched message, on an older page, and highlights it`, async ({ page, request }) => {
+      const connection = await connectedSimulator(request);
+      const tag = unique();
+      const name = `Busca ${tag}`;
+      const from = uniqueNumber();
+      const word = `ornitorrinco${tag.toLowerCase().replace(/[^a-z0-9]/g, '')}`;
+      await contactWrites(request, connection.id, { from, name, body: `Meu pedido do ${word} chegou quebrado, podem trocar?` });
+      // Two pages and more after it: the match is on an older page than the one the chat opens with.
+      for (let i = 1; i <= 45; i += 1) await contactWrites(request, connection.id, { from, name, body: `Mensagem seguinte número ${i}` });
+
+      await page.setViewportSize(viewport);
+      await inLanguage(page, lng);
+      await uiLogin(page);
+      await openTab(page, SEARCH_WORDS[lng].search);
+      await page.getByPlaceholder(SEARCH_WORDS[lng].placeholder).fill(word);
+      const row = ticketRow(page, name);
+      await expect(row.getByTestId('search-snippet').locator('strong')).toHaveText(word);
+      await row.getByRole('button', { name: WORDS[lng].view }).click();
+      await page.waitForURL(/\/tickets\/\d+$/);
+
+      const hit = page.getByTestId('messages-list').locator('[data-testid="message"][data-highlighted="true"]');
+      await expect(hit).toContainText(word, { timeout: 15_000 });
+      await expect(hit).toBeInViewport();
+      await expect(page.getByTestId('messages-list').locator('[data-highlighted="true"]')).toHaveCount(1);
+      await shot(page, `h1-${lng}-${size}-item3-search-hit`);
+    });
+  }
+}

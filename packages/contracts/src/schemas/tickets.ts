@@ -24,8 +24,11 @@ export interface TicketDto {
   lastMessage: string;
   /** When the newest message was created (ISO), null without messages: the ticket row's time (§2). */
   lastMessageAt?: string | null;
-  /** In a search: the newest matching message, cut around the match (text[start, end) is the match). */
-  searchMatch?: SearchExcerpt | null;
+  /**
+   * In a search: the newest matching message, cut around the match (text[start, end) is the match), and its id: the
+   * chat opened from the hit scrolls to it (issue 33 item 3).
+   */
+  searchMatch?: (SearchExcerpt & { messageId?: number }) | null;
   unreadMessages: number;
   isGroup: boolean;
   protocol: string | null;

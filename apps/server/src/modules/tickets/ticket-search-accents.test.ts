@@ -49,6 +49,9 @@ describe('search ignores accents and case (issue 10 item 13)', () => {
     expect(match.text).toContain('até sábado à tarde');
     expect(match.text.startsWith('…')).toBe(true); // cut around the match, not the whole message
     expect(match.text.length).toBeLessThan(110);
+    // The message it is in, for the chat to scroll to (issue 33 item 3).
+    const [message] = await queryRows<{ id: number }>(t, sql`select id from messages where ticket_id = ${sabado.id} and body like '%sábado%'`);
+    expect(match.messageId).toBe(Number(message!.id));
     // A ticket found by its contact's name has no message snippet.
     const byName = await search('/api/tickets', 'goncalves');
     expect(byName.body.tickets?.find((x) => x.id === joao.id)?.searchMatch).toBeNull();

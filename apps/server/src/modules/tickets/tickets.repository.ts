@@ -323,18 +323,20 @@ export class TicketsRepository {
       sql` or `,
     );
     const result = await this.db.execute(sql`
-      select p.id as ticket_id, hit.body
+      select p.id as ticket_id, hit.id as message_id, hit.body
       from unnest(${intArrayParam(page.map((t) => t.id))}::int[]) as p(id)
       cross join lateral (
-        select m.body from messages m
+        select m.id, m.body from messages m
         where m.ticket_id = p.id and not m.is_deleted and (${anyWord})
         order by m.created_at desc, m.id desc
         limit 1
       ) hit`);
-    const bodies = new Map(rowsOf<{ ticket_id: number; body: string }>(result).map((r) => [Number(r.ticket_id), r.body]));
+    const hits = new Map(rowsOf<{ ticket_id: number; message_id: number; body: string }>(result).map((r) => [Number(r.ticket_id), r]));
     for (const ticket of page) {
-      const body = bodies.get(ticket.id);
-      ticket.searchMatch = body ? (searchExcerpt(body, search) ?? longestWordExcerpt(body, words)) : null;
+      const hit = hits.get(ticket.id);
+      const excerpt = hit ? (searchExcerpt(hit.body, search) ?? longestWordExcerpt(hit.body, words)) : null;
+      // The message it is in: opening the hit scrolls the chat to it (issue 33 item 3).
+      ticket.searchMatch = excerpt && hit ? { ...excerpt, messageId: Number(hit.message_id) } : null;
     }
   }
 

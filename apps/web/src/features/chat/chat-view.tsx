@@ -22,7 +22,7 @@ import { ImportExportPanel } from './import-export-panel';
 import { MessageInput } from './message-input';
 import { deleteMessage, flattenMessages, markRead, messagesKey, reactToMessage, upsertMessage, useConversationTickets, useEventsFollowTicket, useMessages, useTicketEvents } from './messages-api';
 import { MessagesList } from './messages-list';
-import { isPeek } from './peek';
+import { focusedMessage, isPeek } from './peek';
 
 /**
  * The chat screen of one ticket (§2): header, messages, input, contact drawer. `onContactPanel` hears when the
@@ -37,6 +37,8 @@ export function ChatView({ ticketId, onContactPanel }: { ticketId: number; onCon
   const location = useLocation();
   // View (peek) on a waiting ticket reads it without marking it read (§4).
   const peek = isPeek(location.state);
+  // Opened from a search hit: the chat scrolls to the matching message and highlights it (issue 33 item 3).
+  const focusMessageId = focusedMessage(location.state);
   const ticketQuery = useTicket(ticketId);
   const messagesQuery = useMessages(ticketId, peek);
   const ticket = ticketQuery.data ?? messagesQuery.data?.pages[0]?.ticket;
@@ -187,6 +189,7 @@ export function ChatView({ ticketId, onContactPanel }: { ticketId: number; onCon
         onReply={onReply}
         onDelete={messageDeletion.ask}
         onReact={ticket.status === 'open' ? onReact : undefined}
+        focusMessageId={focusMessageId}
       />
       <MessageInput ticketId={ticketId} contact={ticket.contact} whatsappId={ticket.whatsappId} disabled={ticket.status !== 'open'} replyingTo={replyingTo} onCancelReply={onCancelReply} />
     </Box>

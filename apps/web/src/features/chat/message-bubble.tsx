@@ -84,6 +84,8 @@ export interface MessageBubbleProps {
   onReact?: (message: MessageDto, emoji: string) => void;
   /** The reactions on the message: the latest of this side (`mine`, marked in the picker) and of the contact. */
   reactions?: { mine?: string; theirs?: string };
+  /** The message a search hit opened (issue 33 item 3): marked until another is. */
+  highlighted?: boolean;
 }
 
 /** The reaction button beside a bubble and, once clicked, its short choice of emojis (issue 18). */
@@ -161,7 +163,7 @@ function classes(...names: (string | false | null | undefined)[]): string {
   return names.filter(Boolean).join(' ');
 }
 
-export const MessageBubble = memo(function MessageBubble({ message, isGroup, earlier = false, onReply, onDelete, onReact, reactions }: MessageBubbleProps) {
+export const MessageBubble = memo(function MessageBubble({ message, isGroup, earlier = false, onReply, onDelete, onReact, reactions, highlighted = false }: MessageBubbleProps) {
   const { t } = useTranslation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const mine = message.fromMe;
@@ -182,7 +184,8 @@ export const MessageBubble = memo(function MessageBubble({ message, isGroup, ear
         data-message-id={message.id}
         data-from-me={mine ? 'true' : 'false'}
         data-sender-kind={message.senderKind}
-        className={classes(styles.bubble, mine && styles.mine, auto && styles.auto)}
+        data-highlighted={highlighted ? 'true' : undefined}
+        className={classes(styles.bubble, mine && styles.mine, auto && styles.auto, highlighted && styles.highlighted)}
       >
         {options && onReact && !isReaction(message) && <ReactionPicker message={message} mine={mine} reaction={reactions?.mine} onReact={onReact} />}
         {shown.length > 0 && (

@@ -62,10 +62,15 @@ export interface MessagesListProps {
   events?: TicketEventDto[];
   /** The earlier tickets whose messages are loaded, by id: their separators say when and by whom they were resolved. */
   tickets?: ReadonlyMap<number, ConversationTicketDto>;
+  /** A message to scroll to and highlight (a search hit opened, issue 33 item 3): older pages load until it is found. */
+  focusMessageId?: number | null;
 }
 
+/** How many older pages a search hit may load to reach its message. */
+const FOCUS_MAX_PAGES = 20;
+
 /** The conversation, virtualized: stays at the bottom for new messages and keeps its place when older ones load. */
-export const MessagesList = memo(function MessagesList({ ticketId, messages, isGroup, loading, hasOlder, loadingOlder, loadOlder, onReply, onDelete, onReact, events, tickets }: MessagesListProps) {
+export const MessagesList = memo(function MessagesList({ ticketId, messages, isGroup, loading, hasOlder, loadingOlder, loadOlder, onReply, onDelete, onReact, events, tickets, focusMessageId }: MessagesListProps) {
   const { t } = useTranslation();
   // The reactions on each message (its latest of each side), shown on its bubble; the picker marks this side's.
   const reactions = useMemo(() => reactionsOn(messages), [messages]);
@@ -203,6 +208,24 @@ export const MessagesList = memo(function MessagesList({ ticketId, messages, isG
     }
   };
 
+  // A search hit opened: once its message is loaded (older pages loading until it is, bounded), scroll to it and
+  // highlight it; the view stays there (not pinned to the bottom) until the reader goes down.
+  const [highlighted, setHighlighted] = useState<number | null>(null);
+  const focused = useRef<{ id: number | null; pages: number }>({ id: null, pages: 0 });
+  useEffect(() => {
+    if (!focusMessageId || focused.current.id === focusMessageId || loading) return;
+    const index = items.findIndex((i) => i.kind === 'msg' && i.message.id === focusMessageId);
+    if (index >= 0) {
+      focused.current = { id: focusMessageId, pages: 0 };
+      prev.current.atBottom = false;
+      virtualizer.scrollToIndex(index, { align: 'center' });
+      setHighlighted(focusMessageId);
+    } else if (hasOlder && !loadingOlder && focused.current.pages < FOCUS_MAX_PAGES) {
+      focused.current.pages += 1;
+      loadOlder();
+    }
+  }, [focusMessageId, items, loading, hasOlder, loadingOlder, loadOlder, virtualizer]);
+
   // A short conversation that does not fill the view cannot be scrolled up: load older pages right away.
   useEffect(() => {
     const el = scrollRef.current;
@@ -260,6 +283,7 @@ export const MessagesList = memo(function MessagesList({ ticketId, messages, isG
                   onDelete={onDelete}
                   onReact={onReact}
                   reactions={reactions.get(item.message.id)}
+                  highlighted={highlighted === item.message.id}
                 />
               )}
             </div>

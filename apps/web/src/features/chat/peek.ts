@@ -7,3 +7,9 @@ export const PEEK_STATE = { peek: true } as const;
 export function isPeek(state: unknown): boolean {
   return !!state && typeof state === 'object' && (state as { peek?: unknown }).peek === true;
 }
+
+/** Navigation state of a search hit opened (issue 33 item 3): the message the chat scrolls to and highlights. */
+export function focusedMessage(state: unknown): number | null {
+  const id = state && typeof state === 'object' ? (state as { focusMessage?: unknown }).focusMessage : undefined;
+  return typeof id === 'number' && Number.isInteger(id) && id > 0 ? id : null;
+}

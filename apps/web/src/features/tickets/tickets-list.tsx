@@ -25,6 +25,12 @@ export interface TicketsListProps {
   empty?: { text: string; action?: ReactNode };
 }
 
+/** A search hit opens the chat at its message (issue 33 item 3; see FOCUS in chat-view). */
+function focusOf(ticket: TicketDto): { focusMessage: number } | undefined {
+  const id = ticket.searchMatch?.messageId;
+  return id ? { focusMessage: id } : undefined;
+}
+
 /** A virtualized ticket list that pages on scroll. */
 export function TicketsList({ params, testId, empty }: TicketsListProps) {
   const { t } = useTranslation();
@@ -56,7 +62,7 @@ export function TicketsList({ params, testId, empty }: TicketsListProps) {
   const onOpen = useCallback((ticket: TicketDto) => {
     const { navigate, queryClient } = latest.current;
     prefetchChat(queryClient, ticket);
-    navigate(`/tickets/${ticket.id}`);
+    navigate(`/tickets/${ticket.id}`, { state: focusOf(ticket) });
   }, []);
   // Accept takes the ticket and follows it to Working on, where it stays selected.
   const onAccept = useCallback(async (ticket: TicketDto) => {
@@ -79,7 +85,7 @@ export function TicketsList({ params, testId, empty }: TicketsListProps) {
   const onView = useCallback((ticket: TicketDto) => {
     const { navigate, queryClient } = latest.current;
     prefetchChat(queryClient, ticket, { peek: true });
-    navigate(`/tickets/${ticket.id}`, { state: PEEK_STATE });
+    navigate(`/tickets/${ticket.id}`, { state: { ...PEEK_STATE, ...focusOf(ticket) } });
   }, []);
 
   return (
