@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { api, apiLogin, uiLogin, unique } from './support/api';
-import { openTicket, setLanguage } from './support/chat';
+import { api, apiLogin, unique } from './support/api';
+import { openTicket, setLanguage, signInToChat } from './support/chat';
 import { shot } from './support/tickets';
 
 /** The header is one row: every button in it sits on the same line. */
@@ -25,10 +25,7 @@ test.describe('issue 33 item 1: the chat keeps a width to type in beside the con
   test('at 1280 and 1440 px the panel sits beside the chat and the list gives way; at 1024 px it is a drawer over the chat; at 1680 px all three stay', async ({ page, request }) => {
     test.setTimeout(150_000);
     const ticket = await openTicket(request);
-    await page.setViewportSize({ width: 1280, height: 800 });
-    await uiLogin(page);
-    await page.goto(`/tickets/${ticket.id}`);
-    await expect(page.getByTestId('chat-view')).toBeVisible();
+    await signInToChat(page, ticket.id);
 
     for (const lng of ['en', 'pt'] as const) {
       await setLanguage(page, lng);
@@ -92,9 +89,7 @@ test.describe('issue 33 item 5: quick answers', () => {
     await api(request, admin, 'POST', '/api/quickAnswers', { shortcut: `ab${unique()}`, message: `Mentions ${u} in the text` });
     await api(request, admin, 'POST', '/api/quickAnswers', { shortcut: `a${u}pix`, message: 'Our PIX key' });
     await api(request, admin, 'POST', '/api/quickAnswers', { shortcut: `${u}prazo`, message: 'Delivery in 3 days' });
-    await page.setViewportSize({ width: 1280, height: 800 });
-    await uiLogin(page);
-    await page.goto(`/tickets/${ticket.id}`);
+    await signInToChat(page, ticket.id);
     await page.getByTestId('message-box').locator('textarea').first().fill(`/${u}`);
     const list = page.getByTestId('quick-answers');
     await expect(list.getByRole('option')).toHaveCount(3);
@@ -111,11 +106,7 @@ test.describe('issue 33 item 7: the emoji picker', () => {
     const ticket = await openTicket(request);
     const requests: string[] = [];
     page.on('request', (r) => requests.push(r.url()));
-    await page.setViewportSize({ width: 1280, height: 800 });
-    await uiLogin(page);
-    await page.goto(`/tickets/${ticket.id}`);
-    // A first load on a busy machine may take a while.
-    await expect(page.getByTestId('chat-view')).toBeVisible({ timeout: 30_000 });
+    await signInToChat(page, ticket.id);
     // Nothing of the picker before it is opened.
     expect(requests.filter((url) => /emoji-panel|twemoji|\/data-[^/]*\.json/.test(url))).toEqual([]);
 

@@ -1,6 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { uiLogin } from './support/api';
-import { openTicket, setLanguage } from './support/chat';
+import { openTicket, setLanguage, signInToChat } from './support/chat';
 
 // A fake microphone (a beep) that needs no permission prompt.
 test.use({
@@ -21,9 +20,7 @@ test.describe('issue 33 item 8: recording', () => {
     const ticket = await openTicket(request);
     const workers: string[] = [];
     page.on('worker', (w) => workers.push(w.url()));
-    await page.setViewportSize({ width: 1280, height: 800 });
-    await uiLogin(page);
-    await page.goto(`/tickets/${ticket.id}`);
+    await signInToChat(page, ticket.id);
     await page.getByRole('button', { name: 'record audio' }).click();
     await expect(page.getByTestId('recording-timer')).toHaveText('00:02', { timeout: 10_000 });
     const upload = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes(`/api/messages/${ticket.id}`));
@@ -43,9 +40,7 @@ test.describe('issue 33 item 8: recording', () => {
       navigator.mediaDevices.getUserMedia = () =>
         Promise.reject(new DOMException('Requested device not found', localStorage.getItem('e2eMicError') ?? 'NotFoundError'));
     });
-    await page.setViewportSize({ width: 1280, height: 800 });
-    await uiLogin(page);
-    await page.goto(`/tickets/${ticket.id}`);
+    await signInToChat(page, ticket.id);
     await page.getByRole('button', { name: 'record audio' }).click();
     await expect(page.getByText('No microphone found: connect one and allow access.')).toBeVisible();
     await expect(page.getByText('Requested device not found')).toHaveCount(0);

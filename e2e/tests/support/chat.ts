@@ -1,5 +1,5 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
-import { api, apiLogin, connectedSimulator, unique } from './api';
+import { api, apiLogin, connectedSimulator, uiLogin, unique } from './api';
 import { uniqueNumber } from './tickets';
 
 /** An open ticket of a new contact, assigned to the admin. */
@@ -17,4 +17,12 @@ export async function setLanguage(page: Page, lng: 'pt' | 'en' | 'es') {
   await page.evaluate((l) => localStorage.setItem('i18nextLng', l), lng);
   await page.reload();
   await expect(page.locator('html')).toHaveAttribute('lang', new RegExp(`^${lng}`));
+}
+
+/** Signs in as the admin at 1280 × 800 and opens the ticket's chat (a first load on a busy machine may take a while). */
+export async function signInToChat(page: Page, ticketId: number) {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await uiLogin(page);
+  await page.goto(`/tickets/${ticketId}`);
+  await expect(page.getByTestId('chat-view')).toBeVisible({ timeout: 30_000 });
 }
