@@ -96,6 +96,7 @@ export default defineConfig({
       VONAGE_API_URL: `http://127.0.0.1:${port + 1}`,
       INSTAGRAM_GRAPH_URL: `http://127.0.0.1:${port + 1}/v21.0`,
       OUTREACH_PAUSE_MS: '1000',
+      INSTAGRAM_PAUSE_MS: '1000-1000',
       TZ: process.env.E2E_SERVER_TZ,
       // Cloud API connections (issue 18) call the fake Graph server cloud-api.spec.ts starts on the next port.
       WHATSAPP_GRAPH_URL: `http://127.0.0.1:${port + 1}/v21.0`,

@@ -349,6 +349,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   const outreach = new OutreachService(db, events, providers, {
     clock: options.clock,
     pauseMs: config.outreachPauseMs,
+    instagramPauseMs: config.instagramPauseMs,
     log: http.log.child({ module: 'outreach' }),
     attendantTools: () => settings.attendantTools(),
   });

@@ -65,8 +65,10 @@ export interface AppConfig {
   vonageApiUrl: string;
   /** Meta's Graph API for Instagram direct (INSTAGRAM_GRAPH_URL, https://graph.facebook.com/v21.0). */
   instagramGraphUrl: string;
-  /** The pause between two sends of an SMS, call or Instagram batch, in ms (§9: about 5 s); OUTREACH_PAUSE_MS. */
+  /** The pause between two sends of an SMS or voice-call batch, in ms (§9: about 5 s); OUTREACH_PAUSE_MS. */
   outreachPauseMs: number;
+  /** The random pause between two Instagram direct messages, in ms (§9: 5–15 s, like group actions); INSTAGRAM_PAUSE_MS=min-max. */
+  instagramPauseMs: { min: number; max: number };
   /** How long a provider may take to answer one send, in ms; PROVIDER_TIMEOUT_MS (20 s). */
   providerTimeoutMs: number;
   /** The Graph API's base URL for `cloud-api` connections (WHATSAPP_GRAPH_URL; Meta's by default): tests point it at a loopback server. */
@@ -252,6 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     vonageApiUrl: parseBaseUrl('VONAGE_API_URL', env.VONAGE_API_URL, 'https://api.nexmo.com'),
     instagramGraphUrl: parseBaseUrl('INSTAGRAM_GRAPH_URL', env.INSTAGRAM_GRAPH_URL, 'https://graph.facebook.com/v21.0'),
     outreachPauseMs: parseMs('OUTREACH_PAUSE_MS', env.OUTREACH_PAUSE_MS, 5000),
+    instagramPauseMs: parseRange(env.INSTAGRAM_PAUSE_MS, { min: 5000, max: 15000 }, 'INSTAGRAM_PAUSE_MS'),
     providerTimeoutMs: parseMs('PROVIDER_TIMEOUT_MS', env.PROVIDER_TIMEOUT_MS, 20_000),
     whatsappGraphUrl: parseBaseUrl('WHATSAPP_GRAPH_URL', env.WHATSAPP_GRAPH_URL, DEFAULT_GRAPH_URL),
     shutdownTimeoutMs: parseMs('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 10_000),

@@ -15,7 +15,7 @@ import type { Database } from '../../db/client.js';
 import type { DomainEvents } from '../../events/domain-events.js';
 import { AppError } from '../../http/app-error.js';
 import type { JobLog } from '../../jobs/job-queue.js';
-import { newChain } from '../../jobs/paced-steps.js';
+import { newChain, randomBetween } from '../../jobs/paced-steps.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { Clock } from '../tickets/tickets.service.js';
 import { OutreachRepository, type ItemOutcome } from './outreach.repository.js';
@@ -35,8 +35,12 @@ export interface OutreachStepResult {
 
 export interface OutreachOptions {
   clock?: Clock;
-  /** The pause between two sends (§9: about 5 s). */
+  /** The pause between two sends of SMS and voice calls (§9: about 5 s). */
   pauseMs: number;
+  /** The random pause between two Instagram direct messages, in ms (§9: 5–15 s, like group actions). */
+  instagramPauseMs: { min: number; max: number };
+  /** [0, 1) for the random pauses (tests fix it). */
+  random?: () => number;
   log: JobLog;
   /** The tools attendants may use (the setting attendantTools); all when not given. */
   attendantTools?: () => Promise<ReadonlySet<AttendantTool>>;
@@ -54,6 +58,11 @@ export interface OutreachRequest {
 }
 
 const STEP_GRACE_MS = 2 * 60_000;
+
+/** The pause after a send on a channel (§9): Instagram a random one in its range, SMS and voice the fixed one. */
+export function outreachPauseMs(channel: OutreachChannel, options: Pick<OutreachOptions, 'pauseMs' | 'instagramPauseMs'>, random: () => number = Math.random): number {
+  return channel === 'instagram' ? randomBetween(options.instagramPauseMs.min, options.instagramPauseMs.max, random) : options.pauseMs;
+}
 
 function validation(field: string, message: string): AppError {
   return new AppError('ERR_VALIDATION', `${field}: ${message}`, { issues: [{ path: field, message }] });
@@ -170,7 +179,7 @@ export class OutreachService {
     const outcome = await this.send(batch.channel as OutreachChannel, batch, claim.recipient);
     await this.repo().finishItem(batchId, claim.line, outcome, this.clock());
     if (outcome.status !== 'sent') this.options.log.info({ batchId, line: claim.line, error: outcome.error }, 'outreach send failed');
-    const at = new Date(this.clock().getTime() + this.options.pauseMs);
+    const at = new Date(this.clock().getTime() + outreachPauseMs(batch.channel as OutreachChannel, this.options, this.options.random));
     if (await this.repo().setNextRun(batchId, chain, at)) await this.scheduleStep({ batchId, chain }, at);
     await this.announce(batchId);
     return {

@@ -31,7 +31,7 @@ const received = fake.received;
 
 const t = useTestApp({
   admin: true,
-  config: { vonageRestUrl: base, vonageApiUrl: base, instagramGraphUrl: `${base}/v21.0`, outreachPauseMs: 0, providerTimeoutMs: 1000 },
+  config: { vonageRestUrl: base, vonageApiUrl: base, instagramGraphUrl: `${base}/v21.0`, outreachPauseMs: 0, instagramPauseMs: { min: 0, max: 0 }, providerTimeoutMs: 1000 },
 });
 let apiToken = '';
 
