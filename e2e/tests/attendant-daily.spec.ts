@@ -295,7 +295,7 @@ test.describe("the attendant's day", () => {
     // The tab's title counts the tickets with unread messages.
     await expect(page).toHaveTitle(/^\(\d+\) WaDesk$/);
     const count = Number((await page.title()).match(/\((\d+)\)/)![1]);
-    await contactWrites(request, connection.id, { from: `5511${String(Date.now()).slice(-7)}7`, name: `Another ${unique()}`, body: 'Hi!' });
+    await contactWrites(request, connection.id, { from: `55119${String(Date.now()).slice(-7)}7`, name: `Another ${unique()}`, body: 'Hi!' });
     await expect(page).toHaveTitle(`(${count + 1}) WaDesk`);
 
     // The dashboard's counters show a placeholder while loading, never a false 0.

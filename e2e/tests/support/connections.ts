@@ -3,7 +3,7 @@ import { api, apiLogin, unique } from './api';
 
 /** A phone number no other test uses (the simulator refuses numbers ending in 0000). */
 export function customerNumber(): string {
-  return `5511${String(Date.now()).slice(-7)}${Math.floor(Math.random() * 9) + 1}`;
+  return `55119${String(Date.now()).slice(-7)}${Math.floor(Math.random() * 9) + 1}`;
 }
 
 /** The row of a connection in the /connections table. */
