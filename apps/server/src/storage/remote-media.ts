@@ -116,6 +116,15 @@ async function resolveChecked(hostname: string, allowPrivate: boolean): Promise<
   return addresses[0]!;
 }
 
+/**
+ * The checks a fetch of `raw` would make before connecting (http(s), a host that resolves, to public addresses
+ * unless `allowPrivate`): a bulk send checks its URL with them before it is created (issue 33 item 14).
+ */
+export async function checkMediaUrl(raw: string, allowPrivate: boolean): Promise<void> {
+  const url = parseMediaUrl(raw);
+  await resolveChecked(url.hostname, allowPrivate);
+}
+
 /** One GET to the checked address; resolves with the response (not yet read). */
 function request(url: URL, target: LookupAddress, signal: AbortSignal): Promise<IncomingMessage> {
   const pinnedLookup = ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {

@@ -153,3 +153,16 @@ describe('toastError and connection losses (issue 10)', () => {
     expect(connection.isReconnecting()).toBe(false);
   });
 });
+
+describe('a bulk send URL the server would refuse (issue 33 item 14)', () => {
+  it('says why on the field, in the user language, and how an admin allows local addresses', async () => {
+    await i18n.changeLanguage('pt');
+    const answer = httpError(400, {
+      error: 'ERR_VALIDATION',
+      message: 'url: the host resolves to a private or loopback address',
+      issues: [{ path: 'url', message: 'the host resolves to a private or loopback address', code: 'mediaUrlPrivate' }],
+    });
+    expect(errorMessage(answer).fields?.url).toMatch(/^O servidor não busca arquivos em endereços locais.*MEDIA_FETCH_PRIVATE=allow/);
+    await i18n.changeLanguage('en');
+  });
+});

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { OutboundMedia } from '../../channels/channel-driver.js';
 import { AppError } from '../../http/app-error.js';
 import { MIME_BY_EXTENSION, mediaTypeOf, type MediaStorage } from '../../storage/media-storage.js';
-import { fetchRemoteMedia, RemoteMediaError } from '../../storage/remote-media.js';
+import { checkMediaUrl, fetchRemoteMedia, RemoteMediaError } from '../../storage/remote-media.js';
 import type { BulkMediaFolder } from './bulk-media-folder.js';
 import type { CampaignRecord } from './campaigns.repository.js';
 
@@ -79,6 +79,21 @@ export class CampaignMedia {
     const kind = mediaTypeOf(mimetype);
     // Audio carries no caption on WhatsApp (issue 33 item 6).
     return { kind, data, mimetype, filename, caption: kind === 'audio' ? undefined : (campaign.title ?? undefined) };
+  }
+
+  /**
+   * Refuses, before a campaign is created, a URL its send would refuse (issue 33 item 14): 400 on the field
+   * `url`, with what the web says of it (a private address is refused unless MEDIA_FETCH_PRIVATE=allow).
+   */
+  async checkUrl(raw: string): Promise<void> {
+    try {
+      await checkMediaUrl(raw, this.options.allowPrivate);
+    } catch (err) {
+      if (!(err instanceof RemoteMediaError)) throw err;
+      const message = err.message.replace(/^mediaUrl: /, '');
+      const code = err.reason === 'refused' ? 'mediaUrlPrivate' : err.reason === 'invalid-url' ? 'mediaUrlInvalid' : 'mediaUrlHost';
+      throw new AppError('ERR_VALIDATION', `url: ${message}`, { issues: [{ path: 'url', message, code }] });
+    }
   }
 
   private async fromUrl(campaign: CampaignRecord): Promise<OutboundMedia> {

@@ -129,6 +129,7 @@ export class CampaignsService {
     if (numbers.length === 0) throw validation('numbers', 'No line holds a valid number');
     await checkTemplateRule(this.db, whatsappId, data.template);
     if (data.kind === 'mediaPath') await this.options.bulkMediaFolder.checkFile(data.path ?? '', BULK_MEDIA_MAX_BYTES);
+    if ((data.kind === 'mediaUrl' || data.kind === 'audio') && data.url) await this.media.checkUrl(data.url);
     const recipients = [
       ...numbers.map((n) => ({ line: n.line, number: n.number, status: 'pending' as const, error: null })),
       ...invalid.map((i) => ({ line: i.line, number: i.text, status: 'invalid' as const, error: REASON_TEXT[i.reason] })),

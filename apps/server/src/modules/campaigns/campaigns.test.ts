@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../app.js';
 import { connectedSimulator, outbox, phoneNumbers, queryRows } from '../../test/desk-factories.js';
 import { eventually } from '../../test/session-helpers.js';
-import { useTestApp } from '../../test/test-app.js';
+import { createTestApp, useTestApp } from '../../test/test-app.js';
 
 const t = useTestApp({ admin: true, user: true, tempDataDir: true, config: { mediaFetchAllowPrivate: true } });
 const nextNumber = phoneNumbers(40_000, 1);
@@ -197,6 +197,23 @@ describe('bulk sends (issue 12)', () => {
     const [entry] = (await outbox(t, connection.id)).filter((e) => e.to === to);
     // Not captioned with its file name (issue 33 item 6: the customer received "voice.ogg").
     expect(entry).toMatchObject({ mediaType: 'audio', body: '' });
+  });
+
+  it('refuses, before any send is created, a URL on a local address unless MEDIA_FETCH_PRIVATE=allow (issue 33 item 14)', async () => {
+    const strict = await createTestApp({ mediaFetchAllowPrivate: false });
+    try {
+      const simulator = await connectedSimulator(strict, { name: 'Strict' });
+      const token = (await strict.createUser()).token;
+      const before = await queryRows<{ n: number }>(strict, sql`select count(*)::int as n from campaigns`);
+      for (const [kind, url] of [['mediaUrl', `${filesUrl}/promo.png`], ['audio', 'http://10.0.0.7/voice.ogg'], ['mediaUrl', 'http://[::1]/promo.png']] as const) {
+        const res = await strict.call('POST', '/api/campaigns', { token, body: { kind, whatsappId: simulator.id, numbers: nextNumber(), url, title: 'Promo', minInterval: 0, maxInterval: 0 } });
+        expect(res.status, url).toBe(400);
+        expect(res.body.issues, url).toMatchObject([{ path: 'url', code: 'mediaUrlPrivate' }]);
+      }
+      expect(await queryRows<{ n: number }>(strict, sql`select count(*)::int as n from campaigns`)).toEqual(before);
+    } finally {
+      await strict.close();
+    }
   });
 
   it('pauses a campaign whose file cannot be fetched, with the reason, and sends nothing', async () => {

@@ -19,7 +19,7 @@ import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormSelect } from '../../components/form-select';
 import { FormTextField } from '../../components/form-text-field';
-import { toastError, toastSuccess } from '../../services/toast-error';
+import { errorMessage, toastError, toastSuccess } from '../../services/toast-error';
 import { TemplatePicker } from '../chat/template-picker';
 import { useWhatsapps } from '../connections/connections-api';
 import { startCampaign } from './campaigns-api';
@@ -87,6 +87,10 @@ export function CampaignForm({ kind, onStarted, pathHelp }: CampaignFormProps) {
       onStarted(created);
     } catch (err) {
       toastError(err);
+      // What the server refused in a field (a local URL, a file outside the folder): said under that field too.
+      for (const [path, message] of Object.entries(errorMessage(err).fields ?? {})) {
+        if (path === 'url' || path === 'path' || path === 'title' || path === 'message') form.setError(path, { message });
+      }
     }
   });
 
