@@ -2,6 +2,13 @@ import type { SimulatorOutboxItemDto } from '@wadesk/contracts';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
 import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
@@ -9,10 +16,13 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import AddLocationAltIcon from '@mui/icons-material/AddLocationAlt';
 import AttachFileIcon from '@mui/icons-material/AttachFile';
+import ContactPhoneIcon from '@mui/icons-material/ContactPhone';
 import DoneIcon from '@mui/icons-material/Done';
 import DoneAllIcon from '@mui/icons-material/DoneAll';
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlineOutlined';
+import PlaceIcon from '@mui/icons-material/Place';
 import ScheduleIcon from '@mui/icons-material/Schedule';
 import SendIcon from '@mui/icons-material/Send';
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
@@ -37,6 +47,98 @@ export interface CustomerMessage {
   fileName?: string;
   createdAt: string;
   state: 'sending' | 'sent' | 'failed';
+}
+
+/** What a location or contact card the customer sent reads as in their bubble. */
+function sharedText(mediaType: string | undefined | null, body: string): string | null {
+  if (mediaType === 'location') {
+    const [coords = '', description] = body.split('|');
+    return `${description?.trim() ? `${description.trim()} ` : ''}(${coords.trim()})`;
+  }
+  if (mediaType === 'vcard') {
+    const name = /^FN:(.*)$/m.exec(body)?.[1]?.trim() ?? '';
+    const tel = /waid=(\d+)/.exec(body)?.[1];
+    return `${name}${tel ? ` · +${tel}` : ''}`;
+  }
+  return null;
+}
+
+/** A contact card as WhatsApp sends it (vCard 3.0, the number as `waid`). */
+export function contactCard(name: string, number: string): string {
+  const digits = number.replace(/\D/g, '');
+  return ['BEGIN:VCARD', 'VERSION:3.0', `FN:${name.trim()}`, `TEL;type=CELL;waid=${digits}:+${digits}`, 'END:VCARD'].join('\n');
+}
+
+type ShareKind = 'location' | 'vcard';
+
+/** The customer shares a location or a contact card, as the WhatsApp app lets them (issue 33 item 25). */
+function ShareDialog({ kind, onClose, onSend }: { kind: ShareKind | null; onClose: () => void; onSend: (mediaType: ShareKind, body: string) => void }) {
+  const { t } = useTranslation();
+  const [latitude, setLatitude] = useState('-23.561414');
+  const [longitude, setLongitude] = useState('-46.655881');
+  const [description, setDescription] = useState('');
+  const [name, setName] = useState('');
+  const [number, setNumber] = useState('');
+  const lat = Number(latitude);
+  const lng = Number(longitude);
+  const locationValid = latitude.trim() !== '' && longitude.trim() !== '' && Math.abs(lat) <= 90 && Math.abs(lng) <= 180;
+  const cardValid = name.trim().length > 0 && number.replace(/\D/g, '').length >= 8;
+  const valid = kind === 'location' ? locationValid : cardValid;
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!kind || !valid) return;
+    onSend(kind, kind === 'location' ? `${lat},${lng}${description.trim() ? `|${description.trim()}` : ''}` : contactCard(name, number));
+    onClose();
+  };
+
+  return (
+    <Dialog open={kind !== null} onClose={onClose} maxWidth="xs" fullWidth>
+      <Box component="form" onSubmit={submit} noValidate>
+        <DialogTitle>{kind === 'vcard' ? t('simulator.share.vcardTitle') : t('simulator.share.locationTitle')}</DialogTitle>
+        <DialogContent sx={{ display: 'flex', flexDirection: 'column', gap: 2, pt: '8px !important' }}>
+          {kind === 'location' ? (
+            <>
+              <Stack direction="row" spacing={1}>
+                <TextField
+                  label={t('simulator.share.latitude')}
+                  value={latitude}
+                  onChange={(e) => setLatitude(e.target.value)}
+                  slotProps={{ htmlInput: { inputMode: 'decimal' } }}
+                  error={latitude.trim() === '' || !(Math.abs(lat) <= 90)}
+                />
+                <TextField
+                  label={t('simulator.share.longitude')}
+                  value={longitude}
+                  onChange={(e) => setLongitude(e.target.value)}
+                  slotProps={{ htmlInput: { inputMode: 'decimal' } }}
+                  error={longitude.trim() === '' || !(Math.abs(lng) <= 180)}
+                />
+              </Stack>
+              <TextField label={t('simulator.share.description')} value={description} onChange={(e) => setDescription(e.target.value)} autoFocus />
+            </>
+          ) : (
+            <>
+              <TextField label={t('simulator.share.name')} value={name} onChange={(e) => setName(e.target.value)} autoFocus />
+              <TextField
+                label={t('simulator.share.number')}
+                value={number}
+                onChange={(e) => setNumber(e.target.value)}
+                slotProps={{ htmlInput: { inputMode: 'tel' } }}
+                placeholder="+55 11 95555-4444"
+              />
+            </>
+          )}
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose}>{t('common.cancel')}</Button>
+          <Button type="submit" variant="contained" disabled={!valid}>
+            {t('simulator.share.send')}
+          </Button>
+        </DialogActions>
+      </Box>
+    </Dialog>
+  );
 }
 
 type ChatItem = { kind: 'customer'; message: CustomerMessage } | { kind: 'desk'; message: SimulatorOutboxItemDto };
@@ -91,6 +193,7 @@ function Bubble({ item, whatsappId }: { item: ChatItem; whatsappId: number }) {
   const mine = item.kind === 'customer';
   const m = item.message;
   const deleted = item.kind === 'desk' && item.message.isDeleted;
+  const shared = item.kind === 'customer' ? sharedText(m.mediaType, m.body) : null;
 
   const markRead = () => {
     if (item.kind !== 'desk') return;
@@ -118,7 +221,14 @@ function Bubble({ item, whatsappId }: { item: ChatItem; whatsappId: number }) {
         }}
       >
         <Media mediaType={m.mediaType} mediaUrl={m.mediaUrl} fileName={item.kind === 'customer' ? item.message.fileName : undefined} />
-        {m.body && (
+        {shared !== null ? (
+          <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+            {m.mediaType === 'location' ? <PlaceIcon fontSize="small" color="action" /> : <ContactPhoneIcon fontSize="small" color="action" />}
+            <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap' }} data-testid="customer-shared">
+              {shared}
+            </Typography>
+          </Stack>
+        ) : m.body && (
           <Typography
             variant="body2"
             sx={{ whiteSpace: 'pre-wrap', fontStyle: deleted ? 'italic' : undefined, color: deleted ? 'text.secondary' : undefined }}
@@ -159,6 +269,8 @@ export function SimulatorChat({ whatsappId, connected, target, sent, onSentChang
   const { data: outbox = [], refetch, isLoading } = useOutbox(whatsappId, to);
   const [text, setText] = useState('');
   const [markingAll, setMarkingAll] = useState(false);
+  const [shareMenu, setShareMenu] = useState<HTMLElement | null>(null);
+  const [sharing, setSharing] = useState<ShareKind | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const listRef = useRef<HTMLDivElement>(null);
 
@@ -184,7 +296,7 @@ export function SimulatorChat({ whatsappId, connected, target, sent, onSentChang
       from: target.number,
       name: target.name || undefined,
       body: message.body,
-      mediaType: message.mediaType as 'image' | 'audio' | 'video' | 'document' | undefined,
+      mediaType: message.mediaType as 'image' | 'audio' | 'video' | 'document' | ShareKind | undefined,
       mediaUrl: message.mediaUrl,
       groupId: target.group?.id,
       groupName: target.group?.name,
@@ -285,6 +397,24 @@ export function SimulatorChat({ whatsappId, connected, target, sent, onSentChang
         <IconButton aria-label={t('simulator.chat.attach')} disabled={!connected} onClick={() => fileInput.current?.click()}>
           <AttachFileIcon />
         </IconButton>
+        <IconButton aria-label={t('simulator.share.open')} aria-haspopup="menu" disabled={!connected} onClick={(e) => setShareMenu(e.currentTarget)}>
+          <AddLocationAltIcon />
+        </IconButton>
+        <Menu anchorEl={shareMenu} open={shareMenu !== null} onClose={() => setShareMenu(null)}>
+          {(['location', 'vcard'] as const).map((kind) => (
+            <MenuItem
+              key={kind}
+              onClick={() => {
+                setShareMenu(null);
+                setSharing(kind);
+              }}
+            >
+              <ListItemIcon>{kind === 'location' ? <PlaceIcon fontSize="small" /> : <ContactPhoneIcon fontSize="small" />}</ListItemIcon>
+              {t(`simulator.share.${kind}`)}
+            </MenuItem>
+          ))}
+        </Menu>
+        <ShareDialog kind={sharing} onClose={() => setSharing(null)} onSend={(mediaType, body) => send({ body, mediaType })} />
         <TextField
           size="small"
           fullWidth

@@ -1,4 +1,4 @@
-import type { WhatsappDto } from '@wadesk/contracts';
+import { normalizeWhatsappNumber, type WhatsappDto } from '@wadesk/contracts';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -31,6 +31,12 @@ import { scanQr, useRefreshSimulator, useSimulatorPhone } from './simulator-api'
 import { SimulatorChat, type CustomerMessage, type SimulatorChatTarget } from './simulator-chat';
 
 const digits = (s: string) => s.replace(/\D/g, '');
+/** The chat id the simulator gives a typed number: a Brazilian number as WhatsApp's id (decision 0031). */
+const chatNumber = (s: string) => {
+  const typed = digits(s);
+  const id = typed.startsWith('55') ? normalizeWhatsappNumber(typed) : null;
+  return id?.ok ? id.number : typed;
+};
 const newGroupId = () => `120363${Date.now()}@g.us`;
 
 function DevicePanel({ whatsapps, selected, onSelect }: { whatsapps: WhatsappDto[]; selected: WhatsappDto; onSelect: (id: number) => void }) {
@@ -112,6 +118,8 @@ function CustomerPanel({
   const [groupMode, setGroupMode] = useState(false);
   const [group, setGroup] = useState<{ id: string; name: string }>({ id: newGroupId(), name: '' });
   const numberValid = digits(number).length >= 8 && digits(number).length <= 30;
+  // The simulator's own rule: a number ending in 0000 is "not on WhatsApp", so every reply to it fails.
+  const notOnWhatsapp = numberValid && digits(number).endsWith('0000');
   const contacts = phone?.contacts ?? [];
   const groups = phone?.groups ?? [];
 
@@ -119,7 +127,7 @@ function CustomerPanel({
     e.preventDefault();
     if (!numberValid) return;
     if (groupMode && !group.name.trim()) return;
-    onTarget({ number: digits(number), name: name.trim(), group: groupMode ? { id: group.id, name: group.name.trim() } : undefined });
+    onTarget({ number: chatNumber(number), name: name.trim(), group: groupMode ? { id: group.id, name: group.name.trim() } : undefined });
   };
 
   return (
@@ -150,6 +158,9 @@ function CustomerPanel({
           {t('simulator.customer.orNew')}
         </Typography>
       )}
+      <Alert severity="info" icon={false} sx={{ mb: 1.5, py: 0, '& .MuiAlert-message': { typography: 'caption' } }} data-testid="simulator-rule">
+        {t('simulator.customer.rule')}
+      </Alert>
       <Box component="form" onSubmit={start} noValidate>
         <Stack spacing={1.5}>
           <TextField
@@ -159,7 +170,16 @@ function CustomerPanel({
             onChange={(e) => setNumber(e.target.value)}
             inputMode="tel"
             error={number !== '' && !numberValid}
-            helperText={number !== '' && !numberValid ? t('simulator.customer.numberHelp') : undefined}
+            color={notOnWhatsapp ? 'warning' : undefined}
+            focused={notOnWhatsapp || undefined}
+            helperText={
+              number !== '' && !numberValid
+                ? t('simulator.customer.numberHelp')
+                : notOnWhatsapp
+                  ? t('simulator.customer.notOnWhatsapp')
+                  : undefined
+            }
+            slotProps={{ formHelperText: { 'data-testid': 'simulator-number-help' } as object }}
           />
           <TextField size="small" label={t('simulator.customer.name')} value={name} onChange={(e) => setName(e.target.value)} />
           <FormControlLabel
