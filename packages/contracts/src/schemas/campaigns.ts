@@ -98,7 +98,12 @@ export interface BulkMediaFolderDto {
   label: string;
   /** The absolute path on the server: admins only. */
   folder?: string;
+  /** Its files, named relative to it (sorted, at most MEDIA_FOLDER_LIST_MAX): /ZDGMedia2 offers them (issue 33 item 14). */
+  files?: string[];
 }
+
+/** How many file names GET /api/campaigns/media-folder lists at most. */
+export const MEDIA_FOLDER_LIST_MAX = 500;
 
 export interface CampaignInvalidLine {
   line: number;

@@ -164,7 +164,7 @@ describe('what attendants read of the folder', () => {
       await startByPath('missing.pdf'),
       await startByPath('../elsewhere.pdf'),
     ];
-    expect(answers[0]!.body).toEqual({ label: 'campaigns' });
+    expect(answers[0]!.body).toMatchObject({ label: 'campaigns', files: expect.arrayContaining(['flyer.pdf']) });
     expect(answers[2]!.body.message).toMatch(/No file at missing\.pdf/);
     expect(answers[3]!.body.message).toMatch(/inside the bulk media folder \(campaigns\)/);
     // What the web translates (issue 33 item 13): a code and its details, on the field.
@@ -172,7 +172,7 @@ describe('what attendants read of the folder', () => {
     expect(answers[3]!.body.issues).toMatchObject([{ path: 'path', code: 'outsideMediaFolder', params: { folder: 'campaigns' } }]);
     for (const answer of answers) expect(JSON.stringify(answer.body)).not.toContain(outside);
     // Admins read the path too.
-    expect((await t.call('GET', '/api/campaigns/media-folder', { token: t.admin })).body).toEqual({ label: 'campaigns', folder });
+    expect((await t.call('GET', '/api/campaigns/media-folder', { token: t.admin })).body).toEqual({ label: 'campaigns', folder, files: ['flyer.pdf'] });
     await setFolder('');
   });
 });

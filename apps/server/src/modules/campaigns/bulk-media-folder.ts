@@ -1,4 +1,4 @@
-import { realpath, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../http/app-error.js';
 
@@ -128,6 +128,34 @@ export class BulkMediaFolder {
     if (WIDE_FOLDERS.includes(real)) return 'A folder this wide cannot be shared: choose a folder of its own';
     if (SYSTEM_FOLDERS.some((system) => within(system, real))) return 'A system folder cannot be shared: choose a folder of its own';
     return null;
+  }
+
+  /**
+   * The regular files of the folder, named relative to it, sorted, at most `max` (symlinks and hidden entries
+   * left out; four levels deep at most); none when the folder is missing or refused.
+   */
+  async files(max: number): Promise<string[]> {
+    const folder = await this.path();
+    if (await this.refusal(folder)) return [];
+    const found: string[] = [];
+    const walk = async (dir: string, prefix: string, depth: number): Promise<void> => {
+      let entries;
+      try {
+        entries = await readdir(dir, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      entries.sort((a, b) => a.name.localeCompare(b.name));
+      for (const entry of entries) {
+        if (found.length >= max) return;
+        if (entry.name.startsWith('.')) continue;
+        const name = prefix ? `${prefix}/${entry.name}` : entry.name;
+        if (entry.isFile()) found.push(name);
+        else if (entry.isDirectory() && depth < 4) await walk(path.join(dir, entry.name), name, depth + 1);
+      }
+    };
+    await walk(folder, '', 1);
+    return found;
   }
 
   /** The setting's check (PUT /api/settings/bulkMediaFolder): 400 ERR_PROTECTED_PATH for a folder `refusal` refuses. */

@@ -2,6 +2,7 @@ import { otherProcessRetryMs } from '../../jobs/other-process.js';
 import {
   CAMPAIGN_PAGE_SIZE,
   MAX_CAMPAIGN_NUMBERS,
+  MEDIA_FOLDER_LIST_MAX,
   normalizeWhatsappNumber,
   NUMBER_PROBLEM_MESSAGES,
   parseNumberLines,
@@ -188,7 +189,8 @@ export class CampaignsService {
   /** Where /ZDGMedia2's files must be: its label for everyone, its absolute path for admins only. */
   async mediaFolder(user: AuthUser): Promise<BulkMediaFolderDto> {
     const folder = this.options.bulkMediaFolder;
-    return user.profile === 'admin' ? { label: await folder.label(), folder: await folder.path() } : { label: await folder.label() };
+    const files = await folder.files(MEDIA_FOLDER_LIST_MAX);
+    return user.profile === 'admin' ? { label: await folder.label(), folder: await folder.path(), files } : { label: await folder.label(), files };
   }
 
   /** An admin sees every campaign; an attendant the ones they started. */

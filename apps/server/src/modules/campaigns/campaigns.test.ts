@@ -251,8 +251,10 @@ describe('bulk sends (issue 12)', () => {
     });
 
     it('tells where the files must be: the folder\'s name to attendants, its path to admins too', async () => {
-      expect((await t.call('GET', '/api/campaigns/media-folder', { token: t.user })).body).toEqual({ label: path.basename(folder) });
-      expect((await t.call('GET', '/api/campaigns/media-folder', { token: t.admin })).body).toEqual({ label: path.basename(folder), folder });
+      // Its files, relative to it, to pick from (issue 33 item 14): not the symlink leading out.
+      const files = ['promos/tabela.pdf'];
+      expect((await t.call('GET', '/api/campaigns/media-folder', { token: t.user })).body).toEqual({ label: path.basename(folder), files });
+      expect((await t.call('GET', '/api/campaigns/media-folder', { token: t.admin })).body).toEqual({ label: path.basename(folder), folder, files });
     });
 
     it('sends a file inside the bulk media folder, named by its absolute path', async () => {

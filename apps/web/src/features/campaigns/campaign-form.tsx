@@ -48,10 +48,12 @@ export interface CampaignFormProps {
   onStarted: (created: CampaignCreatedResponse) => void;
   /** Shown under the path field of /ZDGMedia2. */
   pathHelp?: string;
+  /** The bulk media folder's files, relative to it: offered while typing the path (issue 33 item 14). */
+  pathFiles?: string[];
 }
 
 /** The fields of one bulk-send tool (§2, §5: all required), with a live count of valid and invalid lines. */
-export function CampaignForm({ kind, onStarted, pathHelp }: CampaignFormProps) {
+export function CampaignForm({ kind, onStarted, pathHelp, pathFiles = [] }: CampaignFormProps) {
   const { t } = useTranslation();
   const { data: connections = [] } = useWhatsapps();
   const form = useForm<CampaignFormValues>({
@@ -149,7 +151,24 @@ export function CampaignForm({ kind, onStarted, pathHelp }: CampaignFormProps) {
           type="url"
         />
       )}
-      {fields.includes('path') && <FormTextField form={form} name="path" label={t('campaigns.fields.path')} placeholder="promos/file.pdf" helperText={pathHelp} />}
+      {fields.includes('path') && (
+        <>
+          {/* Pick one of the folder's files or type a name relative to it. */}
+          <FormTextField
+            form={form}
+            name="path"
+            label={t('campaigns.fields.path')}
+            placeholder="promos/file.pdf"
+            helperText={pathHelp}
+            slotProps={{ htmlInput: { list: 'bulk-media-files', autoComplete: 'off' } }}
+          />
+          <datalist id="bulk-media-files" data-testid="bulk-media-files">
+            {pathFiles.map((file) => (
+              <option key={file} value={file} />
+            ))}
+          </datalist>
+        </>
+      )}
       {fields.includes('title') && <FormTextField form={form} name="title" label={t('campaigns.fields.title')} />}
       <Stack direction="row" spacing={2}>
         <FormTextField

@@ -54,6 +54,7 @@ export function CampaignsPage({ kind }: { kind: CampaignKind }) {
               kind={kind}
               onStarted={(created) => setChosen(created.id)}
               pathHelp={kind === 'mediaPath' ? mediaFolderHelp(t, folder) : undefined}
+              pathFiles={kind === 'mediaPath' ? folder?.files : undefined}
             />
           </Paper>
         </Grid>
