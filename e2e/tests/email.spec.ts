@@ -1,8 +1,8 @@
-import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { api, apiLogin, connectedSimulator, contactWrites, uiLogin, unique } from './support/api';
+import { serveSmtp } from './support/smtp';
 import { shot, uniqueNumber } from './support/tickets';
 
 /** A real SMTP server on loopback for the e2e server to send to; it keeps what arrived. */
@@ -21,15 +21,7 @@ const smtp = new SMTPServer({
   },
   logger: false,
 });
-let smtpPort = 0;
-
-test.beforeAll(async () => {
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  smtpPort = (smtp.server.address() as AddressInfo).port;
-});
-test.afterAll(async () => {
-  await new Promise<void>((resolve) => smtp.close(resolve));
-});
+const smtpServer = serveSmtp(smtp);
 
 /** Issue 16: e-mail settings with a test button, and the chat's EMAIL button sending the conversation. */
 test.describe('e-mail', () => {
@@ -44,12 +36,12 @@ test.describe('e-mail', () => {
     const emailSection = page.getByRole('region', { name: 'E-mail' });
     await emailSection.getByRole('textbox', { name: 'SMTP server' }).fill('127.0.0.1');
     await emailSection.getByRole('textbox', { name: 'SMTP server' }).press('Enter');
-    await emailSection.getByRole('textbox', { name: 'SMTP port' }).fill(String(smtpPort));
+    await emailSection.getByRole('textbox', { name: 'SMTP port' }).fill(String(smtpServer.port()));
     await emailSection.getByRole('textbox', { name: 'SMTP port' }).press('Enter');
     await emailSection.getByTestId('setting-emailSecure').click();
     await page.getByRole('option', { name: 'None (plain)' }).click();
     await expect.poll(async () => (await api<{ key: string; value: string }[]>(request, token, 'GET', '/api/settings')).find((s) => s.key === 'emailPort')?.value).toBe(
-      String(smtpPort),
+      String(smtpServer.port()),
     );
     await emailSection.getByLabel('Test recipient (optional)').fill('ops@example.com');
     await emailSection.getByRole('button', { name: 'Send a test e-mail' }).click();
@@ -64,7 +56,7 @@ test.describe('e-mail', () => {
     await emailSection.getByRole('button', { name: 'Send a test e-mail' }).click();
     await expect(page.getByTestId('email-test-result')).toContainText('The e-mail was not sent. The e-mail was not sent: ');
     await expect(page.getByTestId('email-test-result')).toContainText(/ECONNREFUSED|connect/);
-    await api(request, token, 'PUT', '/api/settings/emailPort', { value: String(smtpPort) });
+    await api(request, token, 'PUT', '/api/settings/emailPort', { value: String(smtpServer.port()) });
 
     // The chat's EMAIL button: the conversation to the address typed, with the alert of §8.
     const connection = await connectedSimulator(request, { name: `Mail ${unique()}` });

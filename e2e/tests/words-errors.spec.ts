@@ -1,7 +1,7 @@
-import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
 import { SMTPServer } from 'smtp-server';
 import { ADMIN, api, apiLogin, connectedSimulator, createUser, uiLogin, unique } from './support/api';
+import { serveSmtp } from './support/smtp';
 import { shot } from './support/tickets';
 
 /** Issue 33, words and errors: what the user reads when something is wrong (items 13 and 19). */
@@ -15,15 +15,7 @@ const smtp = new SMTPServer({
   },
   logger: false,
 });
-let smtpPort = 0;
-
-test.beforeAll(async () => {
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  smtpPort = (smtp.server.address() as AddressInfo).port;
-});
-test.afterAll(async () => {
-  await new Promise<void>((resolve) => smtp.close(resolve));
-});
+const smtpServer = serveSmtp(smtp);
 
 const WIDTHS = [1280, 390] as const;
 
@@ -72,7 +64,7 @@ test.describe('issue 33 item 13: errors in the words of the field', () => {
     const token = await apiLogin(request);
     for (const [key, value] of [
       ['emailHost', '127.0.0.1'],
-      ['emailPort', String(smtpPort)],
+      ['emailPort', String(smtpServer.port())],
       ['emailSecure', 'none'],
       ['emailUser', 'desk'],
       ['emailPass', ''],
