@@ -208,7 +208,7 @@ test.describe('the attendant screen', () => {
     await shot(page, 'pt-01-list');
     await ticketRow(page, name).click();
     await expect(page.getByRole('button', { name: 'Resolver' })).toBeVisible();
-    await expect(page.getByText(/Atribuído à:/)).toBeVisible();
+    await expect(page.getByText(/Atribuído a:/)).toBeVisible();
     await expect(page.getByRole('link', { name: 'Abrir no mapa' })).toHaveAttribute('href', /-23\.5505%2C-46\.6333/);
     await expect(page.getByText('Avenida Paulista, 1000')).toBeVisible();
     await shot(page, 'pt-02-chat');
