@@ -29,7 +29,8 @@ export class QuickAnswersRepository {
    */
   async list(search: string, page: number, pageSize: number): Promise<{ quickAnswers: QuickAnswerDto[]; count: number }> {
     let where: SQL | undefined;
-    let rank: SQL = sql`0`;
+    // No rank without a search: a bare `order by 0` would name a column position.
+    let rank: SQL | null = null;
     if (search) {
       const pattern = containsPattern(search);
       where = or(ilike(quickAnswers.shortcut, pattern), ilike(quickAnswers.message, pattern));
@@ -40,7 +41,7 @@ export class QuickAnswersRepository {
       .select()
       .from(quickAnswers)
       .where(where)
-      .orderBy(asc(rank), asc(sql`lower(${quickAnswers.shortcut})`), asc(quickAnswers.id))
+      .orderBy(...(rank ? [asc(rank)] : []), asc(sql`lower(${quickAnswers.shortcut})`), asc(quickAnswers.id))
       .limit(pageSize)
       .offset((page - 1) * pageSize);
     return { quickAnswers: rows.map(toQuickAnswerDto), count: total?.n ?? 0 };

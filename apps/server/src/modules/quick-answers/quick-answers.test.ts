@@ -89,6 +89,13 @@ describe('GET /api/quickAnswers', () => {
     expect(ids).toEqual([starts.id, inside.id, byMessage.id]);
   });
 
+  it('lists the quick answers without a search too', async () => {
+    await createQuickAnswer({ shortcut: 'sembusca' });
+    const all = await t.call('GET', '/api/quickAnswers', { token: t.admin });
+    expect(all.status, JSON.stringify(all.body)).toBe(200);
+    expect(all.body.count).toBeGreaterThan(0);
+  });
+
   it('treats % and _ in the search as plain text', async () => {
     const res = await t.call('GET', '/api/quickAnswers?searchParam=%25', { token: t.user });
     expect(res.body.quickAnswers).toEqual([]);
