@@ -73,6 +73,14 @@ test.describe('issue 33: one phone-number rule, the simulator page', () => {
     await expect(page.getByRole('option', { name: new RegExp(name) })).toBeVisible();
     await expect(page.getByRole('option', { name: /Add contact/ })).toHaveCount(0);
     await shot(page, 'number-rule-new-ticket-finds-contact');
+    // Its conversation is under way (the 'Oi' above made a ticket): Save opens that ticket, not a second one.
+    await page.getByRole('option', { name: new RegExp(name) }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('This contact already has a ticket in progress: here it is.')).toBeVisible();
+    await expect(page.getByTestId('messages-list').getByText('Oi', { exact: true })).toBeVisible();
+    const opened = Number(/\/tickets\/(\d+)/.exec(page.url())?.[1]);
+    const ticket = await api<{ contact: { name: string }; status: string }>(request, token, 'GET', `/api/tickets/${opened}`);
+    expect(ticket).toMatchObject({ contact: { name }, status: 'pending' });
   });
 
   test('item 25: the simulator page shows its hidden rule, sends a location and a contact card; a failed reply shows on the ticket', async ({ page, request }) => {

@@ -106,4 +106,6 @@ export interface ErrorBody {
   error: ErrorCode;
   message: string;
   issues?: ValidationIssue[];
+  /** ERR_OTHER_OPEN_TICKET: the contact's ticket already open or pending on that connection (a client may open it). */
+  ticketId?: number;
 }

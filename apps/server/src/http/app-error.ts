@@ -6,6 +6,8 @@ export interface AppErrorOptions {
   status?: number;
   /** Sent as Retry-After (a 429's window, in seconds). */
   retryAfterSeconds?: number;
+  /** The ticket the error is about (ERR_OTHER_OPEN_TICKET: the one already active), sent as `ticketId`. */
+  ticketId?: number;
 }
 
 /**
@@ -16,6 +18,7 @@ export class AppError extends Error {
   readonly status: number;
   readonly issues?: ValidationIssue[];
   readonly retryAfterSeconds?: number;
+  readonly ticketId?: number;
 
   constructor(
     readonly code: ErrorCode,
@@ -27,5 +30,6 @@ export class AppError extends Error {
     this.status = options.status ?? errorStatus(code);
     this.issues = options.issues;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.ticketId = options.ticketId;
   }
 }

@@ -134,7 +134,9 @@ export class TicketsService {
     }
     if (!whatsappId) throw new AppError('ERR_NO_DEF_WAPP_FOUND', 'No default connection found.');
     const repo = this.repo();
-    if (await repo.findActive(input.contactId, whatsappId)) throw new AppError('ERR_OTHER_OPEN_TICKET');
+    const active = await repo.findActive(input.contactId, whatsappId);
+    // The contact's conversation is under way: the answer names its ticket, which the client may open instead.
+    if (active) throw new AppError('ERR_OTHER_OPEN_TICKET', undefined, { ticketId: active });
     const status = input.status ?? 'open';
     let id: number;
     try {
@@ -146,7 +148,9 @@ export class TicketsService {
         isGroup: false,
       });
     } catch (err) {
-      if (isUniqueViolation(err, ACTIVE_CONFLICT)) throw new AppError('ERR_OTHER_OPEN_TICKET');
+      if (isUniqueViolation(err, ACTIVE_CONFLICT)) {
+        throw new AppError('ERR_OTHER_OPEN_TICKET', undefined, { ticketId: (await repo.findActive(input.contactId, whatsappId)) ?? undefined });
+      }
       if (isForeignKeyViolation(err)) {
         throw new AppError('ERR_NO_CONTACT_FOUND', 'Contact not found');
       }
@@ -197,7 +201,10 @@ export class TicketsService {
     try {
       await this.repo().update(id, write);
     } catch (err) {
-      if (isUniqueViolation(err, ACTIVE_CONFLICT)) throw new AppError('ERR_OTHER_OPEN_TICKET');
+      if (isUniqueViolation(err, ACTIVE_CONFLICT)) {
+        const active = await this.repo().findActive(current.contactId, write.whatsappId ?? current.whatsappId);
+        throw new AppError('ERR_OTHER_OPEN_TICKET', undefined, { ticketId: active ?? undefined });
+      }
       if (isForeignKeyViolation(err)) {
         throw new AppError('ERR_VALIDATION', 'The user or queue given does not exist.');
       }

@@ -248,7 +248,8 @@ describe('tickets API and transitions', () => {
     const ticket = await inbound(t, conn.id, { from: phone(), body: 'oi' });
     const res = await t.call('POST', '/api/tickets', { token: t.admin, body: { contactId: ticket.contactId, whatsappId: conn.id, status: 'open' } });
     expect(res.status).toBe(409);
-    expect(res.body.error).toBe('ERR_OTHER_OPEN_TICKET');
+    // The answer names the ticket under way, for the client to open instead (issue 33 item 12).
+    expect(res.body).toMatchObject({ error: 'ERR_OTHER_OPEN_TICKET', ticketId: ticket.id });
     await t.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body: { status: 'closed' } });
     const created = await t.call('POST', '/api/tickets', { token: t.admin, body: { contactId: ticket.contactId, whatsappId: conn.id, status: 'open' } });
     expect(created.status).toBe(201);
@@ -256,7 +257,7 @@ describe('tickets API and transitions', () => {
     // Reopening the closed one now collides with the new open ticket.
     const reopen = await t.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body: { status: 'open' } });
     expect(reopen.status).toBe(409);
-    expect(reopen.body.error).toBe('ERR_OTHER_OPEN_TICKET');
+    expect(reopen.body).toMatchObject({ error: 'ERR_OTHER_OPEN_TICKET', ticketId: created.body.id });
   });
 
   it('resolves with a protocol number sent to the contact', async () => {

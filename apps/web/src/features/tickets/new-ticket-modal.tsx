@@ -1,4 +1,4 @@
-import { normalizeWhatsappNumber, NUMBER_PROBLEM_MESSAGES, type ContactDto } from '@wadesk/contracts';
+import { normalizeWhatsappNumber, NUMBER_PROBLEM_MESSAGES, type ContactDto, type ErrorBody } from '@wadesk/contracts';
 import Autocomplete from '@mui/material/Autocomplete';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -9,6 +9,8 @@ import TextField from '@mui/material/TextField';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { toast } from 'react-toastify';
+import { isAxiosError } from 'axios';
 import { useStableNavigate } from '../../app/stable-navigate';
 import { useDebouncedValue } from '../../hooks/use-debounced-value';
 import { toastError } from '../../services/toast-error';
@@ -66,6 +68,14 @@ export function NewTicketModal({ open, onClose }: { open: boolean; onClose: () =
       close();
       navigate(`/tickets/${ticket.id}`, { state: followTicket(ticket) });
     } catch (err) {
+      // The contact's conversation is under way (a number typed in another form finds its contact): open it instead.
+      const body = isAxiosError<ErrorBody>(err) ? err.response?.data : undefined;
+      if (body?.error === 'ERR_OTHER_OPEN_TICKET' && body.ticketId) {
+        close();
+        toast.info(t('tickets.newTicket.alreadyOpen'));
+        navigate(`/tickets/${body.ticketId}`);
+        return;
+      }
       toastError(err);
     } finally {
       setSaving(false);
