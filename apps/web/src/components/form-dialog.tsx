@@ -8,6 +8,7 @@ import { useId, type ReactNode } from 'react';
 import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { errorMessage, toastError, toastSuccess } from '../services/toast-error';
+import { submitDelay } from '../services/submit-delay';
 import { FormDialogActions } from './form-dialog-actions';
 
 export interface FormDialogProps<V extends FieldValues> {
@@ -25,6 +26,8 @@ export interface FormDialogProps<V extends FieldValues> {
   editing: boolean;
   /** The item to edit is still loading: a spinner in place of the fields, and no saving. */
   loading?: boolean;
+  /** A wait after Submit before saving (§9: the user, contact and connection forms wait MODAL_SUBMIT_DELAY_MS). */
+  submitDelayMs?: number;
   /** Server error codes that belong to one field: shown under it as well as in the toast. */
   fieldErrors?: Partial<Record<string, Path<V>>>;
   /** The fields, one under the other. */
@@ -33,12 +36,13 @@ export interface FormDialogProps<V extends FieldValues> {
 
 /** An add/edit form in a dialog: title, fields, Cancel and Add/Save (§2 modals). */
 export function FormDialog<V extends FieldValues>(props: FormDialogProps<V>) {
-  const { open = true, title, testId, form, onSave, savedText, onClose, editing, loading = false, fieldErrors, children } = props;
+  const { open = true, title, testId, form, onSave, savedText, onClose, editing, loading = false, fieldErrors, submitDelayMs = 0, children } = props;
   const { t } = useTranslation();
   const titleId = useId();
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
+      if (submitDelayMs > 0) await submitDelay(submitDelayMs);
       await onSave(values);
       toastSuccess(savedText);
       onClose();

@@ -7,6 +7,7 @@ import { toastSuccess } from '../../services/toast-error';
 import { AuthForm } from './auth-form';
 import { lazyResolver, preloadAuthResolvers } from './lazy-resolver';
 import { SignInField } from './sign-in-field';
+import { submitDelay } from '../../services/submit-delay';
 
 export function SignupPage() {
   const { t } = useTranslation();
@@ -19,6 +20,7 @@ export function SignupPage() {
       title={t('auth.signup.title')}
       form={form}
       onSubmit={async (values) => {
+        await submitDelay();
         await api.post('/auth/signup', values);
         toastSuccess(t('auth.signup.success'));
         void navigate('/login');

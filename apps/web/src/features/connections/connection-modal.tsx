@@ -14,6 +14,7 @@ import { FormTextField } from '../../components/form-text-field';
 import { QueueMultiSelect } from '../queues/queue-multi-select';
 import { useWhatsapp, useWhatsappActions } from './connections-api';
 import { MessagePlaceholderChips, useMessagePlaceholders } from './message-placeholders';
+import { MODAL_SUBMIT_DELAY_MS } from '../../services/submit-delay';
 
 export { MESSAGE_PLACEHOLDERS } from './message-placeholders';
 
@@ -102,6 +103,7 @@ export function ConnectionModal({ onClose, whatsappId, first = false }: Connecti
 
   return (
     <FormDialog
+      submitDelayMs={MODAL_SUBMIT_DELAY_MS}
       title={editing ? t('connections.modal.editTitle') : t('connections.modal.addTitle')}
       testId="connection-modal"
       form={form}

@@ -7,6 +7,7 @@ import { FormDialog } from '../../components/form-dialog';
 import { useAuth } from '../auth/auth-context';
 import { ContactFormFields, contactFormResolver, EMPTY_CONTACT, toContactFormValues, type ContactFormValues } from './contact-form';
 import { useContact, useContactActions } from './contacts-api';
+import { MODAL_SUBMIT_DELAY_MS } from '../../services/submit-delay';
 
 export type { ContactFormValues } from './contact-form';
 
@@ -44,6 +45,7 @@ export function ContactModal({ onClose, contactId, initialValues, onSaved }: Con
 
   return (
     <FormDialog
+      submitDelayMs={MODAL_SUBMIT_DELAY_MS}
       title={editing ? t('contacts.modal.editTitle') : t('contacts.modal.addTitle')}
       testId="contact-modal"
       form={form}

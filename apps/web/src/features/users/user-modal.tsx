@@ -19,6 +19,7 @@ import { PasswordField } from '../auth/password-field';
 import { useWhatsapps } from '../layout/use-connections-attention';
 import { QueueMultiSelect } from '../queues/queue-multi-select';
 import { useUser, useUserActions } from './users-api';
+import { MODAL_SUBMIT_DELAY_MS } from '../../services/submit-delay';
 
 export interface UserFormValues {
   name: string;
@@ -86,6 +87,7 @@ export function UserModal({ open, onClose, userId, ownProfile = false }: UserMod
 
   return (
     <FormDialog
+      submitDelayMs={MODAL_SUBMIT_DELAY_MS}
       open={open}
       title={title}
       testId="user-modal"
