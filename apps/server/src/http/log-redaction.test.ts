@@ -12,7 +12,8 @@ const logStream = new Writable({
     done();
   },
 });
-const t = useTestApp({ config: { logLevel: 'info', simulator: false }, logStream });
+// Request lines are written at debug (issue 33 item 23).
+const t = useTestApp({ config: { logLevel: 'debug', simulator: false }, logStream });
 
 describe('the log', () => {
   it('keeps the parameters of a failed insert (a password hash) out of the log', async () => {

@@ -300,7 +300,7 @@ describe('cloud api: sending', () => {
     expect(page.find((m) => m.id === res.body.id)?.isDeleted).toBe(false);
   });
 
-  it('shows a closed 24-hour window (131047) and a rate limit (130429) in words, storing nothing', async () => {
+  it('shows a closed 24-hour window (131047) and a rate limit (130429) in words, the messages marked not delivered with why', async () => {
     graph.closedWindows.add(from);
     const before = graph.sent.length;
     const closed = await t.call('POST', `/api/messages/${ticket.id}`, { token: admin, body: { body: 'too late' } });
@@ -314,8 +314,10 @@ describe('cloud api: sending', () => {
     expect(limited.status).toBe(429);
     expect(limited.body.error).toBe('ERR_CLOUD_API_RATE_LIMITED');
     expect(graph.sent.length).toBe(before);
+    // A refused send stays on the ticket, not delivered, with the reason (issue 33 item 25).
     const page = (await t.call<{ messages: MessageDto[] }>('GET', `/api/messages/${ticket.id}`, { token: admin })).body.messages;
-    expect(page.map((m) => m.body)).not.toContain('too late');
+    expect(page.find((m) => m.body === 'too late')?.sendError).toContain('131047');
+    expect(page.find((m) => m.body === 'slow down')?.sendError).toContain('130429');
   });
 });
 
