@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ensureAdmin, firstAdminFile } from './bootstrap.js';
-import type { DatabaseHandle } from './db/client.js';
+import { migrateDatabase, type DatabaseHandle } from './db/client.js';
 import { DomainEvents } from './events/domain-events.js';
 import { RefreshTokensRepository } from './modules/auth/refresh-tokens.repository.js';
 import { UsersRepository } from './modules/users/users.repository.js';
@@ -20,6 +20,7 @@ describe('ensureAdmin: the first admin’s generated password', () => {
 
   beforeAll(async () => {
     database = await openTestDatabase();
+    await migrateDatabase(database);
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'wadesk-bootstrap-'));
   });
   afterAll(async () => {

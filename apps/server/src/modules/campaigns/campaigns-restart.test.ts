@@ -14,9 +14,10 @@ async function signIn(app: App): Promise<string> {
   return (await call<{ token: string }>(app, 'POST', '/api/auth/login', undefined, ADMIN)).body.token;
 }
 
-async function sentTo(app: App, token: string, whatsappId: number, list: string[]): Promise<string[]> {
-  const entries = (await call<{ to: string }[]>(app, 'GET', `/api/simulator/${whatsappId}/outbox`, token)).body;
-  return entries.map((e) => e.to).filter((to) => list.includes(to));
+/** The simulated phone's sends to `list`, by id (its outbox is kept in the database across a restart, issue 33 item 25). */
+async function sentTo(app: App, token: string, whatsappId: number, list: string[]): Promise<Map<string, string>> {
+  const entries = (await call<{ id: string; to: string }[]>(app, 'GET', `/api/simulator/${whatsappId}/outbox`, token)).body;
+  return new Map(entries.filter((e) => list.includes(e.to)).map((e) => [e.id, e.to]));
 }
 
 describe('a bulk send across a restart (issue 12)', () => {
@@ -40,7 +41,7 @@ describe('a bulk send across a restart (issue 12)', () => {
       const id = created.body.id;
       await eventually(async () => (await call<CampaignDto>(t.app, 'GET', `/api/campaigns/${id}`, token)).body.sent >= 2, 20_000, 'two sends');
       const before = await sentTo(t.app, token, connection.id, list);
-      expect(before.length).toBeLessThan(8);
+      expect(before.size).toBeLessThan(8);
       await t.app.close(); // the database stays open: the next process uses it
 
       second = await buildApp({ ...t.app.config, nodeId: 'after-restart' }, { database: t.app.database, logger: false });
@@ -51,7 +52,8 @@ describe('a bulk send across a restart (issue 12)', () => {
         return c.status === 'done' ? c : null;
       }, 60_000, 'campaign done after the restart');
       const after = await sentTo(app, adminToken, connection.id, list);
-      expect([...before, ...after]).toEqual(list);
+      // Every send once, in list order: the ones before the restart, then the rest.
+      expect([...new Map([...before, ...after]).values()]).toEqual(list);
       expect(done).toMatchObject({ sent: 8, failed: 0, unknown: 0 });
     } finally {
       await second?.close();

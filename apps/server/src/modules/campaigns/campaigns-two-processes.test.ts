@@ -36,11 +36,13 @@ describe('bulk sends with two server processes on one database (issue 12)', () =
       }, 60_000, 'campaign done');
       expect(done).toMatchObject({ sent: 12, failed: 0, unknown: 0 });
       // Whichever process ran the connection's driver sent them: together, each number exactly once, in order.
-      const sent: string[] = [];
+      // The simulated phone keeps its outbox in the database (issue 33 item 25): both processes show it; each send once by id.
+      const sentById = new Map<string, string>();
       for (const [app, tk] of [[t.app, token], [app2, token2]] as const) {
-        const outbox = await call<{ to: string }[]>(app, 'GET', `/api/simulator/${connection.id}/outbox`, tk);
-        if (Array.isArray(outbox)) sent.push(...outbox.map((e) => e.to).filter((to) => list.includes(to)));
+        const outbox = await call<{ id: string; to: string }[]>(app, 'GET', `/api/simulator/${connection.id}/outbox`, tk);
+        if (Array.isArray(outbox)) for (const e of outbox) if (list.includes(e.to)) sentById.set(e.id, e.to);
       }
+      const sent = [...sentById.values()];
       expect([...sent].sort()).toEqual([...list].sort());
     } finally {
       await second?.close();

@@ -40,11 +40,13 @@ describe('scheduled messages with two server processes on one database (issue 14
       }, 30_000, 'all sent');
       // Let the schedules' own jobs (due at sendAt) run too.
       await eventually(async () => Date.now() > Date.parse(sendAt) + 2000, 10_000, 'past the time');
-      const sent: string[] = [];
+      // The simulated phone keeps its outbox in the database (issue 33 item 25): both processes show it; each send once by id.
+      const sentById = new Map<string, string>();
       for (const [app, tk] of [[t.app, token], [app2, token2]] as const) {
-        const outbox = await call<{ to: string }[]>(app, 'GET', `/api/simulator/${connection.id}/outbox`, tk);
-        if (Array.isArray(outbox)) sent.push(...outbox.map((e) => e.to).filter((to) => numbers.includes(to)));
+        const outbox = await call<{ id: string; to: string }[]>(app, 'GET', `/api/simulator/${connection.id}/outbox`, tk);
+        if (Array.isArray(outbox)) for (const e of outbox) if (numbers.includes(e.to)) sentById.set(e.id, e.to);
       }
+      const sent = [...sentById.values()];
       expect([...sent].sort()).toEqual([...numbers].sort());
     } finally {
       await second?.close();
