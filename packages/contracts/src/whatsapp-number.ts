@@ -144,3 +144,11 @@ export function parseNumberLines(text: string): NumberList {
   });
   return { numbers, invalid };
 }
+
+/**
+ * A chat id as contacts are stored by it: a group id (`…@g.us`) as is, anything else as its digits (a `@c.us` or
+ * `@s.whatsapp.net` suffix dropped).
+ */
+export function chatIdDigits(to: string): string {
+  return to.endsWith('@g.us') ? to : to.replace(/@.*$/, '').replace(/\D/g, '');
+}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { hasNoNulCharacter, idField, INPUT_MESSAGES, integerField, isWellFormedDataUrl, pageNumberField, textField } from '../validation.js';
+import { chatIdDigits } from '../whatsapp-number.js';
 
 /**
  * History import (/ZDGHistorico, §2; issue 14): the messages the device holds (the history it sent on pairing,
@@ -18,7 +19,7 @@ const limitField = integerField(1, MAX_HISTORY_LIMIT, `Must be a whole number fr
 const contactNumber = z
   .string()
   .max(100, 'Too Long!')
-  .transform((s) => (s.trim().endsWith('@g.us') ? s.trim() : s.replace(/@.*$/, '').replace(/\D/g, '')))
+  .transform((s) => chatIdDigits(s.trim()))
   .pipe(z.string().min(5, 'Too Short!').max(60, 'Too Long!'));
 
 /** `POST /api/history/imports`: a connection, the newest `limit` messages of each chat, every chat or one contact's. */
@@ -130,7 +131,7 @@ export const SimulatorHistoryMessage = z
     chat: z
       .string()
       .trim()
-      .transform((s) => (s.endsWith('@g.us') ? s : s.replace(/@.*$/, '').replace(/\D/g, '')))
+      .transform(chatIdDigits)
       .pipe(z.string().min(5, 'Too Short!').max(60, 'Too Long!')),
     fromMe: z.boolean().default(false),
     body: textField(30000).default(''),

@@ -1,4 +1,4 @@
-import { normalizeWhatsappNumber } from '@wadesk/contracts';
+import { chatIdDigits, normalizeWhatsappNumber } from '@wadesk/contracts';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AppError } from '../../http/app-error.js';
 import type {
@@ -27,9 +27,8 @@ const SENT_ACK_DELAY_MS = 200;
  * writes from "+55 41 9…" is the chat a send to 5541… reaches (issue 33 item 12).
  */
 export function chatIdOf(to: string): string {
-  if (to.endsWith('@g.us')) return to;
-  const digits = to.replace(/@.*$/, '').replace(/\D/g, '');
-  if (!digits.startsWith('55')) return digits;
+  const digits = chatIdDigits(to);
+  if (to.endsWith('@g.us') || !digits.startsWith('55')) return digits;
   const id = normalizeWhatsappNumber(digits);
   return id.ok ? id.number : digits;
 }

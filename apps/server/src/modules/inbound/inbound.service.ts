@@ -238,7 +238,7 @@ export class InboundService {
       // A closed ticket changed within timeCreateNewTicket (whaticket's rule), or one whose newest message the desk
       // sent from outside the chat (a bulk send, a schedule…: the contact answers it, decision 0029), reopens.
       const recent =
-        (seconds > 0 ? await repo.findRecentlyClosed(contactId, whatsappId, new Date(Date.now() - seconds * 1000)) : null) ??
+        (seconds > 0 ? await repo.findLatestClosed(contactId, whatsappId, new Date(Date.now() - seconds * 1000)) : null) ??
         (await this.answeredTicket(tx, contactId, whatsappId));
       try {
         // A savepoint: losing the race to a concurrent delivery undoes only this attempt, not the transaction.

@@ -1,4 +1,4 @@
-import { lastMessageOf, type MediaType, type MessageDto, type MessageOrigin, type TicketDto } from '@wadesk/contracts';
+import { chatIdDigits, lastMessageOf, type MediaType, type MessageDto, type MessageOrigin, type TicketDto } from '@wadesk/contracts';
 import { sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.js';
 import type { DomainEvents } from '../../events/domain-events.js';
@@ -25,8 +25,7 @@ export interface SentElsewhere {
 
 /** The chat id contacts are stored by: a group id as is, a number as its digits. */
 export function conversationNumber(to: string): { number: string; isGroup: boolean } {
-  if (to.endsWith('@g.us')) return { number: to, isGroup: true };
-  return { number: to.replace(/@.*$/, '').replace(/\D/g, ''), isGroup: false };
+  return { number: chatIdDigits(to), isGroup: to.endsWith('@g.us') };
 }
 
 /**

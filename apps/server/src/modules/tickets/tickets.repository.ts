@@ -354,25 +354,22 @@ export class TicketsRepository {
     return row?.id ?? null;
   }
 
-  /** The most recent closed ticket updated since `since`. */
-  async findRecentlyClosed(contactId: number, whatsappId: number, since: Date): Promise<number | null> {
+  /**
+   * The most recently updated closed ticket of (contact, connection), if any (changed since `since` when given): where
+   * the desk's messages go when none is active, and the one a contact's message reopens.
+   */
+  async findLatestClosed(contactId: number, whatsappId: number, since?: Date): Promise<number | null> {
     const [row] = await this.db
       .select({ id: tickets.id })
       .from(tickets)
       .where(
-        and(eq(tickets.contactId, contactId), eq(tickets.whatsappId, whatsappId), eq(tickets.status, 'closed'), gte(tickets.updatedAt, since)),
+        and(
+          eq(tickets.contactId, contactId),
+          eq(tickets.whatsappId, whatsappId),
+          eq(tickets.status, 'closed'),
+          since ? gte(tickets.updatedAt, since) : undefined,
+        ),
       )
-      .orderBy(desc(tickets.updatedAt))
-      .limit(1);
-    return row?.id ?? null;
-  }
-
-  /** The most recently updated closed ticket of (contact, connection), if any: where the desk's messages go when none is active. */
-  async findLatestClosed(contactId: number, whatsappId: number): Promise<number | null> {
-    const [row] = await this.db
-      .select({ id: tickets.id })
-      .from(tickets)
-      .where(and(eq(tickets.contactId, contactId), eq(tickets.whatsappId, whatsappId), eq(tickets.status, 'closed')))
       .orderBy(desc(tickets.updatedAt), desc(tickets.id))
       .limit(1);
     return row?.id ?? null;
