@@ -317,13 +317,19 @@ async function run(databaseUrl) {
     const ticket = tickets.find((t) => t.id === o.ticket);
     return o.status === 201 && before.get(ticket.whatsappId) !== o.via;
   }).length;
-  // Handed to the network: the simulated phones of the survivors, each text at most once.
+  // Handed to the network: the simulated phones of the survivors, each text at most once. A phone's outbox is shared
+  // through the database, so every survivor may list the same send: a send is counted by its id, once.
   const handed = new Map();
+  const seenSends = new Set();
   for (const s of survivors) {
     for (const c of connections) {
       const box = await tryApi(s, adminTokens.get(s.name), 'GET', `/api/simulator/${c.id}/outbox`);
       if (!Array.isArray(box.body)) continue;
-      for (const e of box.body) if (typeof e.body === 'string' && e.body.startsWith('scale-out ')) handed.set(e.body, (handed.get(e.body) ?? 0) + 1);
+      for (const e of box.body) {
+        if (typeof e.body !== 'string' || !e.body.startsWith('scale-out ') || seenSends.has(e.id)) continue;
+        seenSends.add(e.id);
+        handed.set(e.body, (handed.get(e.body) ?? 0) + 1);
+      }
     }
   }
   const handedTwice = [...handed].filter(([, n]) => n > 1);
@@ -383,7 +389,11 @@ async function run(databaseUrl) {
   for (const s of survivors) {
     const box = await tryApi(s, adminTokens.get(s.name), 'GET', `/api/simulator/${campaignConnection.id}/outbox`);
     if (!Array.isArray(box.body)) continue;
-    for (const e of box.body) if (e.body === 'bulk scale campaign') handedCampaign.set(e.to, (handedCampaign.get(e.to) ?? 0) + 1);
+    for (const e of box.body) {
+      if (e.body !== 'bulk scale campaign' || seenSends.has(e.id)) continue;
+      seenSends.add(e.id);
+      handedCampaign.set(e.to, (handedCampaign.get(e.to) ?? 0) + 1);
+    }
   }
   const sentAfterKill = recipientRows.filter((r) => r.status === 'sent' && r.sentAt && new Date(r.sentAt).getTime() >= killedAt).length;
   const survivorsSent = [...handedCampaign.values()].reduce((a, b) => a + b, 0);
