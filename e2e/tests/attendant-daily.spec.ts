@@ -36,13 +36,12 @@ test.describe("the attendant's day", () => {
 
     // The row's time is the last message's, not the ticket's last change.
     expect(after.lastMessageAt).toBeTruthy();
+    // The time when today, else the day, as the English interface writes them (issue 33 item 16: 2:05 PM, 11/12/2026).
     const expectedTime = await page.evaluate((iso) => {
       const d = new Date(iso);
-      const pad = (n: number) => String(n).padStart(2, '0');
-      const now = new Date();
-      return d.toDateString() === now.toDateString()
-        ? `${pad(d.getHours())}:${pad(d.getMinutes())}`
-        : `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()}`;
+      return d.toDateString() === new Date().toDateString()
+        ? new Intl.DateTimeFormat('en-US', { timeStyle: 'short' }).format(d)
+        : new Intl.DateTimeFormat('en-US', { day: '2-digit', month: '2-digit', year: 'numeric' }).format(d);
     }, after.lastMessageAt!);
     await expect(ticketRow(page, first).getByTestId('last-message-time')).toHaveText(expectedTime);
 

@@ -6,10 +6,11 @@ import { openTab, shot, ticketRow, uniqueNumber } from './support/tickets';
 /**
  * The conversations happened long ago, at midday UTC. The page shows their day in the browser's time zone, which is the
  * machine's unless a test says otherwise: this file's browser runs on UTC (below), so the day is the same on a machine
- * at UTC+14 (seen failing under TZ=Pacific/Kiritimati, which showed 11/03/2024).
+ * at UTC+14 (seen failing under TZ=Pacific/Kiritimati, which showed the 11th).
  */
 const BASE = Date.parse('2024-03-10T12:00:00.000Z');
-const OLD_DAY = '10/03/2024';
+/** 10 March 2024 as the English interface writes a day (month first: issue 33 item 16). */
+const OLD_DAY = '03/10/2024';
 
 /** `count` messages of one chat, a minute apart, alternating the contact and the phone. */
 function chat(number: string, name: string, count: number, tag: string, startMinute = 0) {

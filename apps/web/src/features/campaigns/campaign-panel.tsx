@@ -22,6 +22,7 @@ import { isActiveJob } from '../../services/live-record';
 import { toastError } from '../../services/toast-error';
 import { campaignAction, downloadRecipientsCsv, useApplyCampaign, useRecipients } from './campaigns-api';
 import { allFailed, JobProgress, JobStatusChip } from '../../components/job-progress';
+import { formatDateTime } from '../../services/dates';
 
 export const RECIPIENT_COLORS: Record<RecipientStatus, ChipProps['color']> = {
   pending: 'default',
@@ -41,7 +42,7 @@ export const CAMPAIGN_COLORS: Record<CampaignStatus, ChipProps['color']> = {
 };
 
 function time(iso: string | null): string {
-  return iso ? new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' }) : '';
+  return iso ? formatDateTime(iso, 'timeSeconds') : '';
 }
 
 /** One campaign under way or finished: progress, actions and each recipient's outcome. */

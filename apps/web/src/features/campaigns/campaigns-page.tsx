@@ -18,6 +18,7 @@ import { CampaignForm } from './campaign-form';
 import { CAMPAIGN_COLORS, CampaignPanel } from './campaign-panel';
 import { activeCampaignOf, useCampaign, useCampaigns, useCampaignsLiveUpdates, useMediaFolder } from './campaigns-api';
 import { JobStatusChip } from '../../components/job-progress';
+import { formatDateTime } from '../../services/dates';
 
 const TITLE_KEYS: Record<CampaignKind, string> = {
   text: 'pages.bulkText',
@@ -87,7 +88,7 @@ export function CampaignsPage({ kind }: { kind: CampaignKind }) {
                     {past.map((c) => (
                       <TableRow key={c.id} hover selected={c.id === shownId} onClick={() => setChosen(c.id)} sx={{ cursor: 'pointer' }}>
                         <TableCell>{c.id}</TableCell>
-                        <TableCell>{new Date(c.createdAt).toLocaleString([], { dateStyle: 'short', timeStyle: 'short' })}</TableCell>
+                        <TableCell>{formatDateTime(c.createdAt, 'dateTime')}</TableCell>
                         <TableCell>
                           <JobStatusChip job={c} label={t(`campaigns.status.${c.status}`)} color={CAMPAIGN_COLORS[c.status]} />
                         </TableCell>

@@ -1,5 +1,6 @@
 import { csvCellText, type MessageDto, type TicketDto } from '@wadesk/contracts';
 import { describe, expect, it } from 'vitest';
+import { formatDate, formatTime } from '../../services/dates';
 import { chatCsv } from './chat-csv';
 
 const ticket = { id: 7, contact: { name: 'Cliente' } } as TicketDto;
@@ -13,7 +14,9 @@ describe('the chat export (CSV)', () => {
     const csv = chatCsv(ticket, [message('Olá, tudo bem?'), message('Sim', true)], 'Ana');
     const lines = csv.split('\r\n');
     expect(lines[0]).toBe('\uFEFFdate,time,from,message');
-    expect(lines[1]).toMatch(/^\d\d\/\d\d\/2024,\d\d:\d\d,Cliente,"Olá, tudo bem\?"$/);
+    // The day and time as the desk shows them (the interface language, the browser's time zone).
+    const at = '2024-03-05T14:07:00.000Z';
+    expect(lines[1]).toBe(`${formatDate(at)},${formatTime(at)},Cliente,"Olá, tudo bem?"`);
     expect(lines[2]).toMatch(/,Ana,Sim$/);
   });
 

@@ -1,5 +1,5 @@
 import { toCsv, type MessageDto, type TicketDto } from '@wadesk/contracts';
-import { formatDate, formatTime } from '../tickets/format';
+import { formatDate, formatTime } from '../../services/dates';
 
 /**
  * The loaded conversation as CSV (date, time, sender, message), written by the desk's one CSV writer: a message

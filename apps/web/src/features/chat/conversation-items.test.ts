@@ -2,7 +2,7 @@ import type { TFunction } from 'i18next';
 import type { ConversationTicketDto, MessageDto, TicketEventDto } from '@wadesk/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { translators } from '../../i18n/translators.test-support';
-import { formatDate } from '../tickets/format';
+import { formatDate } from '../../services/dates';
 import { buildConversationItems, ticketSeparatorLabel, type ConversationItem } from './conversation-items';
 
 const CURRENT = 130;
@@ -91,17 +91,19 @@ describe('the conversation of a contact in the chat', () => {
 });
 
 describe('the ticket separator', () => {
-  const date = formatDate('2026-11-12T15:00:00.000Z');
+  const date = formatDate('2026-11-12T15:00:00.000Z', { language: 'en' });
 
-  it('says when and by whom an earlier ticket was resolved', () => {
-    expect(ticketSeparatorLabel(ts.en!, { ticketId: 123, current: false, ticket: earlierTicket(123) })).toBe(`Ticket #123 · resolved ${date} by Ana`);
-    expect(ticketSeparatorLabel(ts.pt!, { ticketId: 123, current: false, ticket: earlierTicket(123) })).toBe(`Ticket #123 · resolvido em ${date} por Ana`);
-    expect(ticketSeparatorLabel(ts.es!, { ticketId: 123, current: false, ticket: earlierTicket(123) })).toBe(`Ticket #123 · resuelto el ${date} por Ana`);
+  it('says when and by whom an earlier ticket was resolved, the day as each language writes it', () => {
+    const day = (language: 'en' | 'pt' | 'es') => formatDate('2026-11-12T15:00:00.000Z', { language });
+    expect(day('en')).not.toBe(day('pt'));
+    expect(ticketSeparatorLabel(ts.en!, { ticketId: 123, current: false, ticket: earlierTicket(123) }, 'en')).toBe(`Ticket #123 · resolved ${day('en')} by Ana`);
+    expect(ticketSeparatorLabel(ts.pt!, { ticketId: 123, current: false, ticket: earlierTicket(123) }, 'pt')).toBe(`Ticket #123 · resolvido em ${day('pt')} por Ana`);
+    expect(ticketSeparatorLabel(ts.es!, { ticketId: 123, current: false, ticket: earlierTicket(123) }, 'es')).toBe(`Ticket #123 · resuelto el ${day('es')} por Ana`);
   });
 
   it('says what is known when the resolver or the time is not', () => {
     const t = ts.en!;
-    expect(ticketSeparatorLabel(t, { ticketId: 123, current: false, ticket: earlierTicket(123, { closedBy: null }) })).toBe(`Ticket #123 · resolved ${date}`);
+    expect(ticketSeparatorLabel(t, { ticketId: 123, current: false, ticket: earlierTicket(123, { closedBy: null }) }, 'en')).toBe(`Ticket #123 · resolved ${date}`);
     expect(ticketSeparatorLabel(t, { ticketId: 123, current: false, ticket: earlierTicket(123, { closedAt: null, closedBy: null }) })).toBe('Ticket #123');
     expect(ticketSeparatorLabel(t, { ticketId: 123, current: false })).toBe('Ticket #123');
   });

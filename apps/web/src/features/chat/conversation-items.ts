@@ -1,6 +1,7 @@
 import type { ConversationTicketDto, MessageDto, TicketEventDto } from '@wadesk/contracts';
 import type { TFunction } from 'i18next';
-import { formatDate } from '../tickets/format';
+import { currentLanguage, type LanguageCode } from '../../i18n';
+import { formatDate } from '../../services/dates';
 
 /**
  * One row of the chat: a day separator, a ticket separator (where a ticket's messages begin, when the contact's
@@ -22,6 +23,8 @@ export function buildConversationItems(
   events: readonly TicketEventDto[],
   ticketId: number,
   tickets: ReadonlyMap<number, ConversationTicketDto> = new Map(),
+  /** The language of the day separators: the interface's. */
+  language: LanguageCode = currentLanguage(),
 ): ConversationItem[] {
   const items: ConversationItem[] = [];
   const withEarlier = messages.some((m) => m.ticketId !== ticketId) || events.some((e) => e.ticketId !== ticketId);
@@ -33,7 +36,7 @@ export function buildConversationItems(
   };
   let lastDay = '';
   const dayOf = (createdAt: string, key: string) => {
-    const day = formatDate(createdAt);
+    const day = formatDate(createdAt, { language });
     if (day !== lastDay) {
       items.push({ kind: 'day', key: `d-${day}-${key}`, label: day });
       lastDay = day;
@@ -67,13 +70,17 @@ export function buildConversationItems(
  * A ticket separator's words: "Ticket #123 · resolved 12/11/2026 by Ana" for an earlier ticket (as much of it as is
  * known: "Ticket #123 · resolved 12/11/2026", "Ticket #123"), "Ticket #130 (this ticket)" where this one begins.
  */
-export function ticketSeparatorLabel(t: TFunction, item: { ticketId: number; current: boolean; ticket?: ConversationTicketDto }): string {
+export function ticketSeparatorLabel(
+  t: TFunction,
+  item: { ticketId: number; current: boolean; ticket?: ConversationTicketDto },
+  language: LanguageCode = currentLanguage(),
+): string {
   const id = item.ticketId;
   if (item.current) return t('chat.ticketSeparator.current', { id });
   const ticket = item.ticket;
   // Resolved only while it still is: a ticket resolved once and open again (on another connection) is just a ticket.
   if (!ticket?.closedAt || ticket.status !== 'closed') return t('chat.ticketSeparator.ticket', { id });
-  const date = formatDate(ticket.closedAt);
+  const date = formatDate(ticket.closedAt, { language });
   return ticket.closedBy
     ? t('chat.ticketSeparator.resolvedBy', { id, date, name: ticket.closedBy.name })
     : t('chat.ticketSeparator.resolved', { id, date });

@@ -7,6 +7,7 @@ import Fab from '@mui/material/Fab';
 import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { currentLanguage } from '../../i18n';
 import { buildConversationItems, type ConversationItem } from './conversation-items';
 import { MessageBubble } from './message-bubble';
 import { TicketSeparator } from './ticket-separator';
@@ -75,7 +76,9 @@ export const MessagesList = memo(function MessagesList({ ticketId, messages, isG
   // The reactions on each message (its latest of each side), shown on its bubble; the picker marks this side's.
   const reactions = useMemo(() => reactionsOn(messages), [messages]);
   const scrollRef = useRef<HTMLDivElement>(null);
-  const items = useMemo(() => buildConversationItems(messages, events ?? [], ticketId, tickets), [messages, events, ticketId, tickets]);
+  // The day separators are written in the interface language: built again when it changes.
+  const language = currentLanguage();
+  const items = useMemo(() => buildConversationItems(messages, events ?? [], ticketId, tickets, language), [messages, events, ticketId, tickets, language]);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const contentRef = useRef<HTMLDivElement>(null);
   const [unseen, setUnseen] = useState(0);

@@ -4,7 +4,7 @@ import Typography from '@mui/material/Typography';
 import type { TFunction } from 'i18next';
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatTime } from '../tickets/format';
+import { formatTime } from '../../services/dates';
 
 /** "Resolved by Ana", "Ana transferred to Bruno (Sales)", "Resolved automatically"… */
 export function timelineText(t: TFunction, event: TicketEventDto): string {

@@ -15,7 +15,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog';
 import { toastError } from '../../services/toast-error';
 import { connectionErrorText } from './connection-error';
 import { sessionActions } from './connections-api';
-import { formatShortDateTime } from './format-date';
+import { formatDateTime } from '../../services/dates';
 
 const STATUS_ICONS: Record<SessionStatus, ReactNode> = {
   OPENING: <CircularProgress size={18} color="inherit" />,
@@ -60,7 +60,7 @@ export function ConnectionStatus({ status, lastError }: { status: SessionStatus;
           variant="caption"
           color="text.secondary"
           sx={{ maxWidth: 320 }}
-          title={t('connections.lastError.since', { time: formatShortDateTime(lastError.at) })}
+          title={t('connections.lastError.since', { time: formatDateTime(lastError.at, 'dateTime') })}
           data-testid="connection-last-error"
           data-code={lastError.code}
         >

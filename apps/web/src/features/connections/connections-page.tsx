@@ -15,7 +15,7 @@ import { useAuth } from '../auth/auth-context';
 import { ConnectionModal } from './connection-modal';
 import { ConnectionStatus, SessionActions } from './connection-status';
 import { useWhatsappActions, useWhatsapps } from './connections-api';
-import { formatShortDateTime } from './format-date';
+import { formatDateTime } from '../../services/dates';
 import { QrCodeDialog } from './qr-code-dialog';
 
 function DefaultStar({ label }: { label: string }) {
@@ -99,7 +99,7 @@ export function ConnectionsPage() {
             },
             // Attendants see the connections and their states read-only (docs/decisions/0009): no session or actions column.
             !compact && admin && { header: t('connections.columns.session'), cell: sessionActions },
-            !compact && { header: t('connections.columns.lastUpdate'), cell: (w) => formatShortDateTime(w.updatedAt) },
+            !compact && { header: t('connections.columns.lastUpdate'), cell: (w) => formatDateTime(w.updatedAt, 'dateTime') },
             !compact && { header: t('connections.columns.default'), align: 'center', cell: defaultStar },
           ]}
           label={t('pages.connections')}

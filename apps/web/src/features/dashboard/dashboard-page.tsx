@@ -7,7 +7,7 @@ import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlineOutlin
 import HeadsetMicIcon from '@mui/icons-material/HeadsetMic';
 import HourglassEmptyIcon from '@mui/icons-material/HourglassEmpty';
 import { isAdmin } from '@wadesk/contracts';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Page } from '../../components/page';
 import { useAuth } from '../auth/auth-context';
@@ -15,7 +15,9 @@ import { useQueueList } from '../queues/queues-api';
 import { QueueSelect } from '../tickets/queue-select';
 import { CounterCard } from './counter-card';
 import { useDashboard, useDashboardLiveUpdates } from './dashboard-api';
-import { TicketsPerHourChart } from './tickets-per-hour-chart';
+
+/** The chart library (recharts) is loaded by the dashboard only, after its counters (issue 34 item 4). */
+const TicketsPerHourChart = lazy(() => import('./tickets-per-hour-chart').then((m) => ({ default: m.TicketsPerHourChart })));
 
 /**
  * §2 Dashboard: In service, Waiting and Closed counters for the user's queues (admins may choose any queues, attendants
@@ -78,7 +80,9 @@ export function DashboardPage() {
             {t('dashboard.chartSubtitle')}
           </Typography>
           {data ? (
-            <TicketsPerHourChart data={data.ticketsPerHour} label={t('dashboard.tickets')} />
+            <Suspense fallback={<Skeleton variant="rounded" height={280} />}>
+              <TicketsPerHourChart data={data.ticketsPerHour} label={t('dashboard.tickets')} />
+            </Suspense>
           ) : (
             <Skeleton variant="rounded" height={280} />
           )}

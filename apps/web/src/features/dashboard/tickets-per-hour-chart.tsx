@@ -1,5 +1,7 @@
 import { useTheme } from '@mui/material/styles';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { useTranslation } from 'react-i18next';
+import { formatHourSlot } from '../../services/dates';
 import type { DashboardData } from './dashboard-api';
 
 /** §2: bar size 40. */
@@ -8,6 +10,8 @@ const BAR_SIZE = 40;
 /** Today's tickets per hour slot, 08:00 to 19:00. */
 export function TicketsPerHourChart({ data, label }: { data: DashboardData['ticketsPerHour']; label: string }) {
   const theme = useTheme();
+  // The hour slots as the interface language writes a time (8:00 AM, 08:00); re-rendered when it changes.
+  useTranslation();
   return (
     <ResponsiveContainer width="100%" height={280}>
       <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: -16 }} accessibilityLayer>
@@ -17,6 +21,7 @@ export function TicketsPerHourChart({ data, label }: { data: DashboardData['tick
           tick={{ fontSize: 12, fill: theme.palette.text.secondary }}
           stroke={theme.palette.divider}
           interval="preserveStartEnd"
+          tickFormatter={(slot: string) => formatHourSlot(slot)}
         />
         <YAxis
           allowDecimals={false}
@@ -24,6 +29,7 @@ export function TicketsPerHourChart({ data, label }: { data: DashboardData['tick
           stroke={theme.palette.divider}
         />
         <Tooltip
+          labelFormatter={(slot) => (typeof slot === 'string' ? formatHourSlot(slot) : slot)}
           cursor={{ fill: theme.palette.action.hover }}
           contentStyle={{
             background: theme.palette.background.paper,

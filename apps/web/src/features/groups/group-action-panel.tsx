@@ -18,6 +18,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog';
 import { allFailed, JobProgress, JobStatusChip } from '../../components/job-progress';
 import { isActiveJob } from '../../services/live-record';
 import { toastError } from '../../services/toast-error';
+import { formatDateTime } from '../../services/dates';
 import { cancelGroupAction, useApplyGroupAction, useGroupActionItems } from './groups-api';
 
 export const GROUP_ACTION_COLORS: Record<GroupActionStatus, ChipProps['color']> = {
@@ -36,7 +37,7 @@ const ITEM_COLORS: Record<GroupItemStatus, ChipProps['color']> = {
 };
 
 function time(iso: string | null): string {
-  return iso ? new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' }) : '';
+  return iso ? formatDateTime(iso, 'timeSeconds') : '';
 }
 
 /** One group action under way or finished: progress `done / total`, cancel, and each group's or participant's outcome. */

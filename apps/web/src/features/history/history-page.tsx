@@ -14,7 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../components/empty-state';
 import { Page } from '../../components/page';
 import { ConnectionPicker, useChosenConnection } from '../connections/connection-picker';
-import { formatDate } from '../tickets/format';
+import { formatDate } from '../../services/dates';
 import { isActiveJob } from '../../services/live-record';
 import { useDeviceHistory, useHistoryImport, useHistoryImports, useHistoryImportsLiveUpdates } from './history-api';
 import { HistoryImportForm } from './history-import-form';

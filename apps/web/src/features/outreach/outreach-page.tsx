@@ -28,6 +28,7 @@ import { ErrorText } from '../../components/error-text';
 import { errorMessage, toastError, type ShownError } from '../../services/toast-error';
 import { cancelOutreach, startOutreach, useOutreachDetail, useOutreachList, useOutreachLiveUpdates } from './outreach-api';
 import { JobStatusChip } from '../../components/job-progress';
+import { formatDateTime } from '../../services/dates';
 
 const TITLE: Record<OutreachChannel, string> = { sms: 'pages.sms', voice: 'pages.voiceCall', instagram: 'pages.instaDirect' };
 
@@ -145,7 +146,7 @@ function History({ channel, selected, onSelect }: { channel: OutreachChannel; se
             <TableRow key={b.id} hover selected={b.id === selected} onClick={() => onSelect(b.id)} sx={{ cursor: 'pointer' }}>
               <TableCell sx={{ whiteSpace: 'nowrap' }}>
                 <Button size="small" onClick={() => onSelect(b.id)} sx={{ minWidth: 0, p: 0 }}>
-                  {new Date(b.createdAt).toLocaleString()}
+                  {formatDateTime(b.createdAt, 'dateTime')}
                 </Button>
               </TableCell>
               <TableCell sx={{ maxWidth: 320, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{b.text}</TableCell>

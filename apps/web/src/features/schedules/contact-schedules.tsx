@@ -6,7 +6,7 @@ import Typography from '@mui/material/Typography';
 import DeleteIcon from '@mui/icons-material/Delete';
 import { useTranslation } from 'react-i18next';
 import { renderMarkdown } from '../tickets/format';
-import { formatScheduleTime } from './schedule-time';
+import { formatDateTime } from '../../services/dates';
 import { useCancelSchedule } from './cancel-schedule';
 import { useSchedules, useSchedulesLiveUpdates } from './schedules-api';
 
@@ -36,7 +36,7 @@ export function ContactSchedules({ contactId }: { contactId: number }) {
         <Paper key={s.id} variant="outlined" sx={{ p: 1, display: 'flex', gap: 1, alignItems: 'flex-start' }} data-testid="contact-schedule">
           <Stack sx={{ flex: 1, minWidth: 0 }}>
             <Typography variant="caption" color="text.secondary">
-              {formatScheduleTime(s.sendAt)}
+              {formatDateTime(s.sendAt, 'dateTime')}
             </Typography>
             <Typography variant="body2" sx={{ wordBreak: 'break-word', whiteSpace: 'pre-wrap' }}>
               {s.template ? t('schedules.templateLabel', { name: s.template.name, language: s.template.language }) : s.body ? renderMarkdown(s.body) : s.mediaUrl}

@@ -30,9 +30,3 @@ export function defaultSendAt(now: Date = new Date()): string {
   next.setHours(next.getHours() + 1);
   return toLocalInput(next);
 }
-
-/** dd/MM/yyyy HH:mm in the browser's time zone. */
-export function formatScheduleTime(iso: string): string {
-  const d = new Date(iso);
-  return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}

@@ -27,7 +27,7 @@ import { useAuth } from '../auth/auth-context';
 import { ScheduleDialog } from './schedule-dialog';
 import { ScheduleStatusChip } from './schedule-status';
 import { renderMarkdown } from '../tickets/format';
-import { formatScheduleTime } from './schedule-time';
+import { formatDateTime } from '../../services/dates';
 import { useCancelSchedule } from './cancel-schedule';
 import { SCHEDULES_KEY, useSchedules, useSchedulesLiveUpdates } from './schedules-api';
 import { SendDayPanel } from './send-day-panel';
@@ -119,7 +119,7 @@ export function SchedulesPage() {
                     <TableRow key={s.id} data-testid="schedule-row">
                       <TableCell>
                         <Typography variant="body2" sx={{ whiteSpace: 'nowrap' }}>
-                          {formatScheduleTime(s.sendAt)}
+                          {formatDateTime(s.sendAt, 'dateTime')}
                         </Typography>
                         <Typography variant="caption" color="text.secondary" sx={{ display: { xs: 'block', sm: 'none' }, wordBreak: 'break-word' }}>
                           {s.contactName ?? s.number}

@@ -27,6 +27,7 @@ import ScheduleIcon from '@mui/icons-material/Schedule';
 import SendIcon from '@mui/icons-material/Send';
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatTime } from '../../services/dates';
 import { toastError } from '../../services/toast-error';
 import { MAX_MEDIA_BYTES, mediaTypeOf, readAsDataUrl } from './media-file';
 import { sendInbound, setAck, useOutbox } from './simulator-api';
@@ -143,11 +144,6 @@ function ShareDialog({ kind, onClose, onSend }: { kind: ShareKind | null; onClos
 
 type ChatItem = { kind: 'customer'; message: CustomerMessage } | { kind: 'desk'; message: SimulatorOutboxItemDto };
 
-const pad = (n: number) => String(n).padStart(2, '0');
-const time = (iso: string) => {
-  const d = new Date(iso);
-  return `${pad(d.getHours())}:${pad(d.getMinutes())}`;
-};
 
 function AckIcon({ ack }: { ack: number }) {
   const { t } = useTranslation();
@@ -237,7 +233,7 @@ function Bubble({ item, whatsappId }: { item: ChatItem; whatsappId: number }) {
           </Typography>
         )}
         <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end', alignItems: 'center', color: 'text.secondary' }}>
-          <Typography variant="caption">{time(m.createdAt)}</Typography>
+          <Typography variant="caption">{formatTime(m.createdAt)}</Typography>
           {item.kind === 'desk' && <AckIcon ack={item.message.ack} />}
           {item.kind === 'customer' && item.message.state === 'sending' && <ScheduleIcon sx={{ fontSize: 14 }} />}
           {item.kind === 'customer' && item.message.state === 'failed' && (

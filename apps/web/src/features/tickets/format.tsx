@@ -3,27 +3,6 @@ import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { formatWhatsApp, type FormatNode } from '../chat/whatsapp-format';
 
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** HH:mm */
-export function formatTime(iso: string): string {
-  const d = new Date(iso);
-  return `${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
-/** dd/MM/yyyy */
-export function formatDate(iso: string): string {
-  const d = new Date(iso);
-  return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()}`;
-}
-
-/** §2 ticket row: HH:mm when today, else dd/MM/yyyy. */
-export function formatRowTime(iso: string, now = new Date()): string {
-  const d = new Date(iso);
-  const today = d.getFullYear() === now.getFullYear() && d.getMonth() === now.getMonth() && d.getDate() === now.getDate();
-  return today ? formatTime(iso) : formatDate(iso);
-}
-
 const MEDIA_ICONS: Record<string, string> = {
   image: '📷',
   audio: '🎤',

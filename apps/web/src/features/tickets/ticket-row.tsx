@@ -8,7 +8,8 @@ import Typography from '@mui/material/Typography';
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ChannelIcon } from './channel-icon';
-import { formatRowTime, renderLastMessage, renderSearchMatch } from './format';
+import { formatRowTime } from '../../services/dates';
+import { renderLastMessage, renderSearchMatch } from './format';
 
 export const TICKET_ROW_HEIGHT = 84;
 const NO_QUEUE_COLOR = '#7C7C7C';

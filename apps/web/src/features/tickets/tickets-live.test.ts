@@ -1,6 +1,6 @@
 import type { TicketDto } from '@wadesk/contracts';
 import { describe, expect, it } from 'vitest';
-import { formatRowTime, previewText } from './format';
+import { previewText } from './format';
 import type { TicketsPages } from './tickets-api';
 import { applyTicketToList, belongsTo } from './tickets-live';
 
@@ -85,12 +85,6 @@ describe('live ticket lists', () => {
 });
 
 describe('ticket row texts', () => {
-  it('shows HH:mm for today and dd/MM/yyyy before', () => {
-    const now = new Date(2026, 10, 21, 15, 0);
-    expect(formatRowTime(new Date(2026, 10, 21, 9, 5).toISOString(), now)).toBe('09:05');
-    expect(formatRowTime(new Date(2026, 10, 20, 9, 5).toISOString(), now)).toBe('20/11/2026');
-  });
-
   it('hides vcard and inline image data in the last message', () => {
     expect(previewText('BEGIN:VCARD\nVERSION:3.0\nFN:Jo Silva\nTEL:+55 11\nEND:VCARD')).toBe('👤 Jo Silva');
     expect(previewText('data:image/png;base64,AAAA')).toBe('📷');
