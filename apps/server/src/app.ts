@@ -13,6 +13,7 @@ import type { AppConfig } from './config.js';
 import { embeddedDataDir, migrateDatabase, openDatabase, type DatabaseHandle } from './db/client.js';
 import { DomainEvents } from './events/domain-events.js';
 import { cloudApiWebhooks } from './channels/cloud-api/cloud-api.webhooks.js';
+import { channelPorts } from './channel-ports.js';
 import { createChannelLayer, type ChannelLayerOptions } from './channels/channel-layer.js';
 import type { SessionManager } from './channels/session-manager.js';
 import { bearerToken, registerAuthHook } from './http/auth-hook.js';
@@ -231,7 +232,8 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     timeoutMs: config.providerTimeoutMs,
   });
   const instagramHub = new InstagramHub();
-  const channels = createChannelLayer(http, db, events, config, options.channels, {
+  const ports = channelPorts(db);
+  const channels = createChannelLayer(http, db, events, config, ports, options.channels, {
     instagram: instagramDriverFactory(instagramHub, providers),
     instrument: metrics ? (channel, factory) => metrics.instrumentDriver(channel, factory) : undefined,
   });
@@ -303,7 +305,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   await registerInboundJobs(jobs, inbound);
   // Several processes on one PostgreSQL: a text for a connection another process runs goes through the queue.
   if (database.kind === 'postgres') await registerMessageJobs(jobs, messages, options.clock);
-  await cloudApiWebhooks(http, jobs, { db, sessions, messages, graphUrl: config.whatsappGraphUrl, log: http.log.child({ module: 'cloud-api' }) });
+  await cloudApiWebhooks(http, jobs, { connections: ports.connections, sessions, messages, graphUrl: config.whatsappGraphUrl, log: http.log.child({ module: 'cloud-api' }) });
   // The bulk media folder (/ZDGMedia2) never reaches the server's own files: checked on the setting and on every file.
   const bulkMediaFolder = new BulkMediaFolder(() => settings.value('bulkMediaFolder'), {
     dataDir: config.dataDir,

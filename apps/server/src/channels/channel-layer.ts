@@ -4,9 +4,9 @@ import type { AppConfig } from '../config.js';
 import type { Database } from '../db/client.js';
 import type { DomainEvents } from '../events/domain-events.js';
 import type { ChannelDriverFactory } from './channel-driver.js';
-import { WhatsappRepository } from '../modules/whatsapp/whatsapp.repository.js';
 import { cloudApiDriverFactory } from './cloud-api/cloud-api-driver.js';
 import { createDriverRegistry } from './driver-registry.js';
+import type { ChannelPorts } from './ports.js';
 import { SessionManager, type SessionManagerOptions } from './session-manager.js';
 import { assertLocalMediaPath } from './simulator/simulator-media.js';
 import { SimulatorNetwork } from './simulator/simulator-network.js';
@@ -41,11 +41,12 @@ export function createChannelLayer(
   db: Database,
   events: DomainEvents,
   config: AppConfig,
+  desk: ChannelPorts,
   options: ChannelLayerOptions = {},
   extras: ChannelLayerExtras = {},
 ): ChannelLayer {
   const simulator = config.simulator
-    ? new SimulatorNetwork(db, {
+    ? new SimulatorNetwork(db, desk, {
         fetchLocal: async (path) => {
           assertLocalMediaPath(path); // signed media and web app files only, never the rest of the API
           const res = await http.inject({ method: 'GET', url: path });
@@ -61,12 +62,13 @@ export function createChannelLayer(
     ...(extras.instagram ? { instagram: extras.instagram } : {}),
     'cloud-api': cloudApiDriverFactory({
       graphUrl: config.whatsappGraphUrl,
-      loadConfig: async (id) => (await new WhatsappRepository(db).cloudConfig(id))?.cloud ?? null,
+      loadConfig: async (id) => (await desk.connections.cloudConfig(id))?.cloud ?? null,
     }),
   });
   if (extras.instrument) for (const [channel, factory] of drivers) drivers.set(channel, extras.instrument(channel, factory));
   const sessions = new SessionManager({
     db,
+    connections: desk.connections,
     events,
     drivers,
     nodeId: config.nodeId,

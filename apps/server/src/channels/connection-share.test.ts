@@ -1,5 +1,6 @@
 import type { WhatsappDto } from '@wadesk/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { channelPorts } from '../channel-ports.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 import type { ConnectionLeases } from './connection-lease.repository.js';
 import { SessionManager } from './session-manager.js';
@@ -55,8 +56,9 @@ afterAll(async () => {
 function manager(leases: ConnectionLeases, clock: () => number): SessionManager {
   return new SessionManager({
     db: t.app.database.db,
+    connections: channelPorts(t.app.database.db).connections,
     events: t.app.services.events,
-    drivers: new Map([['simulator', new SimulatorNetwork(t.app.database.db).driverFactory]]),
+    drivers: new Map([['simulator', new SimulatorNetwork(t.app.database.db, channelPorts(t.app.database.db)).driverFactory]]),
     nodeId: 'share-test',
     log: silent,
     leases,

@@ -1,12 +1,11 @@
-import type { Database } from '../db/client.js';
 import { AppError } from '../http/app-error.js';
-import { WhatsappRepository } from '../modules/whatsapp/whatsapp.repository.js';
 import type { ChannelDriver } from './channel-driver.js';
+import type { ChannelConnections } from './ports.js';
 import type { SessionManager } from './session-manager.js';
 
 /** The driver of the default connection when it is CONNECTED in this process; null otherwise. */
-export async function defaultConnectionDriver(db: Database, sessions: SessionManager): Promise<ChannelDriver | null> {
-  const id = await new WhatsappRepository(db).findDefaultId();
+export async function defaultConnectionDriver(connections: Pick<ChannelConnections, 'findDefaultId'>, sessions: SessionManager): Promise<ChannelDriver | null> {
+  const id = await connections.findDefaultId();
   if (id === null) return null;
   try {
     return sessions.driver(id);

@@ -2,11 +2,11 @@ import type { Channel, ConnectionErrorCode, ConnectionErrorDto, SessionStatus } 
 import type { Database } from '../db/client.js';
 import type { DomainEvents } from '../events/domain-events.js';
 import { AppError } from '../http/app-error.js';
-import { WhatsappRepository, type SessionWrite } from '../modules/whatsapp/whatsapp.repository.js';
 import { AuthStateRepository } from './auth-state.repository.js';
 import type { AckUpdate, ChannelDriver, ChannelDriverFactory, DriverContext, DriverListener, InboundMessage, InboundOutcome } from './channel-driver.js';
 import { connectionLeasesFor, EmbeddedLeases, type ConnectionLeases } from './connection-lease.repository.js';
 import { InboundHub, type AckListener, type CallListener, type HistoryListener, type MessageListener } from './inbound-hub.js';
+import type { ChannelConnections, SessionWrite } from './ports.js';
 import { reconnectDelay } from './reconnect-backoff.js';
 
 /** Timer functions, injectable so tests drive reconnects without waiting. */
@@ -25,7 +25,10 @@ const realTimers: SessionTimers = {
 };
 
 export interface SessionManagerOptions {
+  /** The channel layer's own tables (auth state, leases). */
   db: Database;
+  /** The desk's connections: which to run, and where their state is written. */
+  connections: ChannelConnections;
   events: DomainEvents;
   /** The driver of each channel; a channel without one leaves its connections DISCONNECTED. */
   drivers: ReadonlyMap<Channel, ChannelDriverFactory>;
@@ -147,7 +150,7 @@ export class SessionManager {
    * until its driver reports the real state: nothing backs the stored one any more.
    */
   async startAll(): Promise<void> {
-    const targets = await this.repo().listSessionTargets();
+    const targets = await this.options.connections.listSessionTargets();
     const mine: number[] = [];
     const share = await this.fairShare(targets.length);
     for (const target of targets) {
@@ -278,10 +281,6 @@ export class SessionManager {
     }
   }
 
-  private repo(): WhatsappRepository {
-    return new WhatsappRepository(this.options.db);
-  }
-
   private async requireSession(id: number): Promise<Session> {
     const session = await this.ensureSession(id);
     if (!session) throw new AppError('ERR_NO_WAPP_FOUND');
@@ -296,7 +295,7 @@ export class SessionManager {
     if (inFlight) return inFlight;
     const creating = (async (): Promise<Session | null> => {
       if (this.closed) return null;
-      const target = await this.repo().findSessionTarget(id);
+      const target = await this.options.connections.findSessionTarget(id);
       if (!target) return null;
       if (!(await this.leases.acquire(id))) {
         this.options.log.info({ whatsappId: id }, 'connection is run by another process');
@@ -329,7 +328,7 @@ export class SessionManager {
     session.reconnectTimer = null;
     if (!this.isLive(session)) return;
     const generation = ++session.generation;
-    const target = await this.repo().findSessionTarget(session.id);
+    const target = await this.options.connections.findSessionTarget(session.id);
     if (!target || !this.isLive(session, generation)) return;
     session.channel = target.channel;
     const factory = this.options.drivers.get(session.channel);
@@ -495,7 +494,7 @@ export class SessionManager {
     const lastError = session.lastError;
     session.persisted = session.persisted
       .then(async () => {
-        const dto = await this.repo().updateSession(session.id, write);
+        const dto = await this.options.connections.updateSession(session.id, write);
         if (dto) this.options.events.emit('whatsapp.session', { session: { ...dto, lastError } });
       })
       .catch((err: unknown) => this.options.log.error({ err, whatsappId: session.id }, 'saving session state failed'));

@@ -2,6 +2,7 @@ import type { WhatsappDto } from '@wadesk/contracts';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../app.js';
+import { channelPorts } from '../channel-ports.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 import { AuthStateRepository } from './auth-state.repository.js';
 import { queryRows } from '../test/desk-factories.js';
@@ -104,13 +105,14 @@ describe('connection states after a crash', () => {
     const id = await createConnection(app, token, 'Was connected');
     // As a killed process leaves it: stored CONNECTED, but never paired (nothing to resume from).
     await queryRows(t, sql`update whatsapps set status = 'CONNECTED', qrcode = '' where id = ${id}`);
-    const network = new SimulatorNetwork(app.database.db);
+    const network = new SimulatorNetwork(app.database.db, channelPorts(app.database.db));
     const seen: string[] = [];
     const unsubscribe = app.services.events.on('whatsapp.session', ({ session }) => {
       if (session.id === id) seen.push(session.status);
     });
     const restarted = new SessionManager({
       db: app.database.db,
+      connections: channelPorts(app.database.db).connections,
       events: app.services.events,
       drivers: new Map([['simulator', network.driverFactory]]),
       nodeId: 'restarted-process',
@@ -201,8 +203,9 @@ describe.skipIf(!onPostgres)('connection leases (PostgreSQL advisory locks)', ()
 function manager(app: App, nodeId: string, leases: ConnectionLeases): SessionManager {
   return new SessionManager({
     db: app.database.db,
+    connections: channelPorts(app.database.db).connections,
     events: app.services.events,
-    drivers: new Map([['simulator', new SimulatorNetwork(app.database.db).driverFactory]]),
+    drivers: new Map([['simulator', new SimulatorNetwork(app.database.db, channelPorts(app.database.db)).driverFactory]]),
     nodeId,
     log: silent,
     leases,

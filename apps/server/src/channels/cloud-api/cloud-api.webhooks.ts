@@ -1,23 +1,21 @@
 import { CloudWebhookJobPayload, idField } from '@wadesk/contracts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { Database } from '../../db/client.js';
 import type { CloudApiConfig } from '../../db/schema.js';
 import { AppError } from '../../http/app-error.js';
 import { parseJsonText } from '../../http/json-body.js';
 import { parse } from '../../http/validate.js';
 import type { JobDefinition, JobQueue } from '../../jobs/job-queue.js';
-import type { MessagesService } from '../../modules/messages/messages.service.js';
-import { WhatsappRepository } from '../../modules/whatsapp/whatsapp.repository.js';
 import type { DriverContext } from '../channel-driver.js';
+import type { ChannelConnections, ChannelSendErrors } from '../ports.js';
 import type { SessionManager } from '../session-manager.js';
 import { readWebhook, validSignature, webhookTimestampIssue, type WebhookPayload } from './cloud-api-inbound.js';
 import { GraphClient, type FetchLike } from './graph-client.js';
 
 export interface CloudApiWebhookOptions {
-  db: Database;
+  connections: Pick<ChannelConnections, 'cloudConfig'>;
   sessions: SessionManager;
-  messages: MessagesService;
+  messages: ChannelSendErrors;
   graphUrl: string;
   fetch?: FetchLike;
   log: DriverContext['log'];
@@ -42,7 +40,7 @@ const WEBHOOK_BODY_LIMIT = 4 * 1024 * 1024;
  */
 export async function cloudApiWebhooks(http: FastifyInstance, jobs: JobQueue, options: CloudApiWebhookOptions): Promise<void> {
   const configOf = async (whatsappId: number): Promise<CloudApiConfig | null> => {
-    const row = await new WhatsappRepository(options.db).cloudConfig(whatsappId);
+    const row = await options.connections.cloudConfig(whatsappId);
     return row?.channel === 'cloud-api' ? row.cloud : null;
   };
 

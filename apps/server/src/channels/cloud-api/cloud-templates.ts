@@ -1,8 +1,7 @@
 import type { CloudTemplateDto, MessageTemplate } from '@wadesk/contracts';
-import type { Executor } from '../../db/client.js';
 import { AppError } from '../../http/app-error.js';
-import { WhatsappRepository } from '../../modules/whatsapp/whatsapp.repository.js';
 import type { ChannelDriver, SentMessage } from '../channel-driver.js';
+import type { ChannelConnections } from '../ports.js';
 import { CloudApiDriver } from './cloud-api-driver.js';
 import { GraphClient } from './graph-client.js';
 import type { GraphTemplate } from './graph-client.js';
@@ -59,8 +58,12 @@ export async function approvedTemplate(driver: ChannelDriver, name: string, lang
  * approved template (free text is refused by Meta outside the 24-hour window), so one is required
  * (ERR_CLOUD_API_TEMPLATE_REQUIRED); on the other channels there are no templates (ERR_CLOUD_API_TEMPLATE_NOT_ALLOWED).
  */
-export async function checkTemplateRule(db: Executor, whatsappId: number, template: MessageTemplate | null | undefined): Promise<void> {
-  const channel = (await new WhatsappRepository(db).cloudConfig(whatsappId))?.channel;
+export async function checkTemplateRule(
+  connections: Pick<ChannelConnections, 'cloudConfig'>,
+  whatsappId: number,
+  template: MessageTemplate | null | undefined,
+): Promise<void> {
+  const channel = (await connections.cloudConfig(whatsappId))?.channel;
   if (channel === 'cloud-api' && !template) {
     throw new AppError('ERR_CLOUD_API_TEMPLATE_REQUIRED', 'template: a Cloud API connection sends bulk and scheduled messages as an approved template.');
   }

@@ -3,8 +3,8 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ValidationIssue } from '@wadesk/contracts';
 import { AppError } from '../../http/app-error.js';
 import { parseJsonText } from '../../http/json-body.js';
-import type { SettingsService } from '../../modules/settings/settings.service.js';
 import type { InboundMessage } from '../channel-driver.js';
+import type { ChannelSettings } from '../ports.js';
 import { fieldOf, itemsOf, timestampIssue, webhookTime } from '../webhook-time.js';
 import type { InstagramHub } from './instagram-driver.js';
 
@@ -80,7 +80,7 @@ export function deliveryTimestampIssue(body: unknown): ValidationIssue | null {
  */
 export async function instagramWebhookRoutes(
   app: FastifyInstance,
-  settings: SettingsService,
+  settings: ChannelSettings,
   hub: InstagramHub,
   log: FastifyBaseLogger,
   profileName: (userId: string) => Promise<string | null> = async () => null,

@@ -1,8 +1,7 @@
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../http/app-error.js';
-import { MessagesRepository } from '../../modules/messages/messages.repository.js';
-import { WhatsappRepository } from '../../modules/whatsapp/whatsapp.repository.js';
 import type { ChannelDriverFactory } from '../channel-driver.js';
+import type { ChannelPorts } from '../ports.js';
 import { SimulatorDevice } from './simulator-device.js';
 import type { LocalFetch } from './simulator-media.js';
 import type { SimulatorOutboxFiles } from './simulator-outbox-files.js';
@@ -28,7 +27,8 @@ export class SimulatorNetwork {
   private readonly store: SimulatorStore;
 
   constructor(
-    private readonly db: Database,
+    db: Database,
+    private readonly desk: ChannelPorts,
     options: SimulatorNetworkOptions = {},
   ) {
     this.fetchLocal = options.fetchLocal;
@@ -61,7 +61,7 @@ export class SimulatorNetwork {
 
   /** The device of an existing simulator connection; ERR_NO_WAPP_FOUND otherwise. */
   async requireDevice(whatsappId: number): Promise<SimulatorDevice> {
-    const target = await new WhatsappRepository(this.db).findSessionTarget(whatsappId);
+    const target = await this.desk.connections.findSessionTarget(whatsappId);
     if (!target) throw new AppError('ERR_NO_WAPP_FOUND');
     if (target.channel !== 'simulator') throw new AppError('ERR_VALIDATION', 'This is not a simulator connection.');
     const device = this.device(whatsappId);
@@ -71,7 +71,7 @@ export class SimulatorNetwork {
 
   /** Whether the desk has stored a message with this network id on the connection (the database says what was seen). */
   async isStored(whatsappId: number, messageId: string): Promise<boolean> {
-    return new MessagesRepository(this.db).isStored(whatsappId, messageId);
+    return this.desk.messages.isStored(whatsappId, messageId);
   }
 
   forget(whatsappId: number): void {

@@ -128,7 +128,7 @@ export class CampaignsService {
       throw validation('numbers', `At most ${MAX_CAMPAIGN_NUMBERS} lines`);
     }
     if (numbers.length === 0) throw validation('numbers', 'No line holds a valid number');
-    await checkTemplateRule(this.db, whatsappId, data.template);
+    await checkTemplateRule(new WhatsappRepository(this.db), whatsappId, data.template);
     if (data.kind === 'mediaPath') await this.options.bulkMediaFolder.checkFile(data.path ?? '', BULK_MEDIA_MAX_BYTES);
     if ((data.kind === 'mediaUrl' || data.kind === 'audio') && data.url) await this.media.checkUrl(data.url);
     const recipients = [
@@ -148,7 +148,7 @@ export class CampaignsService {
     const to = recipientOf(input.to);
     // Free-form is allowed (inside the 24-hour window Meta takes it; outside it the send fails with
     // ERR_CLOUD_API_WINDOW_CLOSED): only a template given on another channel is refused.
-    if (input.template) await checkTemplateRule(this.db, whatsappId, input.template);
+    if (input.template) await checkTemplateRule(new WhatsappRepository(this.db), whatsappId, input.template);
     const data: CampaignData = { ...input, whatsappId, numbers: to, minInterval: 0, maxInterval: 0 };
     const { id, jobId } = await this.store(null, 'api', whatsappId, data, [{ line: 1, number: to, status: 'pending', error: null }]);
     return { campaignId: id, jobId };

@@ -1,13 +1,14 @@
 import { defaultConnectionDriver } from '../../channels/default-connection.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { Database } from '../../db/client.js';
+import { WhatsappRepository } from '../whatsapp/whatsapp.repository.js';
 import type { DeviceContactsSource, NumberChecker } from './contact-sources.js';
 
 /** Checks numbers through the default connection (null while it is not connected). */
 export function defaultConnectionNumberChecker(db: Database, sessions: SessionManager): NumberChecker {
   return {
     async checkNumber(number) {
-      const driver = await defaultConnectionDriver(db, sessions);
+      const driver = await defaultConnectionDriver(new WhatsappRepository(db), sessions);
       return driver ? driver.checkNumber(number) : null;
     },
   };
@@ -17,7 +18,7 @@ export function defaultConnectionNumberChecker(db: Database, sessions: SessionMa
 export function defaultConnectionContacts(db: Database, sessions: SessionManager): DeviceContactsSource {
   return {
     async listContacts() {
-      const driver = await defaultConnectionDriver(db, sessions);
+      const driver = await defaultConnectionDriver(new WhatsappRepository(db), sessions);
       return driver?.listContacts ? driver.listContacts() : null;
     },
   };

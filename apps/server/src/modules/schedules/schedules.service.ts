@@ -119,7 +119,7 @@ export class SchedulesService {
       contactId = (await new ContactsInboundRepository(this.db).findByNumber(number))?.id ?? null;
     }
     const whatsappId = await connectionOf(this.db, input.whatsappId);
-    await checkTemplateRule(this.db, whatsappId, template);
+    await checkTemplateRule(new WhatsappRepository(this.db), whatsappId, template);
     const record = await this.repo().insert({ whatsappId, contactId, number, userId: user.id, body, mediaUrl, template, sendAt }, this.clock());
     await this.queue(record);
     return this.announce(record.id, true);
@@ -151,7 +151,7 @@ export class SchedulesService {
     if (!template && !body && !mediaUrl) throw new AppError('ERR_SCHEDULE_EMPTY', 'Write a message (body) or give a file (mediaUrl).');
     const sendAt = input.sendAt === undefined ? new Date(current.sendAt) : this.futureTime(input.sendAt);
     const whatsappId = input.whatsappId === undefined ? current.whatsappId : await connectionOf(this.db, input.whatsappId);
-    await checkTemplateRule(this.db, whatsappId, template);
+    await checkTemplateRule(new WhatsappRepository(this.db), whatsappId, template);
     const record = await this.repo().change(id, current.version, { body, mediaUrl, template, sendAt, whatsappId }, this.clock());
     if (!record) throw stateError();
     await this.queue(record);

@@ -1,5 +1,6 @@
 import { maskCredential, type Channel, type CloudApiConfigDto, type SessionStatus, type WhatsappDto, type WhatsappSessionDto } from '@wadesk/contracts';
 import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
+import type { ChannelConnections, SessionTarget, SessionWrite } from '../../channels/ports.js';
 import type { Executor } from '../../db/client.js';
 import { intArrayParam, prepared } from '../../db/prepared.js';
 import { queues, whatsappQueues, whatsapps, type CloudApiConfig } from '../../db/schema.js';
@@ -26,21 +27,8 @@ export function cloudDto(id: number, cloud: CloudApiConfig): CloudApiConfigDto {
   };
 }
 
-export interface SessionWrite {
-  status?: SessionStatus;
-  qrcode?: string;
-  retries?: number;
-  number?: string | null;
-}
-
-export interface SessionTarget {
-  id: number;
-  channel: Channel;
-  status: SessionStatus;
-}
-
-/** The only file that queries connections. */
-export class WhatsappRepository {
+/** The only file that queries connections; the channel layer's view of them too (ChannelConnections, decision 0034). */
+export class WhatsappRepository implements ChannelConnections {
   constructor(private readonly db: Executor) {}
 
   async list(): Promise<WhatsappDto[]> {
