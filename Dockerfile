@@ -4,16 +4,21 @@
 #   docker run -p 8080:8080 -v wadesk-data:/data wadesk            (embedded database under /data)
 #   docker run -p 8080:8080 -e DATABASE_URL=postgres://... wadesk  (PostgreSQL)
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
-# 1. Build: every dependency (dev included), then contracts, web app and server.
-FROM ${NODE_IMAGE} AS build
+# 0. The manifests and the npm that package.json's packageManager names (the one CI checks the lockfile with:
+#    scripts/test.mjs runs the `npm ci` lines of this file, dry, with that npm on Node 24, on the committed manifests).
+FROM ${NODE_IMAGE} AS manifests
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/contracts/package.json packages/contracts/
 COPY apps/server/package.json apps/server/
 COPY apps/web/package.json apps/web/
 COPY e2e/package.json e2e/
+RUN npm install -g --no-audit --no-fund "$(node -p 'require("./package.json").packageManager')"
+
+# 1. Build: every dependency (dev included), then contracts, web app and server.
+FROM manifests AS build
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.base.json ./
 COPY packages/contracts packages/contracts
@@ -22,13 +27,7 @@ COPY apps/web apps/web
 RUN npm run build -w packages/contracts && npm run build -w apps/web && npm run build -w apps/server
 
 # 2. Production dependencies of the server and the contracts only (no web, test or build tools).
-FROM ${NODE_IMAGE} AS deps
-WORKDIR /app
-COPY package.json package-lock.json ./
-COPY packages/contracts/package.json packages/contracts/
-COPY apps/server/package.json apps/server/
-COPY apps/web/package.json apps/web/
-COPY e2e/package.json e2e/
+FROM manifests AS deps
 RUN npm ci --omit=dev --no-audit --no-fund --workspace=apps/server --workspace=packages/contracts \
   && npm cache clean --force
 
