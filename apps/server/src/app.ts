@@ -217,7 +217,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   metrics?.registerHttpTiming(http);
   registerAuthHook(http, auth, () => settings.attendantTools());
 
-  healthRoutes(http, database, { simulator: config.simulator });
+  healthRoutes(http, database, { simulator: config.simulator, guideUrl: config.guideUrl });
   if (metrics && config.metricsToken) metrics.registerRoute(http, config.metricsToken);
   authRoutes(http, auth, config.cookieSecure);
   usersRoutes(http, users);

@@ -90,6 +90,16 @@ describe('loadConfig: metrics and shutdown', () => {
     expect(load({ AUTO_CLOSE_CRON: 'off' }).autoCloseCron).toBeNull();
     expect(load({ AUTO_CLOSE_CRON: ' OFF ' }).autoCloseCron).toBeNull();
   });
+
+  it('takes GUIDE_URL as an http(s) URL with its {lang}, none when unset, and refuses anything else (decision 0036)', () => {
+    expect(load({}).guideUrl).toBeUndefined();
+    expect(load({ GUIDE_URL: ' ' }).guideUrl).toBeUndefined();
+    expect(load({ GUIDE_URL: 'https://git.example.com/desk/blob/main/docs/guide/{lang}/README.md' }).guideUrl).toBe(
+      'https://git.example.com/desk/blob/main/docs/guide/{lang}/README.md',
+    );
+    expect(() => load({ GUIDE_URL: 'javascript:alert(1)' })).toThrow(/GUIDE_URL must be an http\(s\) URL/);
+    expect(() => load({ GUIDE_URL: 'docs/guide' })).toThrow(/GUIDE_URL must be an http\(s\) URL/);
+  });
 });
 
 describe('loadConfig: secrets', () => {

@@ -84,6 +84,11 @@ export interface AppConfig {
    */
   metricsEnabled: boolean;
   metricsToken?: string;
+  /**
+   * Where the user guide is published (GUIDE_URL, an http(s) URL; `{lang}` becomes `en` or `pt`): the web app's user
+   * menu offers Help only when it is set (decision 0036).
+   */
+  guideUrl?: string;
 }
 
 interface Secrets {
@@ -191,6 +196,20 @@ function parseBaseUrl(name: string, value: string | undefined, fallback: string)
   return text.replace(/\/+$/, '');
 }
 
+/** GUIDE_URL: an http(s) URL, where `{lang}` stands for the guide's language; undefined when unset. */
+export function parseGuideUrl(value: string | undefined): string | undefined {
+  const text = value?.trim();
+  if (!text) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(text.replaceAll('{lang}', 'en'));
+  } catch {
+    url = undefined;
+  }
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') throw new Error(`GUIDE_URL must be an http(s) URL, not "${text}"`);
+  return text;
+}
+
 /** `min-max` (whole numbers, min ≤ max), or `fallback` when unset. */
 export function parseRange(value: string | undefined, fallback: { min: number; max: number }, name: string): { min: number; max: number } {
   if (!value?.trim()) return fallback;
@@ -259,6 +278,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     whatsappGraphUrl: parseBaseUrl('WHATSAPP_GRAPH_URL', env.WHATSAPP_GRAPH_URL, DEFAULT_GRAPH_URL),
     shutdownTimeoutMs: parseMs('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 10_000),
     ...parseMetrics(env.METRICS_ENABLED, env.METRICS_TOKEN),
+    guideUrl: parseGuideUrl(env.GUIDE_URL),
     ...overrides,
   };
 }

@@ -19,14 +19,15 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 /**
  * GET /api/health: 200 `{ status: 'ok' }` only when the database answers a query within 2 s;
  * otherwise 503 ERR_DB_UNAVAILABLE, so a load balancer or an orchestrator sees the outage.
- * `simulator` says whether the built-in simulator runs (SIMULATOR=on), so the web offers its page only then.
+ * `simulator` says whether the built-in simulator runs (SIMULATOR=on), so the web offers its page only then;
+ * `guideUrl` is where the user guide is published (GUIDE_URL, null when unset), for the user menu's Help.
  */
-export function healthRoutes(app: FastifyInstance, database: DatabaseHandle, features: { simulator: boolean }): void {
+export function healthRoutes(app: FastifyInstance, database: DatabaseHandle, features: { simulator: boolean; guideUrl?: string }): void {
   app.get('/api/health', { config: { access: 'public' } }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     try {
       await withTimeout(database.db.execute(sql`select 1`), PROBE_TIMEOUT_MS);
-      return { status: 'ok', database: database.kind, simulator: features.simulator };
+      return { status: 'ok', database: database.kind, simulator: features.simulator, guideUrl: features.guideUrl ?? null };
     } catch (err) {
       request.log.warn({ err }, 'health: database unavailable');
       return reply.status(503).send({

@@ -33,7 +33,8 @@ describe('GET /api/ready', () => {
   it('keeps /api/health as it was (liveness)', async () => {
     const res = await t.call('GET', '/api/health');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'ok', simulator: true });
+    // No GUIDE_URL here: the web app offers no Help (decision 0036).
+    expect(res.body).toMatchObject({ status: 'ok', simulator: true, guideUrl: null });
   });
 });
 

@@ -5,11 +5,14 @@ import { api } from '../../services/api';
 export interface ServerFeatures {
   /** The built-in simulator (SIMULATOR=on): its routes and its page exist. */
   simulator: boolean;
+  /** Where the user guide is published (GUIDE_URL, `{lang}` in it), or null: the user menu offers Help only then. */
+  guideUrl: string | null;
 }
 
 interface HealthBody {
   status: string;
   simulator?: boolean;
+  guideUrl?: string | null;
 }
 
 /**
@@ -24,8 +27,8 @@ export function useServerFeatures(): { features: ServerFeatures; isLoading: bool
     retry: 1,
     queryFn: async (): Promise<ServerFeatures> => {
       const body = (await api.get<HealthBody>('/health')).data;
-      return { simulator: body.simulator === true };
+      return { simulator: body.simulator === true, guideUrl: typeof body.guideUrl === 'string' ? body.guideUrl : null };
     },
   });
-  return { features: data ?? { simulator: false }, isLoading };
+  return { features: data ?? { simulator: false, guideUrl: null }, isLoading };
 }

@@ -6,16 +6,22 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
 import AccountCircle from '@mui/icons-material/AccountCircle';
+import HelpOutlineIcon from '@mui/icons-material/HelpOutlineOutlined';
 import LogoutIcon from '@mui/icons-material/Logout';
 import PersonIcon from '@mui/icons-material/Person';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../auth/auth-context';
 import { UserModal } from '../users/user-modal';
+import { guideLink } from './guide-link';
+import { useServerFeatures } from './use-server-features';
 
 export function UserMenu() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { user, logout } = useAuth();
+  const { features } = useServerFeatures();
+  // The user guide in the interface's language, where GUIDE_URL says it is published (decision 0036).
+  const guide = guideLink(features.guideUrl, i18n.resolvedLanguage ?? i18n.language);
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [profileOpen, setProfileOpen] = useState(false);
   return (
@@ -47,6 +53,14 @@ export function UserMenu() {
           </ListItemIcon>
           <ListItemText>{t('layout.profile')}</ListItemText>
         </MenuItem>
+        {guide && (
+          <MenuItem component="a" href={guide} target="_blank" rel="noopener noreferrer" onClick={() => setAnchor(null)}>
+            <ListItemIcon>
+              <HelpOutlineIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText>{t('layout.help')}</ListItemText>
+          </MenuItem>
+        )}
         <MenuItem
           onClick={() => {
             setAnchor(null);
