@@ -1,7 +1,5 @@
 import type { TicketDto } from '@wadesk/contracts';
-import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { chatbotSessions } from '../../db/schema.js';
 import type { DomainEvents } from '../../events/domain-events.js';
 import { redactUrl } from '../../http/logger.js';
 import type { MessagesService } from '../messages/messages.service.js';
@@ -9,6 +7,7 @@ import type { SettingsService } from '../settings/settings.service.js';
 import { TicketEventsRepository } from '../tickets/ticket-events.repository.js';
 import type { Clock } from '../tickets/tickets.service.js';
 import { TicketsRepository } from '../tickets/tickets.repository.js';
+import { ChatbotSessionsRepository, type ChatbotSession, type ChatbotSessionWrite } from './chatbot-sessions.repository.js';
 import { TypebotClient, TypebotError, type BotTurn } from './typebot-client.js';
 
 export interface ChatbotOptions {
@@ -26,8 +25,6 @@ interface BotConfig {
   /** Minutes without an exchange after which a handed-over or ended conversation may be taken again; 0: never. */
   minutes: number;
 }
-
-type ChatbotRow = typeof chatbotSessions.$inferSelect;
 
 /** What the inbound pipeline does when the bot does not answer a message: what it would do with the bot off. */
 export type Fallback = () => Promise<void>;
@@ -191,29 +188,21 @@ export class ChatbotService {
     return { url: url.trim(), name: name.trim(), restart: restart ?? '', off: off ?? '', minutes: Number(time) || 0 };
   }
 
-  private quietLongEnough(row: ChatbotRow, config: BotConfig): boolean {
+  private quietLongEnough(row: ChatbotSession, config: BotConfig): boolean {
     return config.minutes > 0 && this.clock().getTime() - row.lastExchangeAt.getTime() >= config.minutes * 60_000;
   }
 
-  private async row(ticketId: number): Promise<ChatbotRow | null> {
-    const [row] = await this.db.select().from(chatbotSessions).where(eq(chatbotSessions.ticketId, ticketId));
-    return row ?? null;
+  private row(ticketId: number): Promise<ChatbotSession | null> {
+    return new ChatbotSessionsRepository(this.db).find(ticketId);
   }
 
-  private async save(ticketId: number, values: Pick<ChatbotRow, 'state' | 'sessionId' | 'choices' | 'lastError'>): Promise<void> {
-    const now = this.clock();
-    await this.db
-      .insert(chatbotSessions)
-      .values({ ticketId, ...values, lastExchangeAt: now, updatedAt: now })
-      .onConflictDoUpdate({ target: chatbotSessions.ticketId, set: { ...values, lastExchangeAt: now, updatedAt: now } });
+  private async save(ticketId: number, values: ChatbotSessionWrite): Promise<void> {
+    await new ChatbotSessionsRepository(this.db).save(ticketId, values, this.clock());
   }
 
   private async stop(ticketId: number): Promise<void> {
     try {
-      await this.db
-        .update(chatbotSessions)
-        .set({ state: 'stopped', updatedAt: sql`now()` })
-        .where(sql`${chatbotSessions.ticketId} = ${ticketId} and ${chatbotSessions.state} = 'active'`);
+      await new ChatbotSessionsRepository(this.db).stopActive(ticketId);
     } catch (err) {
       this.options.log.warn({ err, ticketId }, 'chatbot: could not record that an attendant took the ticket');
     }
