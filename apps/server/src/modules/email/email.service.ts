@@ -1,12 +1,11 @@
 import { MAX_EMAIL_ATTACHMENT_BYTES, type EmailSentResponse, type TicketDto } from '@wadesk/contracts';
-import { asc, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
 import type { Database } from '../../db/client.js';
-import { messages, users } from '../../db/schema.js';
 import { AppError } from '../../http/app-error.js';
 import type { MediaStorage } from '../../storage/media-storage.js';
 import type { SettingsService } from '../settings/settings.service.js';
+import { EmailRepository } from './email.repository.js';
 
 export interface EmailAttachment {
   filename: string;
@@ -181,24 +180,7 @@ export class EmailService {
    * its sender and its text; media as attachments while they fit in MAX_EMAIL_ATTACHMENT_BYTES together.
    */
   async sendTranscript(ticket: TicketDto, to: string | undefined): Promise<EmailSentResponse> {
-    const rows = await this.db
-      .select({
-        body: messages.body,
-        fromMe: messages.fromMe,
-        isDeleted: messages.isDeleted,
-        mediaType: messages.mediaType,
-        mediaUrl: messages.mediaUrl,
-        participantName: messages.participantName,
-        senderKind: messages.senderKind,
-        origin: messages.origin,
-        originId: messages.originId,
-        sentBy: users.name,
-        createdAt: messages.createdAt,
-      })
-      .from(messages)
-      .leftJoin(users, eq(users.id, messages.sentByUserId))
-      .where(eq(messages.ticketId, ticket.id))
-      .orderBy(asc(messages.createdAt), asc(messages.id));
+    const rows = await new EmailRepository(this.db).transcript(ticket.id);
 
     const attachments: EmailAttachment[] = [];
     let total = 0;
