@@ -1,10 +1,8 @@
 import { lastMessageOf, type MediaType, type MessageDto, type TicketDto, type WhatsappDto } from '@wadesk/contracts';
-import { eq } from 'drizzle-orm';
 import type { AckUpdate, InboundCall, InboundMessage, InboundOutcome } from '../../channels/channel-driver.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { Database, Transaction } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { tickets } from '../../db/schema.js';
 import type { DomainEvents } from '../../events/domain-events.js';
 import type { ChatbotService } from '../chatbot/chatbot.service.js';
 import type { MediaStorage } from '../../storage/media-storage.js';
@@ -211,8 +209,7 @@ export class InboundService {
   }
 
   private async isOpen(ticketId: number): Promise<boolean> {
-    const [row] = await this.db.select({ status: tickets.status }).from(tickets).where(eq(tickets.id, ticketId));
-    return row?.status === 'open';
+    return (await new TicketsRepository(this.db).statusOf(ticketId)) === 'open';
   }
 
   /**

@@ -1,5 +1,4 @@
 import { chatIdDigits, lastMessageOf, type MediaType, type MessageDto, type MessageOrigin, type TicketDto } from '@wadesk/contracts';
-import { sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.js';
 import type { DomainEvents } from '../../events/domain-events.js';
 import { ContactsInboundRepository } from '../contacts/contacts-inbound.repository.js';
@@ -35,8 +34,8 @@ export function conversationNumber(to: string): { number: string; isGroup: boole
  * One transaction at a time per (contact, connection), so two sends never make two tickets.
  */
 export async function conversationTicket(tx: Transaction, contactId: number, whatsappId: number, isGroup: boolean): Promise<number> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`conversation:${contactId}:${whatsappId}`}))`);
   const repo = new TicketsRepository(tx);
+  await repo.lockConversation(contactId, whatsappId);
   return (
     (await repo.findActive(contactId, whatsappId)) ??
     (await repo.findLatestClosed(contactId, whatsappId)) ??

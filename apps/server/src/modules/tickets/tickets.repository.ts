@@ -375,6 +375,20 @@ export class TicketsRepository {
     return row?.id ?? null;
   }
 
+  /** A ticket's status; null when there is no such ticket. */
+  async statusOf(id: number): Promise<TicketStatus | null> {
+    const [row] = await this.db.select({ status: tickets.status }).from(tickets).where(eq(tickets.id, id));
+    return row ? (row.status as TicketStatus) : null;
+  }
+
+  /**
+   * Holds the conversation of (contact, connection) until the transaction ends (a transaction's handle only): the
+   * senders that pick or make its ticket go one at a time (decision 0029).
+   */
+  async lockConversation(contactId: number, whatsappId: number): Promise<void> {
+    await this.db.execute(sql`select pg_advisory_xact_lock(hashtext(${`conversation:${contactId}:${whatsappId}`}))`);
+  }
+
   /**
    * The contact's tickets older than `beforeId` that `viewer` may see (canSeeTicket's rule: admins all; others their
    * own, those without a queue and those of their queues), newest first, at most 200: the rest of the conversation
