@@ -79,7 +79,7 @@ import { SchedulesService } from './modules/schedules/schedules.service.js';
 import { registerTicketJobs } from './modules/tickets/tickets.jobs.js';
 import { registerApiTokenGuard } from './modules/send-api/api-token-guard.js';
 import { sendApiRoutes } from './modules/send-api/send-api.routes.js';
-import { docsRoutes } from './http/openapi.js';
+import { registerApiDocs, registerResponseSchemaCheck, serializerCompiler, validatorCompiler } from './http/route-schemas.js';
 import { emailRoutes } from './modules/email/email.routes.js';
 import { EmailService } from './modules/email/email.service.js';
 import { registerOutreachJobs } from './modules/outreach/outreach.jobs.js';
@@ -145,6 +145,8 @@ export interface BuildAppOptions {
   clock?: Clock;
   /** How long e-mail waits for the SMTP server (tests make it short). */
   emailTimeoutMs?: number;
+  /** Tests: every JSON answer is checked against its route's declared response schema (http/route-schemas.ts). */
+  checkResponseSchemas?: boolean;
 }
 
 /** Builds the whole server: database (migrated), services, HTTP routes, Socket.IO and static web app. */
@@ -216,6 +218,11 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   registerJsonBodyParser(http);
   metrics?.registerHttpTiming(http);
   registerAuthHook(http, auth, () => settings.attendantTools());
+  // Each route's zod schemas validate its input and describe it in /api/docs (decision 0032).
+  http.setValidatorCompiler(validatorCompiler);
+  http.setSerializerCompiler(serializerCompiler);
+  await registerApiDocs(http);
+  if (options.checkResponseSchemas) registerResponseSchemaCheck(http);
 
   healthRoutes(http, database, { simulator: config.simulator, guideUrl: config.guideUrl });
   if (metrics && config.metricsToken) metrics.registerRoute(http, config.metricsToken);
@@ -358,7 +365,6 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   await registerOutreachJobs(jobs, outreach);
   outreachRoutes(http, outreach);
   await instagramWebhookRoutes(http, settings, instagramHub, http.log.child({ module: 'instagram' }), (id) => providers.instagramProfileName(id));
-  docsRoutes(http);
   await mkdir(path.join(config.dataDir, 'bulk-media'), { recursive: true });
 
   await serveWebApp(http, config.webDist);

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * The one catalogue of error codes: the specification's list (§8) plus ours.
  * Each code has its HTTP status; the web translates `errors.<CODE>`.
@@ -109,3 +111,15 @@ export interface ErrorBody {
   /** ERR_OTHER_OPEN_TICKET: the contact's ticket already open or pending on that connection (a client may open it). */
   ticketId?: number;
 }
+
+/** The error body as a schema (the API document's 4xx answers). */
+export const ErrorBodySchema = z
+  .object({
+    error: z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]),
+    message: z.string(),
+    issues: z
+      .array(z.object({ path: z.string(), message: z.string(), code: z.string().optional(), params: z.record(z.string(), z.union([z.string(), z.number()])).optional() }))
+      .optional(),
+    ticketId: z.number().int().optional(),
+  })
+  .meta({ id: 'ErrorBody', description: 'Every refusal: an error code of the catalogue, an English message, and one issue per field for ERR_VALIDATION.' });

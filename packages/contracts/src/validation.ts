@@ -6,6 +6,13 @@ export { FIELD_MESSAGES, INPUT_MESSAGES, MESSAGES, SETTING_MESSAGES } from './va
 /** The largest value of PostgreSQL's `integer`: every id column and every small count. */
 export const MAX_ID = 2_147_483_647;
 
+/** An instant in an answer: ISO 8601 in UTC, as `Date.prototype.toISOString` writes it. */
+export const dateTimeText = z.iso.datetime({ offset: true });
+
+/** The answer of a deletion and of other actions that return no resource: `{ message }`, in English. */
+export const MessageAnswer = z.object({ message: z.string() }).meta({ id: 'MessageAnswer' });
+export type MessageAnswer = z.infer<typeof MessageAnswer>;
+
 /** PostgreSQL cannot store the NUL character (U+0000) in text. */
 export function hasNoNulCharacter(value: string): boolean {
   return !value.includes('\u0000');
@@ -66,6 +73,9 @@ export function integerField(min: number, max: number, message: string = INPUT_M
 
 /** An id in a path, query or body: a positive integer ≤ 2147483647, given as number or numeric string. */
 export const idField = integerField(1, MAX_ID, INPUT_MESSAGES.invalidId);
+
+/** The path parameter of a route about one row. */
+export const IdParams = z.object({ id: idField });
 
 /** `pageNumber` query parameter, 1-based. */
 export const pageNumberField = integerField(1, 100000).default(1);

@@ -4,6 +4,7 @@ import type { ZodType } from 'zod';
 import type { AuthService } from '../modules/auth/auth.service.js';
 import type { AuthUser } from '../modules/auth/auth-user.js';
 import { AppError } from './app-error.js';
+import { API_REFERENCE_PREFIX } from './route-schemas.js';
 
 /**
  * `apiToken`: the send API (§7 auxiliary calls) — the setting userApiToken (body `token` or bearer) or a signed-in
@@ -56,6 +57,11 @@ export interface RouteEntry {
 /** Routes of the web app itself (index.html and static files): public by nature. */
 const WEB_APP_ROUTES = new Set(['/', '/*']);
 
+/** The interactive API reference's page and files (@fastify/swagger-ui registers them, without our config). */
+function isApiReferenceRoute(url: string): boolean {
+  return url === API_REFERENCE_PREFIX || url.startsWith(`${API_REFERENCE_PREFIX}/`);
+}
+
 export function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (!header) return null;
@@ -89,7 +95,7 @@ export function registerAuthHook(
   app.decorate('routeTable', table);
   app.addHook('onRoute', (route) => {
     const declared = route.config?.access;
-    const access: RouteAccess = declared ?? (WEB_APP_ROUTES.has(route.url) ? 'public' : 'user');
+    const access: RouteAccess = declared ?? (WEB_APP_ROUTES.has(route.url) || isApiReferenceRoute(route.url) ? 'public' : 'user');
     route.config = { ...route.config, access };
     const tool = route.config?.tool;
     if (tool !== undefined && access !== 'user') throw new Error(`${route.url}: a tool's route is a signed-in user's route`);

@@ -181,6 +181,13 @@ export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
   'GET /api/outreach/:id': { access: 'user', tool: OUTREACH },
   'POST /api/outreach/:id/cancel': { access: 'user', tool: OUTREACH },
   'GET /api/docs': { access: 'public' },
+  // The interactive reference (issue 34 item 3): Swagger UI's page and files, over the same public document.
+  'GET /api/reference': { access: 'public' },
+  'GET /api/reference/static/index.html': { access: 'public' },
+  'GET /api/reference/static/swagger-initializer.js': { access: 'public' },
+  'GET /api/reference/json': { access: 'public' },
+  'GET /api/reference/yaml': { access: 'public' },
+  'GET /api/reference/static/*': { access: 'public' },
 
   // The simulator (SIMULATOR=on): it plays the contacts' phones, so only admins drive it.
   'POST /api/simulator/:whatsappId/scan': { access: 'admin' },

@@ -7,14 +7,18 @@ import { AppError } from './app-error.js';
 export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input ?? {});
   if (result.success) return result.data;
-  // One issue per field: the first, as a form shows it ('Required' before 'Too Short!').
+  throw validationError(result.error);
+}
+
+/** A schema's refusal as ERR_VALIDATION: one issue per field, the first, as a form shows it ('Required' before 'Too Short!'). */
+export function validationError(error: z.ZodError): AppError {
   const issues: ValidationIssue[] = [];
-  for (const issue of result.error.issues) {
+  for (const issue of error.issues) {
     const path = issue.path.join('.');
     if (!issues.some((i) => i.path === path)) issues.push({ path, message: issue.message });
   }
   const first = issues[0];
-  throw new AppError('ERR_VALIDATION', first ? `${first.path || 'input'}: ${first.message}` : 'Invalid input', { issues });
+  return new AppError('ERR_VALIDATION', first ? `${first.path || 'input'}: ${first.message}` : 'Invalid input', { issues });
 }
 
 /** The issue a bare `path: message` validation message stands for (every ERR_VALIDATION answer carries issues). */

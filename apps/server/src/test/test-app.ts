@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { buildApp, type App, type BuildAppOptions } from '../app.js';
 import { loadConfig, type AppConfig } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
+import { RESPONSE_SCHEMA_PROBLEM_HEADER } from '../http/route-schemas.js';
 import { openTestDatabase } from './test-database.js';
 
 export const ADMIN = { email: 'admin@test.local', password: 'admin-pass-1' };
@@ -74,7 +75,7 @@ export async function createTestApp(overrides: Partial<AppConfig> = {}, options:
       ...overrides,
     },
   );
-  const app = await buildApp(config, { ...buildOptions, database, logger: Boolean(options.logStream) });
+  const app = await buildApp(config, { checkResponseSchemas: true, ...buildOptions, database, logger: Boolean(options.logStream) });
   const sockets: Socket[] = [];
   let cachedAdminToken: string | undefined;
   let baseUrl: string | undefined;
@@ -91,6 +92,11 @@ export async function createTestApp(overrides: Partial<AppConfig> = {}, options:
       remoteAddress: options.ip ?? '127.0.0.1',
     });
     const text = response.body;
+    // Every answer a test receives conforms to what its route declares in /api/docs (issue 34 item 3).
+    const problem = response.headers[RESPONSE_SCHEMA_PROBLEM_HEADER];
+    if (typeof problem === 'string') {
+      throw new Error(`${method} ${url} answered ${response.statusCode}, not as its response schema declares: ${decodeURIComponent(problem)}`);
+    }
     return {
       status: response.statusCode,
       body: text ? JSON.parse(text) : undefined,
