@@ -28,7 +28,11 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
 /** Operations whose success is not a JSON body (files, redirects, webhooks' plain answers): their 2xx has no JSON schema. */
-const NOT_JSON = new Set<string>([]);
+const NOT_JSON = new Set<string>([
+  // cv1
+  // cv2
+  // cv3
+]);
 
 describe('the API described by its routes (issue 34 item 3)', () => {
   const t = useTestApp({ admin: true });
@@ -155,4 +159,8 @@ describe('the API described by its routes (issue 34 item 3)', () => {
 });
 
 /** POST/PUT/PATCH operations that read no body (an action on the resource the path names). */
-const NO_BODY: string[] = [];
+const NO_BODY: string[] = [
+  // cv1 (auth, users, settings, queues, contacts, tickets, messages)
+  // cv2 (send API, campaigns, groups, schedules, history, jobs)
+  // cv3 (connections, simulator, outreach, e-mail, dashboard, health, media, webhooks)
+];
