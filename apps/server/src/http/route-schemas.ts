@@ -159,7 +159,8 @@ export async function registerApiDocs(app: FastifyInstance): Promise<void> {
   app.get('/api/docs', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
   await app.register(fastifySwaggerUi, {
     routePrefix: API_REFERENCE_PREFIX,
-    uiConfig: { deepLinking: true, docExpansion: 'list', tryItOutEnabled: false },
+    // No validator badge: the page calls nothing outside the desk.
+    uiConfig: { deepLinking: true, docExpansion: 'list', tryItOutEnabled: false, validatorUrl: null },
     staticCSP: false,
   });
 }
