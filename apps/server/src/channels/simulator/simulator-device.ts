@@ -3,7 +3,7 @@ import type { Ack, GroupInfo, InboundCall, InboundMessage, InboundOutcome } from
 import { toDataUrl } from './simulator-media.js';
 import type { SimulatorOutboxFiles } from './simulator-outbox-files.js';
 import { chatIdOf } from './simulator.driver.js';
-import type { SimulatorDeviceState, SimulatorStore } from './simulator-store.js';
+import type { SimulatorDevicesRepository, SimulatorDeviceState } from './simulator-devices.repository.js';
 
 /** What the simulated device sent. */
 export interface OutboxEntry {
@@ -55,7 +55,7 @@ export class SimulatorDevice {
   constructor(
     readonly whatsappId: number,
     private readonly files: SimulatorOutboxFiles | null = null,
-    private readonly store: SimulatorStore | null = null,
+    private readonly store: SimulatorDevicesRepository | null = null,
   ) {}
 
   /** Reads what the phone kept before a restart (once); what happened since comes after it. */

@@ -6,7 +6,7 @@ import { SimulatorDevice } from './simulator-device.js';
 import type { LocalFetch } from './simulator-media.js';
 import type { SimulatorOutboxFiles } from './simulator-outbox-files.js';
 import { SimulatorDriver } from './simulator.driver.js';
-import { SimulatorStore } from './simulator-store.js';
+import { SimulatorDevicesRepository } from './simulator-devices.repository.js';
 
 export interface SimulatorNetworkOptions {
   /** Reads media given as a path of this app (signed media, web app files). */
@@ -24,7 +24,7 @@ export class SimulatorNetwork {
   readonly files?: SimulatorOutboxFiles;
   private readonly latencyMs?: { min: number; max: number };
   /** Where the phones keep their chats, sent messages and groups across restarts. */
-  private readonly store: SimulatorStore;
+  private readonly store: SimulatorDevicesRepository;
 
   constructor(
     db: Database,
@@ -34,7 +34,7 @@ export class SimulatorNetwork {
     this.fetchLocal = options.fetchLocal;
     this.files = options.files;
     this.latencyMs = options.latencyMs;
-    this.store = new SimulatorStore(db);
+    this.store = new SimulatorDevicesRepository(db);
   }
 
   /** The driver factory to register for channel 'simulator'. */

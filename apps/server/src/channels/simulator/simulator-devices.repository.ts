@@ -17,8 +17,8 @@ export interface SimulatorDeviceState {
   groupCounter: number;
 }
 
-/** The simulated phones' state in the database (table simulator_devices), one JSON document per connection. */
-export class SimulatorStore {
+/** The simulated phones' state in the database (table simulator_devices), one JSON document per connection: the only file that queries it. */
+export class SimulatorDevicesRepository {
   constructor(private readonly db: Database) {}
 
   async load(whatsappId: number): Promise<SimulatorDeviceState | null> {
