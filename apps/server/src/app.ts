@@ -18,6 +18,8 @@ import { createChannelLayer, type ChannelLayerOptions } from './channels/channel
 import type { SessionManager } from './channels/session-manager.js';
 import { bearerToken, registerAuthHook } from './http/auth-hook.js';
 import { frameworkErrorHandler, registerErrorHandler } from './http/error-handler.js';
+import { guideRoutes } from './guide/guide.routes.js';
+import { UserGuide } from './guide/user-guide.js';
 import { healthRoutes, readyRoute } from './http/health.routes.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { registerRequestIdHeader, requestIdOf } from './http/request-id.js';
@@ -367,6 +369,8 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   await instagramWebhookRoutes(http, settings, instagramHub, http.log.child({ module: 'instagram' }), (id) => providers.instagramProfileName(id));
   await mkdir(path.join(config.dataDir, 'bulk-media'), { recursive: true });
 
+  // The user guide (docs/guide) at /guide/, public, before the web app's catch-all (decision 0036).
+  guideRoutes(http, new UserGuide(config.guideDir));
   await serveWebApp(http, config.webDist);
 
   const io = createSocketServer(http.server, auth, config.corsOrigins);

@@ -100,6 +100,12 @@ describe('loadConfig: metrics and shutdown', () => {
     expect(() => load({ GUIDE_URL: 'javascript:alert(1)' })).toThrow(/GUIDE_URL must be an http\(s\) URL/);
     expect(() => load({ GUIDE_URL: 'docs/guide' })).toThrow(/GUIDE_URL must be an http\(s\) URL/);
   });
+
+  it('serves the guide of the repository (docs/guide) unless GUIDE_DIR names another folder', () => {
+    expect(load({}).guideDir).toBe(path.resolve(import.meta.dirname, '../../../docs/guide'));
+    expect(load({ GUIDE_DIR: ' ' }).guideDir).toBe(path.resolve(import.meta.dirname, '../../../docs/guide'));
+    expect(load({ GUIDE_DIR: '/srv/desk-guide' }).guideDir).toBe('/srv/desk-guide');
+  });
 });
 
 describe('loadConfig: secrets', () => {

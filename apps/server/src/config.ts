@@ -85,10 +85,12 @@ export interface AppConfig {
   metricsEnabled: boolean;
   metricsToken?: string;
   /**
-   * Where the user guide is published (GUIDE_URL, an http(s) URL; `{lang}` becomes `en` or `pt`): the web app's user
-   * menu offers Help only when it is set (decision 0036).
+   * Where the user guide is published elsewhere (GUIDE_URL, an http(s) URL; `{lang}` becomes `en` or `pt`): the user
+   * menu's Help opens it instead of the guide this server serves at /guide/ (decision 0036).
    */
   guideUrl?: string;
+  /** The user guide's folder (GUIDE_DIR; docs/guide of the repository by default), served at /guide/. */
+  guideDir: string;
 }
 
 interface Secrets {
@@ -232,6 +234,7 @@ export function parseMetrics(enabled: string | undefined, token: string | undefi
 }
 
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
+const defaultGuideDir = fileURLToPath(new URL('../../../docs/guide', import.meta.url));
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
   const dataDir = path.resolve(overrides.dataDir ?? env.DATA_DIR ?? './data');
@@ -279,6 +282,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     shutdownTimeoutMs: parseMs('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 10_000),
     ...parseMetrics(env.METRICS_ENABLED, env.METRICS_TOKEN),
     guideUrl: parseGuideUrl(env.GUIDE_URL),
+    guideDir: path.resolve(env.GUIDE_DIR?.trim() || defaultGuideDir),
     ...overrides,
   };
 }

@@ -27,6 +27,9 @@ export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
   // Web app (index.html, static files)
   'GET /': { access: 'public' },
   'GET /*': { access: 'public' },
+  // The user guide (docs/guide, decision 0036): the repository's public text, read before signing in too.
+  'GET /guide': { access: 'public' },
+  'GET /guide/*': { access: 'public' },
 
   // Probes (issue 17): liveness and readiness carry no data.
   'GET /api/health': { access: 'public' },
