@@ -24,6 +24,7 @@ COPY tsconfig.base.json ./
 COPY packages/contracts packages/contracts
 COPY apps/server apps/server
 COPY apps/web apps/web
+COPY docs/guide docs/guide
 RUN npm run build -w packages/contracts && npm run build -w apps/web && npm run build -w apps/server
 
 # 2. Production dependencies of the server and the contracts only (no web, test or build tools).
@@ -52,6 +53,8 @@ COPY --from=build /app/apps/server/package.json ./apps/server/
 COPY --from=build /app/apps/server/dist ./apps/server/dist
 COPY --from=build /app/apps/server/drizzle ./apps/server/drizzle
 COPY --from=build /app/apps/web/dist ./apps/web/dist
+# The user guide the desk serves at /guide/ (Help in the user menu).
+COPY --from=build /app/docs/guide ./docs/guide
 USER node
 EXPOSE 8080
 VOLUME ["/data"]

@@ -55,6 +55,8 @@ export default defineConfig(({ command }) => ({
     proxy: {
       '/api': { target: serverUrl, changeOrigin: true },
       '/socket.io': { target: serverUrl, ws: true, changeOrigin: true },
+      // The user guide, served by the server (Help in the user menu).
+      '/guide': { target: serverUrl, changeOrigin: true },
     },
   },
   build: {
