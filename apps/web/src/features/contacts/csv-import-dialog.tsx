@@ -1,4 +1,5 @@
-import type { ContactCsvImportResponse, ContactCsvPreviewRow } from '@wadesk/contracts';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { CONTACT_CSV_IMPORT_MAX_BYTES, type ContactCsvImportResponse, type ContactCsvPreviewRow } from '@wadesk/contracts';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -19,7 +20,9 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
+import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import { toastError, toastSuccess } from '../../services/toast-error';
 import { SMALL_SCREEN_QUERY } from '../layout/app-layout';
 import { CONTACTS_KEY, importContactsCsv } from './contacts-api';
@@ -27,6 +30,20 @@ import { CONTACTS_KEY, importContactsCsv } from './contacts-api';
 /** Lines shown in the preview: the problems first, then the new contacts. */
 const PREVIEW_ROWS = 200;
 const ORDER: Record<ContactCsvPreviewRow['status'], number> = { invalid: 0, exists: 1, new: 2 };
+
+/** The server's limit on the file (CONTACT_CSV_IMPORT_MAX_BYTES) checked before it is sent; messages are i18n keys. */
+const CsvImportSchema = z.object({
+  file: z
+    .custom<File>((v) => v instanceof File, 'contacts.csvImport.notCsv')
+    .refine((f) => /\.csv$/i.test(f.name) || f.type === 'text/csv', 'contacts.csvImport.notCsv')
+    .refine((f) => f.size <= CONTACT_CSV_IMPORT_MAX_BYTES, 'contacts.csvImport.tooLarge'),
+});
+
+interface CsvImportValues {
+  file: File | null;
+}
+
+const resolver = zodResolver(CsvImportSchema) as unknown as Resolver<CsvImportValues>;
 
 /**
  * Imports contacts from a CSV file (the tool contactsImport of attendantTools): choose a file, see what each line would do (new, skipped because
@@ -37,14 +54,19 @@ export function CsvImportDialog({ onClose }: { onClose: () => void }) {
   const small = useMediaQuery(SMALL_SCREEN_QUERY, { noSsr: true });
   const queryClient = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
-  const [file, setFile] = useState<File | null>(null);
+  const form = useForm<CsvImportValues>({ resolver, defaultValues: { file: null } });
+  const file = useWatch({ control: form.control, name: 'file' });
+  const fileError = form.formState.errors.file?.message;
   const [preview, setPreview] = useState<ContactCsvImportResponse | null>(null);
   const [busy, setBusy] = useState<'preview' | 'import' | null>(null);
 
+  /** A file chosen: checked against the limits, then described by the server (a dry run) before anything is imported. */
   const choose = async (chosen: File | undefined) => {
+    if (input.current) input.current.value = '';
     if (!chosen) return;
-    setFile(chosen);
+    form.setValue('file', chosen);
     setPreview(null);
+    if (!(await form.trigger('file'))) return;
     setBusy('preview');
     try {
       setPreview(await importContactsCsv(chosen, true));
@@ -52,15 +74,14 @@ export function CsvImportDialog({ onClose }: { onClose: () => void }) {
       toastError(err);
     } finally {
       setBusy(null);
-      if (input.current) input.current.value = '';
     }
   };
 
-  const confirm = async () => {
-    if (!file) return;
+  const confirm = form.handleSubmit(async ({ file: checked }) => {
+    if (!checked) return;
     setBusy('import');
     try {
-      const result = await importContactsCsv(file, false);
+      const result = await importContactsCsv(checked, false);
       await queryClient.invalidateQueries({ queryKey: [...CONTACTS_KEY, 'list'] });
       toastSuccess(t('contacts.csvImport.done', { created: result.created, skipped: result.skipped, errors: new Set(result.errors.map((e) => e.line)).size }));
       onClose();
@@ -68,7 +89,7 @@ export function CsvImportDialog({ onClose }: { onClose: () => void }) {
       toastError(err);
       setBusy(null);
     }
-  };
+  });
 
   const rows = [...(preview?.preview ?? [])].sort((a, b) => ORDER[a.status] - ORDER[b.status] || a.line - b.line);
   const invalidLines = rows.filter((r) => r.status === 'invalid').length;
@@ -95,6 +116,11 @@ export function CsvImportDialog({ onClose }: { onClose: () => void }) {
             {file && (
               <Typography variant="body2" color="text.secondary" sx={{ wordBreak: 'break-all' }}>
                 {file.name}
+              </Typography>
+            )}
+            {fileError && (
+              <Typography variant="body2" color="error" role="alert" data-testid="csv-import-file-error" sx={{ flexBasis: '100%' }}>
+                {t(fileError, { max: CONTACT_CSV_IMPORT_MAX_BYTES / 1024 / 1024 })}
               </Typography>
             )}
             {busy === 'preview' && <CircularProgress size={20} aria-label={t('common.loading')} />}

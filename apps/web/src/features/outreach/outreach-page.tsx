@@ -1,15 +1,11 @@
-import { parseRecipients, VOICE_LANGUAGES, type OutreachChannel, type OutreachDto } from '@wadesk/contracts';
+import type { OutreachChannel, OutreachDto } from '@wadesk/contracts';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
-import FormControl from '@mui/material/FormControl';
-import InputLabel from '@mui/material/InputLabel';
 import LinearProgress from '@mui/material/LinearProgress';
-import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
-import Select from '@mui/material/Select';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -17,27 +13,18 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import SendIcon from '@mui/icons-material/Send';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Page } from '../../components/page';
-import { ErrorText } from '../../components/error-text';
-import { errorMessage, toastError, type ShownError } from '../../services/toast-error';
-import { cancelOutreach, startOutreach, useOutreachDetail, useOutreachList, useOutreachLiveUpdates } from './outreach-api';
+import { errorMessage, toastError } from '../../services/toast-error';
+import { cancelOutreach, useOutreachDetail, useOutreachList, useOutreachLiveUpdates } from './outreach-api';
+import { OutreachForm } from './outreach-form';
 import { JobStatusChip } from '../../components/job-progress';
 import { formatDateTime } from '../../services/dates';
 
 const TITLE: Record<OutreachChannel, string> = { sms: 'pages.sms', voice: 'pages.voiceCall', instagram: 'pages.instaDirect' };
-
-/** The text-to-speech language matching the interface's language. */
-function voiceLanguageOf(lang: string): (typeof VOICE_LANGUAGES)[number] {
-  if (lang.startsWith('en')) return 'en-US';
-  if (lang.startsWith('es')) return 'es-ES';
-  return 'pt-BR';
-}
 
 function BatchPanel({ id }: { id: number }) {
   const { t } = useTranslation();
@@ -163,104 +150,15 @@ function History({ channel, selected, onSelect }: { channel: OutreachChannel; se
 
 /** /SMS, /VoiceCall and /InstaDirect: a message to a list of recipients, sent one by one with the pause (§9). */
 export function OutreachPage({ channel }: { channel: OutreachChannel }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   useOutreachLiveUpdates();
-  const [recipients, setRecipients] = useState('');
-  const [from, setFrom] = useState('');
-  const [text, setText] = useState('');
-  // The interface's language (followed when it changes) until one is picked here (issue 33 item 17).
-  const [chosenLanguage, setLanguage] = useState<(typeof VOICE_LANGUAGES)[number] | null>(null);
-  const language = chosenLanguage ?? voiceLanguageOf(i18n.resolvedLanguage ?? i18n.language);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ShownError | null>(null);
   const [current, setCurrent] = useState<number | null>(null);
-  const parsed = parseRecipients(channel, recipients);
-  const needsFrom = channel !== 'instagram';
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const { batch } = await startOutreach({
-        channel,
-        recipients,
-        text,
-        ...(needsFrom ? { from } : {}),
-        ...(channel === 'voice' ? { language } : {}),
-      });
-      setCurrent(batch.id);
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
-  };
 
   return (
     <Page title={t(TITLE[channel])}>
       <Stack spacing={2} data-testid={`outreach-${channel}`}>
         <Alert severity="info">{t(`outreach.about.${channel}`)}</Alert>
-        <Paper variant="outlined" sx={{ p: 2 }} component="form" onSubmit={(e: FormEvent) => void submit(e)}>
-          <Stack spacing={2}>
-            {needsFrom && (
-              <TextField label={t('outreach.from')} value={from} onChange={(e) => setFrom(e.target.value)} size="small" required helperText={t('outreach.fromHelp')} />
-            )}
-            <TextField
-              label={t(channel === 'instagram' ? 'outreach.recipientsIg' : 'outreach.recipients')}
-              value={recipients}
-              onChange={(e) => setRecipients(e.target.value)}
-              multiline
-              minRows={3}
-              required
-              error={parsed.invalid.length > 0}
-              helperText={
-                parsed.invalid.length > 0
-                  ? t('outreach.invalidLines', { lines: parsed.invalid.join(', ') })
-                  : t('outreach.recipientCount', { count: parsed.recipients.length })
-              }
-              slotProps={{ htmlInput: { 'data-testid': 'outreach-recipients' } }}
-            />
-            <TextField
-              label={t(channel === 'voice' ? 'outreach.speech' : 'outreach.message')}
-              value={text}
-              onChange={(e) => setText(e.target.value)}
-              multiline
-              minRows={2}
-              required
-              slotProps={{ htmlInput: { maxLength: 1000, 'data-testid': 'outreach-text' } }}
-            />
-            {channel === 'voice' && (
-              <FormControl size="small" sx={{ maxWidth: 260 }}>
-                <InputLabel id="outreach-language">{t('outreach.language')}</InputLabel>
-                <Select labelId="outreach-language" label={t('outreach.language')} value={language} onChange={(e) => setLanguage(e.target.value as typeof language)}>
-                  {VOICE_LANGUAGES.map((l) => (
-                    <MenuItem key={l} value={l}>
-                      {t(`outreach.languages.${l}`)}
-                    </MenuItem>
-                  ))}
-                </Select>
-              </FormControl>
-            )}
-            {error && (
-              <Alert severity="error" data-testid="outreach-error">
-                <ErrorText error={error} />
-              </Alert>
-            )}
-            <Box>
-              <Button
-                type="submit"
-                variant="contained"
-                startIcon={busy ? <CircularProgress size={16} color="inherit" /> : <SendIcon />}
-                disabled={busy || parsed.recipients.length === 0 || parsed.invalid.length > 0 || !text.trim() || (needsFrom && !from.trim())}
-                data-testid="outreach-send"
-              >
-                {t(channel === 'voice' ? 'outreach.call' : 'outreach.send')}
-              </Button>
-            </Box>
-          </Stack>
-        </Paper>
+        <OutreachForm key={channel} channel={channel} onStarted={setCurrent} />
         {current !== null && <BatchPanel id={current} />}
         <Paper variant="outlined" sx={{ p: 2 }}>
           <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 1 }}>

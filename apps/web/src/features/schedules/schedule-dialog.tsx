@@ -1,4 +1,5 @@
-import type { ContactDto, MessageTemplate, ScheduleDto } from '@wadesk/contracts';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { ScheduleInput, type ContactDto, type MessageTemplate, type ScheduleDto } from '@wadesk/contracts';
 import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
 import Dialog from '@mui/material/Dialog';
@@ -9,10 +10,14 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useMemo, useState } from 'react';
+import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import { FormDialogActions } from '../../components/form-dialog-actions';
+import { FormTextField } from '../../components/form-text-field';
 import { useDebouncedValue } from '../../hooks/use-debounced-value';
+import { translateValidation } from '../../i18n/validation-message';
 import { toastError, toastSuccess } from '../../services/toast-error';
 import { TemplatePicker } from '../chat/template-picker';
 import { useWhatsapps } from '../connections/connections-api';
@@ -33,71 +38,104 @@ export interface ScheduleDialogProps {
   onSaved?: (schedule: ScheduleDto) => void;
 }
 
-type Errors = Partial<Record<'recipient' | 'body' | 'sendAt', string>>;
+interface ScheduleFormValues {
+  contact: ContactDto | null;
+  number: string;
+  whatsappId: number | '';
+  body: string;
+  mediaUrl: string;
+  /** A `datetime-local` value in the browser's time zone. */
+  sendAt: string;
+  template: MessageTemplate | null;
+}
+
+/**
+ * The server's rule for a schedule (ScheduleInput: number, text and file URL) and what the dialog adds: a recipient
+ * (a contact or a number, not both) when it is to be chosen, a text or a file (a template on a Cloud API connection),
+ * and a time to come. Messages are i18n keys or the common validation messages.
+ */
+function scheduleFormSchema({ chooseRecipient, cloud }: { chooseRecipient: boolean; cloud: boolean }) {
+  return z
+    .object({
+      contact: z.custom<ContactDto>().nullable(),
+      number: ScheduleInput.shape.number.unwrap(),
+      whatsappId: z.union([z.number(), z.literal('')]),
+      body: ScheduleInput.shape.body,
+      mediaUrl: ScheduleInput.shape.mediaUrl.unwrap(),
+      sendAt: z.string(),
+      template: ScheduleInput.shape.template.unwrap().nullable(),
+    })
+    .superRefine((v, ctx) => {
+      if (chooseRecipient && !v.contact === !v.number.trim()) ctx.addIssue({ code: 'custom', path: ['contact'], message: 'schedules.form.recipientRequired' });
+      if (cloud ? !v.template : !v.body.trim() && !v.mediaUrl.trim()) {
+        ctx.addIssue({ code: 'custom', path: ['body'], message: cloud ? 'chat.template.required' : 'schedules.form.bodyRequired' });
+      }
+      const at = fromLocalInput(v.sendAt);
+      if (!at) ctx.addIssue({ code: 'custom', path: ['sendAt'], message: 'schedules.form.sendAtRequired' });
+      else if (Date.parse(at) <= Date.now()) ctx.addIssue({ code: 'custom', path: ['sendAt'], message: 'schedules.form.sendAtPast' });
+    });
+}
 
 /** Schedule a message (or change a scheduled one): recipient, connection, text and/or file URL, date and time. */
 export function ScheduleDialog({ onClose, schedule, fixed, initialBody = '', onSaved }: ScheduleDialogProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const titleId = useId();
   const editing = !!schedule;
+  const chooseRecipient = !editing && !fixed;
   const { data: connections = [] } = useWhatsapps();
-  const [contact, setContact] = useState<ContactDto | null>(null);
   const [search, setSearch] = useState('');
-  const [number, setNumber] = useState('');
-  const [whatsappId, setWhatsappId] = useState<number | ''>(schedule?.whatsappId ?? fixed?.whatsappId ?? '');
-  const [body, setBody] = useState(schedule?.body ?? initialBody);
-  const [mediaUrl, setMediaUrl] = useState(schedule?.mediaUrl ?? '');
-  const [sendAt, setSendAt] = useState(schedule ? toLocalInput(new Date(schedule.sendAt)) : defaultSendAt());
-  const [template, setTemplate] = useState<MessageTemplate | null>(schedule?.template ?? null);
-  const [errors, setErrors] = useState<Errors>({});
-  /** Editing a field clears its message (the form is checked again on submit). */
-  const edited = (field: keyof Errors) => setErrors((current) => (current[field] ? { ...current, [field]: undefined } : current));
-  const [saving, setSaving] = useState(false);
   const debounced = useDebouncedValue(search.trim().toLowerCase(), 500);
   const { data: found = [], isFetching } = useQuery({
     queryKey: ['contacts', 'search', debounced],
-    enabled: !editing && !fixed && debounced.length >= MIN_SEARCH,
+    enabled: chooseRecipient && debounced.length >= MIN_SEARCH,
     queryFn: () => searchContacts(debounced),
   });
+  const [cloudNow, setCloudNow] = useState(false);
+  const resolver = useMemo(
+    () => zodResolver(scheduleFormSchema({ chooseRecipient, cloud: cloudNow })) as unknown as Resolver<ScheduleFormValues>,
+    [chooseRecipient, cloudNow],
+  );
+  const form = useForm<ScheduleFormValues>({
+    resolver,
+    defaultValues: {
+      contact: null,
+      number: '',
+      whatsappId: schedule?.whatsappId ?? fixed?.whatsappId ?? '',
+      body: schedule?.body ?? initialBody,
+      mediaUrl: schedule?.mediaUrl ?? '',
+      sendAt: schedule ? toLocalInput(new Date(schedule.sendAt)) : defaultSendAt(),
+      template: schedule?.template ?? null,
+    },
+  });
+  const [whatsappId, contact] = useWatch({ control: form.control, name: ['whatsappId', 'contact'] });
   const connection = whatsappId === '' ? (connections.find((c) => c.isDefault)?.id ?? '') : whatsappId;
   /** A Cloud API connection sends an approved template instead of text or a file (issue 18). */
   const cloud = connection !== '' && connections.find((c) => c.id === connection)?.channel === 'cloud-api';
+  if (cloud !== cloudNow) setCloudNow(cloud);
+  /** A message of the schema (an i18n key) or one of the common validation messages, in the user's language. */
+  const errorText = (message: string | undefined) => (message && i18n.exists(message) ? t(message) : translateValidation(t, message));
+  const { errors, isSubmitting } = form.formState;
 
-  const validate = (): { errors: Errors; at: string | null } => {
-    const next: Errors = {};
-    if (!editing && !fixed && !contact === !number.trim()) next.recipient = t('schedules.form.recipientRequired');
-    if (cloud ? !template : !body.trim() && !mediaUrl.trim()) next.body = cloud ? t('chat.template.required') : t('schedules.form.bodyRequired');
-    const at = fromLocalInput(sendAt);
-    if (!at) next.sendAt = t('schedules.form.sendAtRequired');
-    else if (Date.parse(at) <= Date.now()) next.sendAt = t('schedules.form.sendAtPast');
-    return { errors: next, at };
-  };
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    const { errors: found, at } = validate();
-    setErrors(found);
-    if (Object.keys(found).length > 0 || !at) return;
-    setSaving(true);
+  const submit = form.handleSubmit(async (values) => {
+    const at = fromLocalInput(values.sendAt)!;
+    const mediaUrl = values.mediaUrl.trim();
     try {
       const common = cloud
-        ? { body: '', template: template ?? undefined, sendAt: at, whatsappId: connection }
-        : { body, mediaUrl: mediaUrl.trim() || undefined, sendAt: at, whatsappId: connection === '' ? undefined : connection };
+        ? { body: '', template: values.template ?? undefined, sendAt: at, whatsappId: connection }
+        : { body: values.body, mediaUrl: mediaUrl || undefined, sendAt: at, whatsappId: connection === '' ? undefined : connection };
       const saved = schedule
-        ? await updateSchedule(schedule.id, cloud ? { ...common, mediaUrl: null } : { ...common, mediaUrl: mediaUrl.trim() || null, template: null })
+        ? await updateSchedule(schedule.id, cloud ? { ...common, mediaUrl: null } : { ...common, mediaUrl: mediaUrl || null, template: null })
         : await createSchedule({
             ...common,
-            ...(fixed ? { contactId: fixed.contactId } : contact ? { contactId: contact.id } : { number: number.trim() }),
+            ...(fixed ? { contactId: fixed.contactId } : values.contact ? { contactId: values.contact.id } : { number: values.number.trim() }),
           });
       toastSuccess(editing ? t('schedules.saved') : t('schedules.created'));
       onSaved?.(saved);
       onClose();
     } catch (err) {
       toastError(err);
-    } finally {
-      setSaving(false);
     }
-  };
+  });
 
   return (
     <Dialog open onClose={onClose} maxWidth="sm" fullWidth scroll="paper" aria-labelledby={titleId}>
@@ -105,43 +143,45 @@ export function ScheduleDialog({ onClose, schedule, fixed, initialBody = '', onS
       <Box component="form" noValidate onSubmit={(e) => void submit(e)} data-testid="schedule-form" sx={{ display: 'flex', flexDirection: 'column', minHeight: 0 }}>
         <DialogContent dividers>
           <Stack spacing={2}>
-            {schedule || fixed ? (
+            {!chooseRecipient ? (
               <Typography variant="body2" data-testid="schedule-recipient">
                 {t('schedules.form.to', { name: schedule ? (schedule.contactName ?? schedule.number) : fixed!.contactName })}
               </Typography>
             ) : (
               <>
-                <Autocomplete<ContactDto>
-                  options={found}
-                  filterOptions={(o) => o}
-                  loading={isFetching}
-                  value={contact}
-                  inputValue={search}
-                  onInputChange={(_, v) => setSearch(v)}
-                  onChange={(_, v) => {
-                    setContact(v);
-                    edited('recipient');
-                  }}
-                  getOptionLabel={(c) => `${c.name} (${c.number})`}
-                  isOptionEqualToValue={(a, b) => a.id === b.id}
-                  noOptionsText={debounced.length < MIN_SEARCH ? t('schedules.form.typeToSearch') : t('schedules.form.noContacts')}
-                  renderInput={(params) => (
-                    <TextField
-                      {...params}
-                      label={t('schedules.form.contact')}
-                      error={!!errors.recipient}
-                      helperText={errors.recipient}
+                <Controller
+                  control={form.control}
+                  name="contact"
+                  render={({ field, fieldState }) => (
+                    <Autocomplete<ContactDto>
+                      options={found}
+                      filterOptions={(o) => o}
+                      loading={isFetching}
+                      value={field.value}
+                      inputValue={search}
+                      onInputChange={(_, v) => setSearch(v)}
+                      onChange={(_, v) => field.onChange(v)}
+                      onBlur={field.onBlur}
+                      getOptionLabel={(c) => `${c.name} (${c.number})`}
+                      isOptionEqualToValue={(a, b) => a.id === b.id}
+                      noOptionsText={debounced.length < MIN_SEARCH ? t('schedules.form.typeToSearch') : t('schedules.form.noContacts')}
+                      renderInput={(params) => (
+                        <TextField
+                          {...params}
+                          label={t('schedules.form.contact')}
+                          error={!!fieldState.error}
+                          helperText={errorText(fieldState.error?.message)}
+                        />
+                      )}
                     />
                   )}
                 />
-                <TextField
+                <FormTextField
+                  form={form}
+                  name="number"
                   label={t('schedules.form.number')}
-                  value={number}
-                  onChange={(e) => {
-                    setNumber(e.target.value);
-                    edited('recipient');
-                  }}
                   disabled={!!contact}
+                  errorText={errorText}
                   helperText={t('schedules.form.numberHelp')}
                   slotProps={{ htmlInput: { inputMode: 'tel', 'data-testid': 'schedule-number' } }}
                 />
@@ -152,7 +192,7 @@ export function ScheduleDialog({ onClose, schedule, fixed, initialBody = '', onS
                 select
                 label={t('campaigns.fields.connection')}
                 value={connection === '' ? '' : String(connection)}
-                onChange={(e) => setWhatsappId(Number(e.target.value))}
+                onChange={(e) => form.setValue('whatsappId', Number(e.target.value))}
                 slotProps={{ htmlInput: { 'data-testid': 'schedule-connection' } }}
               >
                 {connections.map((c) => (
@@ -167,58 +207,46 @@ export function ScheduleDialog({ onClose, schedule, fixed, initialBody = '', onS
                 key={connection}
                 whatsappId={connection}
                 initial={schedule?.template}
-                error={errors.body}
-                onChange={(value) => {
-                  setTemplate(value);
-                  if (value) edited('body');
-                }}
+                error={errorText(errors.body?.message)}
+                onChange={(value) => form.setValue('template', value, { shouldValidate: form.formState.isSubmitted })}
               />
             )}
             {!cloud && (
               <>
-                <TextField
+                <FormTextField
+                  form={form}
+                  name="body"
                   label={t('schedules.form.body')}
-                  value={body}
-                  onChange={(e) => {
-                    setBody(e.target.value);
-                    edited('body');
-                  }}
                   multiline
                   minRows={3}
                   maxRows={10}
                   autoFocus={!!fixed || editing}
-                  error={!!errors.body}
-                  helperText={errors.body}
+                  errorText={errorText}
                   slotProps={{ htmlInput: { 'data-testid': 'schedule-body' } }}
                 />
-                <TextField
+                <FormTextField
+                  form={form}
+                  name="mediaUrl"
                   label={t('schedules.form.mediaUrl')}
-                  value={mediaUrl}
-                  onChange={(e) => {
-                    setMediaUrl(e.target.value);
-                    edited('body');
-                  }}
+                  errorText={errorText}
                   helperText={t('schedules.form.mediaUrlHelp')}
                   slotProps={{ htmlInput: { inputMode: 'url', 'data-testid': 'schedule-media-url' } }}
                 />
               </>
             )}
-            <TextField
+            <FormTextField
+              form={form}
+              name="sendAt"
               type="datetime-local"
               label={t('schedules.form.sendAt')}
-              value={sendAt}
-              onChange={(e) => {
-                setSendAt(e.target.value);
-                edited('sendAt');
-              }}
               required
-              error={!!errors.sendAt}
-              helperText={errors.sendAt ?? t('schedules.form.sendAtHelp')}
+              errorText={errorText}
+              helperText={t('schedules.form.sendAtHelp')}
               slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 1, 'data-testid': 'schedule-send-at' } }}
             />
           </Stack>
         </DialogContent>
-        <FormDialogActions onCancel={onClose} submitting={saving} editing={editing} />
+        <FormDialogActions onCancel={onClose} submitting={isSubmitting} editing={editing} />
       </Box>
     </Dialog>
   );

@@ -1,4 +1,5 @@
-import { normalizeWhatsappNumber, NUMBER_PROBLEM_MESSAGES, type ContactDto, type ErrorBody } from '@wadesk/contracts';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { ContactWithoutExtraInfoInput, type ContactDto, type ErrorBody } from '@wadesk/contracts';
 import Autocomplete from '@mui/material/Autocomplete';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -7,11 +8,14 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
+import { Controller, useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { isAxiosError } from 'axios';
+import { z } from 'zod';
 import { useStableNavigate } from '../../app/stable-navigate';
+import { FormTextField } from '../../components/form-text-field';
 import { useDebouncedValue } from '../../hooks/use-debounced-value';
 import { toastError } from '../../services/toast-error';
 import { useAuth } from '../auth/auth-context';
@@ -24,6 +28,24 @@ const MIN_SEARCH = 3;
 
 type Option = ContactDto | { create: string };
 
+interface NewTicketValues {
+  contact: ContactDto | null;
+  name: string;
+  number: string;
+}
+
+const EMPTY: NewTicketValues = { contact: null, name: '', number: '' };
+
+/**
+ * A contact picked from the search, or a new one from its name and number with the contact form's rule
+ * (ContactWithoutExtraInfoInput: the one phone-number rule of issue 33 item 11 stores "+55 11 95555-4444" as digits).
+ */
+function newTicketSchema(creating: boolean) {
+  return creating
+    ? ContactWithoutExtraInfoInput.pick({ name: true, number: true }).extend({ contact: z.null() })
+    : z.object({ contact: z.custom<ContactDto>((v) => v != null, 'Required'), name: z.string(), number: z.string() });
+}
+
 /** New ticket (§2 Modals): pick a contact (or create one from the typed name) and open a ticket with it. */
 export function NewTicketModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
@@ -31,10 +53,10 @@ export function NewTicketModal({ open, onClose }: { open: boolean; onClose: () =
   const queryClient = useQueryClient();
   const { user } = useAuth();
   const [input, setInput] = useState('');
-  const [selected, setSelected] = useState<ContactDto | null>(null);
-  const [newNumber, setNewNumber] = useState<string | null>(null);
-  const [newName, setNewName] = useState('');
-  const [saving, setSaving] = useState(false);
+  /** A new contact is being written (the search offered to create one). */
+  const [creating, setCreating] = useState(false);
+  const resolver = useMemo(() => zodResolver(newTicketSchema(creating)) as unknown as Resolver<NewTicketValues>, [creating]);
+  const form = useForm<NewTicketValues>({ resolver, mode: 'onChange', defaultValues: EMPTY });
   const search = useDebouncedValue(input.trim().toLowerCase(), 500);
   const { data: contacts = [], isFetching } = useQuery({
     queryKey: ['contacts', 'search', search],
@@ -45,24 +67,17 @@ export function NewTicketModal({ open, onClose }: { open: boolean; onClose: () =
   const options: Option[] =
     search.length >= MIN_SEARCH && !isFetching && contacts.length === 0 && typed.length >= MIN_SEARCH ? [{ create: typed }] : contacts;
 
-  // The one phone-number rule (issue 33 item 11): "+55 11 95555-4444" is stored as digits; a wrong number says why.
-  const phone = newNumber === null || newNumber.trim() === '' ? null : normalizeWhatsappNumber(newNumber);
-  const phoneError = phone && !phone.ok ? translateNumberError(t, NUMBER_PROBLEM_MESSAGES[phone.reason]) ?? null : null;
-
   const close = () => {
     setInput('');
-    setSelected(null);
-    setNewNumber(null);
-    setNewName('');
+    setCreating(false);
+    form.reset(EMPTY);
     onClose();
   };
 
-  const submit = async () => {
-    setSaving(true);
+  const submit = form.handleSubmit(async (values) => {
     try {
-      let contact = selected;
-      if (!contact && phone?.ok) contact = await createContact({ name: newName.trim(), number: phone.number });
-      if (!contact) return;
+      // The values passed the schema: a new contact's number is its digits.
+      const contact = values.contact ?? (await createContact({ name: values.name, number: values.number }));
       const ticket = await createTicket({ contactId: contact.id, userId: user?.id, status: 'open' });
       applyTicketChange(queryClient, user, { type: 'update', ticket, moveToTop: true });
       close();
@@ -77,63 +92,56 @@ export function NewTicketModal({ open, onClose }: { open: boolean; onClose: () =
         return;
       }
       toastError(err);
-    } finally {
-      setSaving(false);
     }
-  };
+  });
 
   return (
     <Dialog open={open} onClose={close} maxWidth="xs" fullWidth>
       <DialogTitle>{t('tickets.newTicket.title')}</DialogTitle>
       <DialogContent sx={{ pt: '8px !important', display: 'flex', flexDirection: 'column', gap: 2 }}>
-        {newNumber === null ? (
-          <Autocomplete<Option>
-            options={options}
-            filterOptions={(o) => o}
-            loading={isFetching}
-            inputValue={input}
-            onInputChange={(_, v) => setInput(v)}
-            value={selected}
-            onChange={(_, value) => {
-              if (value && 'create' in value) {
-                const isNumber = /^[\d\s()+.-]+$/.test(value.create);
-                setNewName(isNumber ? '' : value.create);
-                setNewNumber(isNumber ? value.create : '');
-                setSelected(null);
-              } else setSelected(value);
-            }}
-            getOptionLabel={(o) => ('create' in o ? t('tickets.newTicket.create', { name: o.create }) : `${o.name} - ${o.number}`)}
-            isOptionEqualToValue={(a, b) => 'id' in a && 'id' in b && a.id === b.id}
-            noOptionsText={search.length < MIN_SEARCH ? t('tickets.newTicket.minChars') : t('tickets.newTicket.noContacts')}
-            renderInput={(params) => (
-              <TextField
-                {...params}
-                autoFocus
-                label={t('tickets.newTicket.contact')}
+        {!creating ? (
+          <Controller
+            control={form.control}
+            name="contact"
+            render={({ field }) => (
+              <Autocomplete<Option>
+                options={options}
+                filterOptions={(o) => o}
+                loading={isFetching}
+                inputValue={input}
+                onInputChange={(_, v) => setInput(v)}
+                value={field.value}
+                onChange={(_, value) => {
+                  if (value && 'create' in value) {
+                    const isNumber = /^[\d\s()+.-]+$/.test(value.create);
+                    setCreating(true);
+                    form.reset({ contact: null, name: isNumber ? '' : value.create, number: isNumber ? value.create : '' });
+                  } else field.onChange(value);
+                }}
+                getOptionLabel={(o) => ('create' in o ? t('tickets.newTicket.create', { name: o.create }) : `${o.name} - ${o.number}`)}
+                isOptionEqualToValue={(a, b) => 'id' in a && 'id' in b && a.id === b.id}
+                noOptionsText={search.length < MIN_SEARCH ? t('tickets.newTicket.minChars') : t('tickets.newTicket.noContacts')}
+                renderInput={(params) => <TextField {...params} autoFocus label={t('tickets.newTicket.contact')} />}
               />
             )}
           />
         ) : (
           <>
-            <TextField label={t('tickets.newTicket.name')} value={newName} onChange={(e) => setNewName(e.target.value)} autoFocus />
-            <TextField
+            <FormTextField form={form} name="name" label={t('tickets.newTicket.name')} autoFocus />
+            <FormTextField
+              form={form}
+              name="number"
               label={t('tickets.newTicket.number')}
-              value={newNumber}
-              onChange={(e) => setNewNumber(e.target.value)}
               slotProps={{ htmlInput: { inputMode: 'tel' } }}
-              error={phoneError !== null}
-              helperText={phoneError ?? t('tickets.newTicket.numberHelp')}
+              errorText={(message) => translateNumberError(t, message)}
+              helperText={t('tickets.newTicket.numberHelp')}
             />
           </>
         )}
       </DialogContent>
       <DialogActions>
         <Button onClick={close}>{t('common.cancel')}</Button>
-        <Button
-          variant="contained"
-          onClick={() => void submit()}
-          disabled={saving || (!selected && (!phone?.ok || newName.trim().length < 2))}
-        >
+        <Button variant="contained" onClick={() => void submit()} disabled={form.formState.isSubmitting || !form.formState.isValid}>
           {t('tickets.newTicket.start')}
         </Button>
       </DialogActions>

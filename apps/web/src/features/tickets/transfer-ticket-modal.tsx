@@ -1,4 +1,5 @@
-import { isAdmin, type ColleagueDto, type TicketDto } from '@wadesk/contracts';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { idField, isAdmin, type ColleagueDto, type TicketDto } from '@wadesk/contracts';
 import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -10,8 +11,9 @@ import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import { toastError } from '../../services/toast-error';
 import { useAuth } from '../auth/auth-context';
 import { updateTicket, useColleagues, useConnections, useQueuesList, type TicketChange } from './tickets-api';
@@ -19,6 +21,28 @@ import { applyTicketChange } from './tickets-live';
 
 /** The first choice of the list: nobody, the ticket waits in the chosen queue (§4: pending, no user). */
 const NOBODY_ID = 0;
+
+/** A queue or connection to move to, or '' to keep the ticket's. */
+const keepOrId = z.union([idField, z.literal('')]);
+
+/**
+ * Who takes it is required (§5); "nobody" needs a queue to wait in (§4). Messages are i18n keys. The ids follow the
+ * server's rule (idField).
+ */
+const TransferSchema = z
+  .object({ user: z.custom<ColleagueDto>((v) => v != null, 'tickets.transfer.required'), queueId: keepOrId, whatsappId: keepOrId })
+  .superRefine((v, ctx) => {
+    if (v.user?.id === NOBODY_ID && v.queueId === '') ctx.addIssue({ code: 'custom', path: ['queueId'], message: 'tickets.transfer.queueRequired' });
+  });
+
+interface TransferValues {
+  user: ColleagueDto | null;
+  queueId: number | '';
+  whatsappId: number | '';
+}
+
+const EMPTY: TransferValues = { user: null, queueId: '', whatsappId: '' };
+const resolver = zodResolver(TransferSchema) as unknown as Resolver<TransferValues>;
 
 /** The selects show "Keep as is" while nothing is chosen, rather than an empty box. */
 const KEEP_AS_IS_SHOWN = { select: { displayEmpty: true }, inputLabel: { shrink: true } } as const;
@@ -33,11 +57,8 @@ export function TransferTicketModal({ ticket, open, onClose, onDone }: { ticket:
   const { user: me } = useAuth();
   const admin = isAdmin(me);
   const queryClient = useQueryClient();
-  const [user, setUser] = useState<ColleagueDto | null>(null);
-  const [queueId, setQueueId] = useState<number | ''>('');
-  const [whatsappId, setWhatsappId] = useState<number | ''>('');
-  const [saving, setSaving] = useState(false);
-  const [tried, setTried] = useState(false);
+  const form = useForm<TransferValues>({ resolver, defaultValues: EMPTY });
+  const [user, queueId] = useWatch({ control: form.control, name: ['user', 'queueId'] });
   const colleagues = useColleagues(open);
   const nobody: ColleagueDto = { id: NOBODY_ID, name: t('tickets.transfer.nobody'), queues: [] };
   const options = colleagues.data ? [nobody, ...colleagues.data] : [];
@@ -46,29 +67,26 @@ export function TransferTicketModal({ ticket, open, onClose, onDone }: { ticket:
   const queues = user && user.queues.length > 0 ? user.queues : allQueues;
   const toQueue = user?.id === NOBODY_ID;
   const { data: connections = [] } = useConnections(open && admin);
+  const { errors } = form.formState;
 
   const close = () => {
-    setUser(null);
-    setQueueId('');
-    setWhatsappId('');
-    setTried(false);
+    form.reset(EMPTY);
     onClose();
   };
 
   const pickUser = (picked: ColleagueDto | null) => {
-    setUser(picked);
+    form.setValue('user', picked, { shouldValidate: form.formState.isSubmitted });
     // A queue chosen for someone else may not be one of the new colleague's.
-    if (picked && picked.queues.length > 0 && queueId !== '' && !picked.queues.some((q) => q.id === queueId)) setQueueId('');
+    if (picked && picked.queues.length > 0 && queueId !== '' && !picked.queues.some((q) => q.id === queueId)) form.setValue('queueId', '');
+    // Once Transfer was pressed, the queue's rule follows the choice ("nobody" needs one, a colleague does not).
+    if (form.formState.isSubmitted) void form.trigger('queueId');
   };
 
-  const submit = async () => {
-    setTried(true);
-    if (!user || (toQueue && queueId === '')) return;
+  const submit = form.handleSubmit(async (values) => {
     // Nobody + a queue: the server sends the ticket back to pending in that queue.
-    const change: TicketChange = toQueue ? { userId: null } : { userId: user.id };
-    if (queueId !== '') change.queueId = queueId;
-    if (admin && whatsappId !== '') change.whatsappId = whatsappId;
-    setSaving(true);
+    const change: TicketChange = values.user?.id === NOBODY_ID ? { userId: null } : { userId: values.user!.id };
+    if (values.queueId !== '') change.queueId = values.queueId;
+    if (admin && values.whatsappId !== '') change.whatsappId = values.whatsappId;
     try {
       const updated = await updateTicket(ticket.id, change);
       applyTicketChange(queryClient, me, { type: 'update', ticket: updated });
@@ -76,13 +94,11 @@ export function TransferTicketModal({ ticket, open, onClose, onDone }: { ticket:
       onDone(updated);
     } catch (err) {
       toastError(err);
-    } finally {
-      setSaving(false);
     }
-  };
+  });
 
-  const userMissing = tried && !user;
-  const queueMissing = tried && toQueue && queueId === '';
+  const userError = errors.user?.message;
+  const queueError = errors.queueId?.message;
   return (
     <Dialog open={open} onClose={close} maxWidth="xs" fullWidth>
       <DialogTitle>{t('tickets.transfer.title')}</DialogTitle>
@@ -123,46 +139,66 @@ export function TransferTicketModal({ ticket, open, onClose, onDone }: { ticket:
               {...params}
               label={t('tickets.transfer.user')}
               required
-              error={userMissing}
-              helperText={userMissing ? t('tickets.transfer.required') : t('tickets.transfer.userHelp')}
+              error={!!userError}
+              helperText={userError ? t(userError) : t('tickets.transfer.userHelp')}
             />
           )}
         />
-        <TextField
-          select
-          label={t('tickets.transfer.queue')}
-          value={queueId}
-          onChange={(e) => setQueueId(e.target.value === '' ? '' : Number(e.target.value))}
-          required={toQueue}
-          slotProps={KEEP_AS_IS_SHOWN}
-          error={queueMissing}
-          helperText={queueMissing ? t('tickets.transfer.queueRequired') : undefined}
-        >
-          <MenuItem value="">
-            <em>{t('tickets.transfer.noChange')}</em>
-          </MenuItem>
-          {queues.map((q) => (
-            <MenuItem key={q.id} value={q.id}>
-              {q.name}
-            </MenuItem>
-          ))}
-        </TextField>
-        {admin && (
-          <TextField select label={t('tickets.transfer.connection')} value={whatsappId} slotProps={KEEP_AS_IS_SHOWN} onChange={(e) => setWhatsappId(e.target.value === '' ? '' : Number(e.target.value))}>
-            <MenuItem value="">
-              <em>{t('tickets.transfer.noChange')}</em>
-            </MenuItem>
-            {connections.map((c) => (
-              <MenuItem key={c.id} value={c.id}>
-                {c.name}
+        <Controller
+          control={form.control}
+          name="queueId"
+          render={({ field }) => (
+            <TextField
+              select
+              label={t('tickets.transfer.queue')}
+              value={field.value}
+              onChange={(e) => field.onChange(e.target.value === '' ? '' : Number(e.target.value))}
+              onBlur={field.onBlur}
+              required={toQueue}
+              slotProps={KEEP_AS_IS_SHOWN}
+              error={!!queueError}
+              helperText={queueError ? t(queueError) : undefined}
+            >
+              <MenuItem value="">
+                <em>{t('tickets.transfer.noChange')}</em>
               </MenuItem>
-            ))}
-          </TextField>
+              {queues.map((q) => (
+                <MenuItem key={q.id} value={q.id}>
+                  {q.name}
+                </MenuItem>
+              ))}
+            </TextField>
+          )}
+        />
+        {admin && (
+          <Controller
+            control={form.control}
+            name="whatsappId"
+            render={({ field }) => (
+              <TextField
+                select
+                label={t('tickets.transfer.connection')}
+                value={field.value}
+                slotProps={KEEP_AS_IS_SHOWN}
+                onChange={(e) => field.onChange(e.target.value === '' ? '' : Number(e.target.value))}
+                onBlur={field.onBlur}
+              >
+                <MenuItem value="">
+                  <em>{t('tickets.transfer.noChange')}</em>
+                </MenuItem>
+                {connections.map((c) => (
+                  <MenuItem key={c.id} value={c.id}>
+                    {c.name}
+                  </MenuItem>
+                ))}
+              </TextField>
+            )}
+          />
         )}
       </DialogContent>
       <DialogActions>
         <Button onClick={close}>{t('common.cancel')}</Button>
-        <Button variant="contained" onClick={() => void submit()} disabled={saving}>
+        <Button variant="contained" onClick={() => void submit()} disabled={form.formState.isSubmitting}>
           {t('tickets.transfer.submit')}
         </Button>
       </DialogActions>
