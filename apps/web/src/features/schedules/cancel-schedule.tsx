@@ -37,6 +37,7 @@ export function useCancelSchedule(): { ask: (schedule: ScheduleDto) => void; dia
       title={t('schedules.cancelTitle')}
       text={t('schedules.cancelText')}
       confirmLabel={t('schedules.cancel')}
+      dismissLabel={t('schedules.keepScheduled')}
       busy={busy}
       onConfirm={() => void confirm()}
       onClose={() => setCancelling(null)}
