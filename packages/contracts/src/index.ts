@@ -18,6 +18,8 @@ export * from './schemas/schedules.js';
 export * from './schemas/history.js';
 export * from './schemas/email.js';
 export * from './schemas/outreach.js';
+export * from './schemas/dashboard.js';
+export * from './schemas/health.js';
 export * from './whatsapp-number.js';
 export * from './permissions.js';
 export * from './search-excerpt.js';

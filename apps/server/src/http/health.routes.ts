@@ -1,6 +1,7 @@
-import type { ErrorBody } from '@wadesk/contracts';
+import { HealthDto, HealthUnavailableDto, ReadyDto } from '@wadesk/contracts';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { MIGRATIONS_FOLDER, rowsOf, type DatabaseHandle } from '../db/client.js';
@@ -22,12 +23,19 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
  * `simulator` says whether the built-in simulator runs (SIMULATOR=on), so the web offers its page only then;
  * `guideUrl` is where the user guide is published (GUIDE_URL, null when unset), for the user menu's Help.
  */
-export function healthRoutes(app: FastifyInstance, database: DatabaseHandle, features: { simulator: boolean; guideUrl?: string }): void {
-  app.get('/api/health', { config: { access: 'public' } }, async (request, reply) => {
+export function healthRoutes(http: FastifyInstance, database: DatabaseHandle, features: { simulator: boolean; guideUrl?: string }): void {
+  const app = http.withTypeProvider<ZodTypeProvider>();
+  const schema = {
+    operationId: 'getHealth',
+    summary: 'Liveness: the database answers (200, else 503), and the optional features of this server',
+    tags: ['Health'],
+    response: { 200: HealthDto, 503: HealthUnavailableDto },
+  };
+  app.get('/api/health', { config: { access: 'public' }, schema }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     try {
       await withTimeout(database.db.execute(sql`select 1`), PROBE_TIMEOUT_MS);
-      return { status: 'ok', database: database.kind, simulator: features.simulator, guideUrl: features.guideUrl ?? null };
+      return { status: 'ok' as const, database: database.kind, simulator: features.simulator, guideUrl: features.guideUrl ?? null };
     } catch (err) {
       request.log.warn({ err }, 'health: database unavailable');
       return reply.status(503).send({
@@ -35,7 +43,7 @@ export function healthRoutes(app: FastifyInstance, database: DatabaseHandle, fea
         message: 'The database is unavailable.',
         status: 'unavailable',
         database: database.kind,
-      } satisfies ErrorBody & { status: string; database: string });
+      });
     }
   });
 }
@@ -72,9 +80,16 @@ export interface ReadyDetails {
  * With an admin's access token the answer also has `details` (`ffmpeg: { path, version, source }`); anyone
  * else gets the same answer as without a token.
  */
-export function readyRoute(app: FastifyInstance, database: DatabaseHandle, readiness: Readiness, details?: ReadyDetails): void {
+export function readyRoute(http: FastifyInstance, database: DatabaseHandle, readiness: Readiness, details?: ReadyDetails): void {
+  const app = http.withTypeProvider<ZodTypeProvider>();
   const expected = latestMigration();
-  app.get('/api/ready', { config: { access: 'public', docs: { summary: 'Readiness: database, migrations, jobs, not shutting down (200 or 503)' } } }, async (request, reply) => {
+  const schema = {
+    operationId: 'getReadiness',
+    summary: 'Readiness: database, migrations, jobs, not shutting down (200, else 503 naming the failed check)',
+    tags: ['Health'],
+    response: { 200: ReadyDto, 503: ReadyDto },
+  };
+  app.get('/api/ready', { config: { access: 'public' }, schema }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     const checks: Record<'database' | 'migrations' | 'jobs' | 'shutdown', Check> = {
       database: 'failed',
@@ -93,7 +108,7 @@ export function readyRoute(app: FastifyInstance, database: DatabaseHandle, readi
       request.log.warn({ err }, 'ready: a check failed');
     }
     const ok = Object.values(checks).every((c) => c === 'ok');
-    const body = { status: ok ? 'ok' : 'unavailable', checks };
+    const body = { status: ok ? ('ok' as const) : ('unavailable' as const), checks };
     if (details && (await details.mayRead(request).catch(() => false))) {
       return reply.status(ok ? 200 : 503).send({ ...body, details: { ffmpeg: await details.ffmpeg() } });
     }
