@@ -231,7 +231,7 @@ export const MessageBubble = memo(function MessageBubble({ message, isGroup, ear
               <span aria-hidden="true"> · </span>
             </>
           )}
-          {formatTime(message.createdAt)}
+          <span data-testid="message-time">{formatTime(message.createdAt)}</span>
           {mine && <AckIcon ack={message.ack} />}
         </div>
         {message.sendError && (

@@ -118,7 +118,7 @@ export function SchedulesPage() {
                   {schedules.map((s) => (
                     <TableRow key={s.id} data-testid="schedule-row">
                       <TableCell>
-                        <Typography variant="body2" sx={{ whiteSpace: 'nowrap' }}>
+                        <Typography variant="body2" sx={{ whiteSpace: 'nowrap' }} data-testid="schedule-send-at-cell">
                           {formatDateTime(s.sendAt, 'dateTime')}
                         </Typography>
                         <Typography variant="caption" color="text.secondary" sx={{ display: { xs: 'block', sm: 'none' }, wordBreak: 'break-word' }}>
