@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { idField, integerField, pageNumberField, textField } from '../validation.js';
-import type { NumberProblem } from '../whatsapp-number.js';
-import { MessageTemplateField, type MessageTemplate } from './whatsapp.js';
+import { dateTimeText, idField, integerField, pageNumberField, textField } from '../validation.js';
+import { NUMBER_PROBLEM_MESSAGES, type NumberProblem } from '../whatsapp-number.js';
+import { MessageTemplateField } from './whatsapp.js';
+
+const NUMBER_PROBLEMS = Object.keys(NUMBER_PROBLEM_MESSAGES) as [NumberProblem, ...NumberProblem[]];
 
 /**
  * Bulk sends (§2 "Bulk-send tools", §5, §9): one campaign per send, run by the server as a durable job.
@@ -94,83 +96,94 @@ export type CampaignData = z.output<typeof CampaignInput>;
  * `GET /api/campaigns/media-folder`: where /ZDGMedia2's files must be. Attendants read the folder's label (its name),
  * never the server's absolute path; admins read the path too.
  */
-export interface BulkMediaFolderDto {
-  label: string;
-  /** The absolute path on the server: admins only. */
-  folder?: string;
-  /** Its files, named relative to it (sorted, at most MEDIA_FOLDER_LIST_MAX): /ZDGMedia2 offers them (issue 33 item 14). */
-  files?: string[];
-}
+export const BulkMediaFolderDto = z
+  .object({
+    label: z.string(),
+    /** The absolute path on the server: admins only. */
+    folder: z.string().optional(),
+    /** Its files, named relative to it (sorted, at most MEDIA_FOLDER_LIST_MAX): /ZDGMedia2 offers them (issue 33 item 14). */
+    files: z.array(z.string()).optional(),
+  })
+  .meta({ id: 'BulkMediaFolder' });
+export type BulkMediaFolderDto = z.infer<typeof BulkMediaFolderDto>;
 
 /** How many file names GET /api/campaigns/media-folder lists at most. */
 export const MEDIA_FOLDER_LIST_MAX = 500;
 
-export interface CampaignInvalidLine {
-  line: number;
-  reason: NumberProblem;
-}
+export const CampaignInvalidLine = z.object({ line: z.number().int(), reason: z.enum(NUMBER_PROBLEMS) });
+export type CampaignInvalidLine = z.infer<typeof CampaignInvalidLine>;
 
-export interface CampaignCreatedResponse {
-  id: number;
-  /** Recipients that will be sent to (valid, distinct numbers). */
-  total: number;
-  invalid: CampaignInvalidLine[];
-}
+export const CampaignCreatedResponse = z
+  .object({
+    id: z.number().int(),
+    /** Recipients that will be sent to (valid, distinct numbers). */
+    total: z.number().int(),
+    invalid: z.array(CampaignInvalidLine),
+  })
+  .meta({ id: 'CampaignCreated' });
+export type CampaignCreatedResponse = z.infer<typeof CampaignCreatedResponse>;
 
-export interface CampaignDto {
-  id: number;
-  kind: CampaignKind;
-  status: CampaignStatus;
-  whatsappId: number;
-  whatsappName: string | null;
-  userId: number | null;
-  userName: string | null;
-  message: string | null;
-  url: string | null;
-  title: string | null;
-  path: string | null;
-  minInterval: number;
-  maxInterval: number;
-  /** The template each recipient gets (cloud-api connections, issue 18); null for a free-text send. */
-  template: MessageTemplate | null;
-  /** Valid recipients. */
-  total: number;
-  sent: number;
-  failed: number;
-  /** Recipients whose outcome is not known (the server stopped during their send): never sent again. */
-  unknown: number;
-  /** Lines that were not numbers (or repeated one). */
-  invalid: number;
-  /** When the next send is due, while running. */
-  nextSendAt: string | null;
-  /** Why the campaign paused or stopped by itself (e.g. the connection went down). */
-  lastError: string | null;
-  createdAt: string;
-  /** Last change: of two copies of a campaign, the later one is current (socket events may cross). */
-  updatedAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-}
+/** The approved template a bulk send or a scheduled message goes out as (an answer: `MessageTemplateField` as stored). */
+export const MessageTemplateDto = z
+  .object({ name: z.string(), language: z.string(), variables: z.array(z.string()) })
+  .meta({ id: 'MessageTemplate', description: 'An approved Cloud API template: its name, language and the values of its {{n}} placeholders in order.' });
 
-export interface CampaignListResponse {
-  campaigns: CampaignDto[];
-  hasMore: boolean;
-}
+export const CampaignDto = z
+  .object({
+    id: z.number().int(),
+    kind: z.enum(CAMPAIGN_KINDS),
+    status: z.enum(CAMPAIGN_STATUSES),
+    whatsappId: z.number().int(),
+    whatsappName: z.string().nullable(),
+    userId: z.number().int().nullable(),
+    userName: z.string().nullable(),
+    message: z.string().nullable(),
+    url: z.string().nullable(),
+    title: z.string().nullable(),
+    path: z.string().nullable(),
+    minInterval: z.number().int(),
+    maxInterval: z.number().int(),
+    /** The template each recipient gets (cloud-api connections, issue 18); null for a free-text send. */
+    template: MessageTemplateDto.nullable(),
+    /** Valid recipients. */
+    total: z.number().int(),
+    sent: z.number().int(),
+    failed: z.number().int(),
+    /** Recipients whose outcome is not known (the server stopped during their send): never sent again. */
+    unknown: z.number().int(),
+    /** Lines that were not numbers (or repeated one). */
+    invalid: z.number().int(),
+    /** When the next send is due, while running. */
+    nextSendAt: dateTimeText.nullable(),
+    /** Why the campaign paused or stopped by itself (e.g. the connection went down). */
+    lastError: z.string().nullable(),
+    createdAt: dateTimeText,
+    /** Last change: of two copies of a campaign, the later one is current (socket events may cross). */
+    updatedAt: dateTimeText,
+    startedAt: dateTimeText.nullable(),
+    finishedAt: dateTimeText.nullable(),
+  })
+  .meta({ id: 'Campaign', description: 'A bulk send (a campaign), with its counts.' });
+export type CampaignDto = z.infer<typeof CampaignDto>;
 
-export interface CampaignRecipientDto {
-  /** Line of the numbers text (1-based). */
-  line: number;
-  /** The normalized number; the line's text for an invalid line. */
-  number: string;
-  status: RecipientStatus;
-  error: string | null;
-  sentAt: string | null;
-}
+export const CampaignListResponse = z.object({ campaigns: z.array(CampaignDto), hasMore: z.boolean() });
+export type CampaignListResponse = z.infer<typeof CampaignListResponse>;
 
-export interface CampaignRecipientListResponse {
-  recipients: CampaignRecipientDto[];
-  hasMore: boolean;
-}
+export const CampaignRecipientDto = z
+  .object({
+    /** Line of the numbers text (1-based). */
+    line: z.number().int(),
+    /** The normalized number; the line's text for an invalid line. */
+    number: z.string(),
+    status: z.enum(RECIPIENT_STATUSES),
+    error: z.string().nullable(),
+    sentAt: dateTimeText.nullable(),
+  })
+  .meta({ id: 'CampaignRecipient' });
+export type CampaignRecipientDto = z.infer<typeof CampaignRecipientDto>;
+
+export const CampaignRecipientListResponse = z.object({ recipients: z.array(CampaignRecipientDto), hasMore: z.boolean() });
+export type CampaignRecipientListResponse = z.infer<typeof CampaignRecipientListResponse>;
 
 export const CampaignListQuery = z.object({ pageNumber: pageNumberField });
 export const CampaignRecipientListQuery = z.object({ pageNumber: pageNumberField });
