@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idField, integerField, pageNumberField, textField } from '../validation.js';
+import { dateTimeText, idField, integerField, pageNumberField, textField } from '../validation.js';
 import { MAX_CAMPAIGN_INTERVAL } from './campaigns.js';
 
 /**
@@ -99,77 +99,85 @@ export function groupActionFieldProblems(input: { action: GroupActionKind } & Pa
 }
 
 /** A group of a connection, as the page lists them. */
-export interface GroupDto {
-  id: string;
-  subject: string;
-  description: string | null;
-  participants: number;
-  /** Only admins may send. */
-  announce: boolean;
-}
+export const GroupDto = z
+  .object({
+    id: z.string(),
+    subject: z.string(),
+    description: z.string().nullable(),
+    participants: z.number().int(),
+    /** Only admins may send. */
+    announce: z.boolean(),
+  })
+  .meta({ id: 'Group', description: "A group of a connection: its id (…@g.us), title, description and size." });
+export type GroupDto = z.infer<typeof GroupDto>;
 
-export interface GroupActionDto {
-  id: number;
-  kind: GroupActionKind;
-  status: GroupActionStatus;
-  whatsappId: number;
-  whatsappName: string | null;
-  /** Who started it; null for the send API. */
-  userId: number | null;
-  userName: string | null;
-  subject: string | null;
-  description: string | null;
-  title: string | null;
-  message: string | null;
-  minInterval: number;
-  maxInterval: number;
-  /** Groups (or participants, or 1 for create) to act on; 0 until the job has listed them. */
-  total: number;
-  /** Finished so far, whatever the outcome. */
-  done: number;
-  failed: number;
-  /** Outcome not known (the server stopped during that step): never done again. */
-  unknown: number;
-  /** Participants left out of a private message: the connection's own number and repeats. */
-  skipped: number;
-  /** When the next step is due, while queued or running. */
-  nextRunAt: string | null;
-  lastError: string | null;
-  createdAt: string;
-  updatedAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-}
+export const GroupListResponse = z.array(GroupDto);
+
+export const GroupActionDto = z
+  .object({
+    id: z.number().int(),
+    kind: z.enum(GROUP_ACTION_KINDS),
+    status: z.enum(GROUP_ACTION_STATUSES),
+    whatsappId: z.number().int(),
+    whatsappName: z.string().nullable(),
+    /** Who started it; null for the send API. */
+    userId: z.number().int().nullable(),
+    userName: z.string().nullable(),
+    subject: z.string().nullable(),
+    description: z.string().nullable(),
+    title: z.string().nullable(),
+    message: z.string().nullable(),
+    minInterval: z.number().int(),
+    maxInterval: z.number().int(),
+    /** Groups (or participants, or 1 for create) to act on; 0 until the job has listed them. */
+    total: z.number().int(),
+    /** Finished so far, whatever the outcome. */
+    done: z.number().int(),
+    failed: z.number().int(),
+    /** Outcome not known (the server stopped during that step): never done again. */
+    unknown: z.number().int(),
+    /** Participants left out of a private message: the connection's own number and repeats. */
+    skipped: z.number().int(),
+    /** When the next step is due, while queued or running. */
+    nextRunAt: dateTimeText.nullable(),
+    lastError: z.string().nullable(),
+    createdAt: dateTimeText,
+    updatedAt: dateTimeText,
+    startedAt: dateTimeText.nullable(),
+    finishedAt: dateTimeText.nullable(),
+  })
+  .meta({ id: 'GroupAction', description: 'An action on the groups of a connection, with its counts.' });
+export type GroupActionDto = z.infer<typeof GroupActionDto>;
 
 /** One group (or participant) of an action, with its outcome. */
-export interface GroupActionItemDto {
-  line: number;
-  /** The group id, or the participant's number. */
-  target: string;
-  /** The group's title (for a participant: the first group they were found in). */
-  label: string | null;
-  status: GroupItemStatus;
-  error: string | null;
-  /** What the step made: the new group's id (create). */
-  result: string | null;
-  finishedAt: string | null;
-}
+export const GroupActionItemDto = z
+  .object({
+    line: z.number().int(),
+    /** The group id, or the participant's number. */
+    target: z.string(),
+    /** The group's title (for a participant: the first group they were found in). */
+    label: z.string().nullable(),
+    status: z.enum(GROUP_ITEM_STATUSES),
+    error: z.string().nullable(),
+    /** What the step made: the new group's id (create). */
+    result: z.string().nullable(),
+    finishedAt: dateTimeText.nullable(),
+  })
+  .meta({ id: 'GroupActionItem' });
+export type GroupActionItemDto = z.infer<typeof GroupActionItemDto>;
 
-export interface GroupActionStartedResponse {
-  groupAction: GroupActionDto;
+export const GroupActionStartedResponse = z.object({
+  groupAction: GroupActionDto,
   /** The first step's job (`GET /api/jobs/:id`). */
-  jobId: string;
-}
+  jobId: z.string(),
+});
+export type GroupActionStartedResponse = z.infer<typeof GroupActionStartedResponse>;
 
-export interface GroupActionListResponse {
-  groupActions: GroupActionDto[];
-  hasMore: boolean;
-}
+export const GroupActionListResponse = z.object({ groupActions: z.array(GroupActionDto), hasMore: z.boolean() });
+export type GroupActionListResponse = z.infer<typeof GroupActionListResponse>;
 
-export interface GroupActionItemListResponse {
-  items: GroupActionItemDto[];
-  hasMore: boolean;
-}
+export const GroupActionItemListResponse = z.object({ items: z.array(GroupActionItemDto), hasMore: z.boolean() });
+export type GroupActionItemListResponse = z.infer<typeof GroupActionItemListResponse>;
 
 export const GroupListQuery = z.object({ whatsappId: idField.optional() });
 export const GroupActionListQuery = z.object({ pageNumber: pageNumberField });
