@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hasNoNulCharacter, idField, INPUT_MESSAGES, integerField, isWellFormedDataUrl, pageNumberField, textField } from '../validation.js';
+import { dateTimeText, hasNoNulCharacter, idField, INPUT_MESSAGES, integerField, isWellFormedDataUrl, pageNumberField, textField } from '../validation.js';
 import { chatIdDigits } from '../whatsapp-number.js';
 
 /**
@@ -32,65 +32,70 @@ export const HistoryImportInput = z.object({
 export type HistoryImportInput = z.input<typeof HistoryImportInput>;
 export type HistoryImportData = z.output<typeof HistoryImportInput>;
 
-export interface HistoryImportDto {
-  id: number;
-  status: HistoryImportStatus;
-  whatsappId: number;
-  whatsappName: string | null;
-  /** Who started it; null for the send API. */
-  userId: number | null;
-  userName: string | null;
-  /** One contact's chat only; null: every chat. */
-  contactNumber: string | null;
-  /** Messages per chat (the newest ones). */
-  limit: number;
-  /** Chats to import; 0 until the first step has listed them. */
-  chatsTotal: number;
-  chatsDone: number;
-  /** Messages stored by this import. */
-  messagesImported: number;
-  /** Messages of the chats that were stored before (an earlier import, or received live). */
-  messagesSkipped: number;
-  /** Closed tickets made for chats that had no current ticket. */
-  ticketsCreated: number;
-  /** Current (open or pending) tickets that received imported messages. */
-  ticketsJoined: number;
-  /** Group chats left out (groups are off in the settings). */
-  groupsSkipped: number;
-  /**
-   * Chats holding fewer messages than the limit, for which older ones were asked from the phone (WhatsApp's
-   * on-demand history): they arrive in a moment, and importing again brings them.
-   */
-  olderRequested: number;
-  lastError: string | null;
-  createdAt: string;
-  updatedAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-}
+export const HistoryImportDto = z
+  .object({
+    id: z.number().int(),
+    status: z.enum(HISTORY_IMPORT_STATUSES),
+    whatsappId: z.number().int(),
+    whatsappName: z.string().nullable(),
+    /** Who started it; null for the send API. */
+    userId: z.number().int().nullable(),
+    userName: z.string().nullable(),
+    /** One contact's chat only; null: every chat. */
+    contactNumber: z.string().nullable(),
+    /** Messages per chat (the newest ones). */
+    limit: z.number().int(),
+    /** Chats to import; 0 until the first step has listed them. */
+    chatsTotal: z.number().int(),
+    chatsDone: z.number().int(),
+    /** Messages stored by this import. */
+    messagesImported: z.number().int(),
+    /** Messages of the chats that were stored before (an earlier import, or received live). */
+    messagesSkipped: z.number().int(),
+    /** Closed tickets made for chats that had no current ticket. */
+    ticketsCreated: z.number().int(),
+    /** Current (open or pending) tickets that received imported messages. */
+    ticketsJoined: z.number().int(),
+    /** Group chats left out (groups are off in the settings). */
+    groupsSkipped: z.number().int(),
+    /**
+     * Chats holding fewer messages than the limit, for which older ones were asked from the phone (WhatsApp's
+     * on-demand history): they arrive in a moment, and importing again brings them.
+     */
+    olderRequested: z.number().int(),
+    lastError: z.string().nullable(),
+    createdAt: dateTimeText,
+    updatedAt: dateTimeText,
+    startedAt: dateTimeText.nullable(),
+    finishedAt: dateTimeText.nullable(),
+  })
+  .meta({ id: 'HistoryImport', description: "An import of a connection's device history, with its counts." });
+export type HistoryImportDto = z.infer<typeof HistoryImportDto>;
 
-export interface HistoryImportStartedResponse {
-  historyImport: HistoryImportDto;
+export const HistoryImportStartedResponse = z.object({
+  historyImport: HistoryImportDto,
   /** The first step's job (`GET /api/jobs/:id`). */
-  jobId: string;
-}
+  jobId: z.string(),
+});
+export type HistoryImportStartedResponse = z.infer<typeof HistoryImportStartedResponse>;
 
-export interface HistoryImportListResponse {
-  historyImports: HistoryImportDto[];
-  hasMore: boolean;
-}
+export const HistoryImportListResponse = z.object({ historyImports: z.array(HistoryImportDto), hasMore: z.boolean() });
+export type HistoryImportListResponse = z.infer<typeof HistoryImportListResponse>;
 
 export const HistoryImportListQuery = z.object({ pageNumber: pageNumberField });
 export const HISTORY_IMPORT_PAGE_SIZE = 20;
 
 /** What the device holds for a connection (`GET /api/history/device?whatsappId=`): before importing. */
-export interface DeviceHistorySummaryDto {
-  whatsappId: number;
-  chats: number;
-  messages: number;
-  oldest: string | null;
-  newest: string | null;
-}
+export const DeviceHistorySummaryDto = z
+  .object({
+    whatsappId: z.number().int(),
+    chats: z.number().int(),
+    messages: z.number().int(),
+    oldest: dateTimeText.nullable(),
+    newest: dateTimeText.nullable(),
+  })
+  .meta({ id: 'DeviceHistorySummary' });
+export type DeviceHistorySummaryDto = z.infer<typeof DeviceHistorySummaryDto>;
 export const DeviceHistoryQuery = z.object({ whatsappId: idField.optional() });
 
 /**
@@ -113,10 +118,10 @@ export const SyncMessageInput = z.object({ limit: limitField, token: apiToken, t
 export const SyncMessageUserInput = z.object({ user: contactNumber, limit: limitField, token: apiToken, ticketwhatsappId: idField.optional() });
 
 /** A history import was accepted (202): it runs as a chain of jobs; `jobId` is its first step. */
-export interface HistoryImportAcceptedResponse {
-  jobId: string;
-  historyImportId: number;
-}
+export const HistoryImportAcceptedResponse = z
+  .object({ jobId: z.string(), historyImportId: z.number().int() })
+  .meta({ id: 'HistoryImportAccepted', description: 'A history import was accepted: `jobId` is its first step (GET /api/jobs/{id}).' });
+export type HistoryImportAcceptedResponse = z.infer<typeof HistoryImportAcceptedResponse>;
 
 const networkToken = () => z.string().trim().min(1).max(200).refine(hasNoNulCharacter, INPUT_MESSAGES.invalidCharacter);
 
