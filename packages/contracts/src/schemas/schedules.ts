@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { calendarDateField, dayField, idField, pageNumberField, textField } from '../validation.js';
-import { MessageTemplateField, type MessageTemplate } from './whatsapp.js';
+import { calendarDateField, dateTimeText, dayField, idField, MESSAGES, pageNumberField, textField } from '../validation.js';
+import { MessageTemplateDto } from './campaigns.js';
+import { MessageTemplateField } from './whatsapp.js';
 
 /**
  * Scheduled messages (/ZDGAgendamento, §2; issue 14). A schedule is one message (text, or a file by URL with the
@@ -77,39 +78,55 @@ export const ScheduleListQuery = z.object({
 });
 export type ScheduleListQuery = z.input<typeof ScheduleListQuery>;
 
-export interface ScheduleDto {
-  id: number;
-  status: ScheduleStatus;
-  whatsappId: number;
-  whatsappName: string | null;
-  contactId: number | null;
-  contactName: string | null;
-  number: string;
-  body: string;
-  mediaUrl: string | null;
-  /** The template it goes out as (cloud-api connections, issue 18); null for text or a file. */
-  template: MessageTemplate | null;
-  /** When it is due (UTC, ISO). */
-  sendAt: string;
-  /** Who scheduled it; null once that user is deleted. */
-  userId: number | null;
-  userName: string | null;
-  /** Why it failed. */
-  error: string | null;
-  /** The sent message (and its ticket). */
-  messageId: number | null;
-  ticketId: number | null;
-  sentAt: string | null;
-  /** Sent more than a minute after its time (the app was not running then). */
-  late: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+export const ScheduleDto = z
+  .object({
+    id: z.number().int(),
+    status: z.enum(SCHEDULE_STATUSES),
+    whatsappId: z.number().int(),
+    whatsappName: z.string().nullable(),
+    contactId: z.number().int().nullable(),
+    contactName: z.string().nullable(),
+    number: z.string(),
+    body: z.string(),
+    mediaUrl: z.string().nullable(),
+    /** The template it goes out as (cloud-api connections, issue 18); null for text or a file. */
+    template: MessageTemplateDto.nullable(),
+    /** When it is due (UTC, ISO). */
+    sendAt: dateTimeText,
+    /** Who scheduled it; null once that user is deleted. */
+    userId: z.number().int().nullable(),
+    userName: z.string().nullable(),
+    /** Why it failed. */
+    error: z.string().nullable(),
+    /** The sent message (and its ticket). */
+    messageId: z.number().int().nullable(),
+    ticketId: z.number().int().nullable(),
+    sentAt: dateTimeText.nullable(),
+    /** Sent more than a minute after its time (the app was not running then). */
+    late: z.boolean(),
+    createdAt: dateTimeText,
+    updatedAt: dateTimeText,
+  })
+  .meta({ id: 'Schedule', description: 'A scheduled message.' });
+export type ScheduleDto = z.infer<typeof ScheduleDto>;
 
-export interface ScheduleListResponse {
-  schedules: ScheduleDto[];
-  hasMore: boolean;
-}
+export const ScheduleListResponse = z.object({ schedules: z.array(ScheduleDto), hasMore: z.boolean() });
+export type ScheduleListResponse = z.infer<typeof ScheduleListResponse>;
+
+/**
+ * `dataEnvio` read as its day (`dayField`) and kept as written: an ISO date-time names the day of that instant in the
+ * caller's time zone, which only the route knows (X-Time-Zone).
+ */
+const sendDay = dayField({ dayMonthYear: true });
+const sendDayField = z
+  .string({ error: MESSAGES.required })
+  .max(40, MESSAGES.tooLong)
+  .transform((text, ctx) => {
+    const result = sendDay.safeParse(text);
+    if (result.success) return { text, day: result.data };
+    for (const issue of result.error.issues) ctx.addIssue({ code: 'custom', message: issue.message });
+    return z.NEVER;
+  });
 
 /**
  * `POST /api/sendAgendamento` (§7, the DISPARAR button): sends now every scheduled message of the day `dataEnvio`
@@ -117,19 +134,21 @@ export interface ScheduleListResponse {
  * connection `ticketwhatsappId` (the default one when absent).
  */
 export const SendSchedulesInput = z.object({
-  dataEnvio: dayField({ dayMonthYear: true }),
+  dataEnvio: sendDayField,
   token: z.string().max(500).optional(),
   ticketwhatsappId: idField.optional(),
 });
 export type SendSchedulesInput = z.input<typeof SendSchedulesInput>;
 
-export interface SendSchedulesResponse {
-  dataEnvio: string;
-  whatsappId: number;
+export const SendSchedulesResponse = z.object({
+  /** The day, YYYY-MM-DD. */
+  dataEnvio: z.string(),
+  whatsappId: z.number().int(),
   /** The schedules queued to be sent now. */
-  scheduleIds: number[];
-  count: number;
-}
+  scheduleIds: z.array(z.number().int()),
+  count: z.number().int(),
+});
+export type SendSchedulesResponse = z.infer<typeof SendSchedulesResponse>;
 
 /** Payload of the `schedule.send` job: sends the schedule if it is still `scheduled` at this `version`. */
 export const ScheduleSendJob = z.object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { idField, integerField, textField } from '../validation.js';
+import { dateTimeText, idField, integerField, textField } from '../validation.js';
 import { isOggUrl, MAX_CAMPAIGN_INTERVAL } from './campaigns.js';
-import { MessageTemplateField } from './whatsapp.js';
+import { MessageTemplateField, SESSION_STATUSES } from './whatsapp.js';
 
 /**
  * The send API (§7 auxiliary calls, under /api): the same names and payloads as the tools this product replaces.
@@ -118,26 +118,65 @@ export const GroupsMessageInput = z.object({
 export const GroupsOpenCloseInput = z.object({ token: apiToken, ticketwhatsappId: connection });
 
 /** A group action was accepted: it runs as a chain of jobs; `jobId` is its first step (`GET /api/jobs/:id`). */
-export interface GroupActionAcceptedResponse {
-  jobId: string;
-  groupActionId: number;
-}
+export const GroupActionAcceptedResponse = z
+  .object({ jobId: z.string(), groupActionId: z.number().int() })
+  .meta({ id: 'GroupActionAccepted', description: 'A group action was accepted: `jobId` is its first step (GET /api/jobs/{id}).' });
+export type GroupActionAcceptedResponse = z.infer<typeof GroupActionAcceptedResponse>;
 
 /** A send was accepted: it runs as a job (`GET /api/jobs/:id` shows its outcome). */
-export interface SendAcceptedResponse {
-  jobId: string;
-  campaignId: number;
-}
+export const SendAcceptedResponse = z
+  .object({ jobId: z.string(), campaignId: z.number().int() })
+  .meta({ id: 'SendAccepted', description: 'A send was accepted: it runs as a job (GET /api/jobs/{id} shows its outcome), a campaign of one.' });
+export type SendAcceptedResponse = z.infer<typeof SendAcceptedResponse>;
 
-export interface ApiConnectionDto {
-  id: number;
-  name: string;
-  status: string;
-  isDefault: boolean;
-}
+export const ApiConnectionDto = z
+  .object({ id: z.number().int(), name: z.string(), status: z.enum(SESSION_STATUSES), isDefault: z.boolean() })
+  .meta({ id: 'ApiConnection' });
+export type ApiConnectionDto = z.infer<typeof ApiConnectionDto>;
 
 /** `GET /api/whatsappzdg`: every connection's status and id, and the ids of the connected ones. */
-export interface ApiConnectionsResponse {
-  connections: ApiConnectionDto[];
-  connectedIds: number[];
-}
+export const ApiConnectionsResponse = z.object({ connections: z.array(ApiConnectionDto), connectedIds: z.array(z.number().int()) });
+export type ApiConnectionsResponse = z.infer<typeof ApiConnectionsResponse>;
+
+/** `GET /api/whatsappzdg/active`: the active instance, the default connection. */
+export const ApiActiveConnectionResponse = ApiConnectionDto.pick({ id: true, name: true, status: true });
+export type ApiActiveConnectionResponse = z.infer<typeof ApiActiveConnectionResponse>;
+
+/** `POST /api/zdgGetWppId`: the connection the ticket uses, as whaticket's clients read it. */
+export const GetWppIdResponse = z.object({ dbWpp: z.array(z.object({ whatsappId: z.number().int() })) });
+export type GetWppIdResponse = z.infer<typeof GetWppIdResponse>;
+
+/** `POST /api/zdgProtocolo`: the ticket and the protocol number it now has. */
+export const ProtocolResponse = z.object({ ticket: z.number().int(), protocolo: z.string().nullable() });
+export type ProtocolResponse = z.infer<typeof ProtocolResponse>;
+
+/** `POST /api/delContacts`: how many contacts were deleted. */
+export const DeleteAllContactsResponse = z.object({ deleted: z.number().int() });
+export type DeleteAllContactsResponse = z.infer<typeof DeleteAllContactsResponse>;
+
+export const JOB_STATES = ['created', 'retry', 'active', 'completed', 'cancelled', 'failed'] as const;
+export type JobStateName = (typeof JOB_STATES)[number];
+
+/** `GET /api/jobs/:id`: a job (a send, a step of a group action or history import) with its state and outcome. */
+export const JobDto = z
+  .object({
+    id: z.uuid(),
+    /** The job's kind: its queue (`campaign.step`, `group.step`, `history.step`, `schedule.send`…). */
+    name: z.string(),
+    state: z.enum(JOB_STATES),
+    /** The job's payload: each kind has its own (free JSON here; the kinds' payloads are the contracts' *Job schemas). */
+    data: z.unknown(),
+    retryCount: z.number().int(),
+    retryLimit: z.number().int(),
+    /** What the handler answered once completed, or the last attempt's error: free JSON, each kind its own. */
+    output: z.unknown(),
+    lastError: z.string().nullable(),
+    createdOn: dateTimeText,
+    startedOn: dateTimeText.nullable(),
+    completedOn: dateTimeText.nullable(),
+  })
+  .meta({ id: 'Job', description: "A job's state, attempts, last error and output." });
+export type JobDto = z.infer<typeof JobDto>;
+
+/** The path of `GET /api/jobs/:id`: a job id (a UUID, as the 202 answers give it). */
+export const JobParams = z.object({ id: z.uuid('Must be a job id') });

@@ -28,13 +28,14 @@ function tokenOf(request: FastifyRequest): string | null {
 }
 
 /**
- * The send API's guard (routes with access `apiToken`), once the body is parsed: an admin signed in by the auth
+ * The send API's guard (routes with access `apiToken`), once the body is parsed and before the route's schemas
+ * validate it (a call without the token is a 401 whatever its body): an admin signed in by the auth
  * hook passes; otherwise the token (body `token`, `?token=` or `Authorization: Bearer`) must be the setting
  * userApiToken — missing or wrong: 401 ERR_INVALID_API_TOKEN, never a 5xx. Calls are limited per token and wrong
  * tokens per address (429 ERR_RATE_LIMITED), in the database so every process shares the counts.
  */
 export function registerApiTokenGuard(app: FastifyInstance, db: Database, settings: SettingsService, limits = API_TOKEN_LIMITS): void {
-  app.addHook('preHandler', async (request, reply) => {
+  app.addHook('preValidation', async (request, reply) => {
     if (request.is404 || request.routeOptions.config?.access !== 'apiToken') return;
     const counters = new RateLimitsRepository(db);
     let key: string;

@@ -1,29 +1,34 @@
 import {
+  ApiActiveConnectionResponse,
+  ApiConnectionsResponse,
   dayOfIsoInstant,
   DEFAULT_GROUP_MESSAGE_INTERVAL,
   DeleteAllContactsInput,
+  DeleteAllContactsResponse,
   GetWppIdInput,
+  GetWppIdResponse,
+  GroupActionAcceptedResponse,
   GroupsCreateInput,
   GroupsDescriptionInput,
   GroupsMessageInput,
   GroupsOpenCloseInput,
   GroupsSubjectInput,
-  SyncMessageInput,
-  SyncMessageUserInput,
+  HistoryImportAcceptedResponse,
   ProtocolInput,
+  ProtocolResponse,
+  SendAcceptedResponse,
   SendMediaInput,
   SendSchedulesInput,
+  SendSchedulesResponse,
   SendTextInput,
   SendVoiceInput,
-  type ApiConnectionsResponse,
-  type GroupActionAcceptedResponse,
-  type HistoryImportAcceptedResponse,
-  type SendAcceptedResponse,
+  SyncMessageInput,
+  SyncMessageUserInput,
 } from '@wadesk/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { RouteDocs } from '../../http/auth-hook.js';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { AppError } from '../../http/app-error.js';
-import { parse } from '../../http/validate.js';
 import { viewerTimeZone } from '../../http/viewer-time-zone.js';
 import type { CampaignsService, SingleSend } from '../campaigns/campaigns.service.js';
 import { groupFieldsError, type GroupActionRequest, type GroupsService } from '../groups/groups.service.js';
@@ -44,13 +49,16 @@ export interface SendApiServices {
   history: HistoryService;
 }
 
-const api = (summary: string, docs: Omit<RouteDocs, 'summary'> = {}) => ({ config: { access: 'apiToken' as const, docs: { summary, ...docs } } });
+const tags = ['Send API'];
+/** Every call takes the API token (body `token` or bearer) or a signed-in admin: send-api/api-token-guard.ts. */
+const config = { access: 'apiToken' as const };
 
 /**
  * The send API (§7 auxiliary calls): thin routes over the services the pages use. Sends answer 202 with the job
  * that sends them (one recipient, durable, sent once: a campaign of one, decision 0014).
  */
-export function sendApiRoutes(app: FastifyInstance, services: SendApiServices): void {
+export function sendApiRoutes(http: FastifyInstance, services: SendApiServices): void {
+  const app = http.withTypeProvider<ZodTypeProvider>();
   const { campaigns, groups, whatsapps, tickets, contacts, schedules, history } = services;
 
   const accepted = async (reply: FastifyReply, send: SingleSend) => {
@@ -58,22 +66,67 @@ export function sendApiRoutes(app: FastifyInstance, services: SendApiServices): 
     return reply.status(202).send(result);
   };
 
-  app.post('/api/zdg', api('Sends a text (or, on a Cloud API connection, an approved `template`) to a number or group (202: queued as a job)', { body: SendTextInput, status: 202 }), async (request, reply) => {
-    const input = parse(SendTextInput, request.body);
-    return accepted(reply, { whatsappId: input.ticketwhatsappId, to: input.number, kind: 'text', message: input.message, template: input.template });
-  });
+  app.post(
+    '/api/zdg',
+    {
+      config,
+      schema: {
+        operationId: 'sendTextWithApi',
+        summary: 'Send a text (or, on a Cloud API connection, an approved template) to a number or group',
+        description: '202: queued as a job (GET /api/jobs/{id}).',
+        tags,
+        body: SendTextInput,
+        response: { 202: SendAcceptedResponse },
+      },
+    },
+    async (request, reply) => {
+      const input = request.body;
+      return accepted(reply, { whatsappId: input.ticketwhatsappId, to: input.number, kind: 'text', message: input.message, template: input.template });
+    },
+  );
 
-  for (const path of ['/api/sendMedia', '/api/sendMediaZDG']) {
-    app.post(path, api('Sends a file by URL with a caption (202: queued as a job)', { body: SendMediaInput, status: 202 }), async (request, reply) => {
-      const input = parse(SendMediaInput, request.body);
-      return accepted(reply, { whatsappId: input.ticketwhatsappId, to: input.number, kind: 'mediaUrl', url: input.url, title: input.title });
-    });
+  for (const [path, operationId] of [
+    ['/api/sendMedia', 'sendMediaWithApi'],
+    ['/api/sendMediaZDG', 'sendMediaZdgWithApi'],
+  ] as const) {
+    app.post(
+      path,
+      {
+        config,
+        schema: {
+          operationId,
+          summary: 'Send a file by URL with a caption',
+          description: '202: queued as a job (GET /api/jobs/{id}). /api/sendMedia and /api/sendMediaZDG are the same call.',
+          tags,
+          body: SendMediaInput,
+          response: { 202: SendAcceptedResponse },
+        },
+      },
+      async (request, reply) => {
+        const input = request.body;
+        return accepted(reply, { whatsappId: input.ticketwhatsappId, to: input.number, kind: 'mediaUrl', url: input.url, title: input.title });
+      },
+    );
   }
 
-  app.post('/api/sendMediaZDGRec', api('Sends an .ogg by URL as a voice note (202: queued as a job)', { body: SendVoiceInput, status: 202 }), async (request, reply) => {
-    const input = parse(SendVoiceInput, request.body);
-    return accepted(reply, { whatsappId: input.ticketwhatsappId, to: input.number, kind: 'audio', url: input.url });
-  });
+  app.post(
+    '/api/sendMediaZDGRec',
+    {
+      config,
+      schema: {
+        operationId: 'sendVoiceWithApi',
+        summary: 'Send an .ogg file by URL as a voice note',
+        description: '202: queued as a job (GET /api/jobs/{id}).',
+        tags,
+        body: SendVoiceInput,
+        response: { 202: SendAcceptedResponse },
+      },
+    },
+    async (request, reply) => {
+      const input = request.body;
+      return accepted(reply, { whatsappId: input.ticketwhatsappId, to: input.number, kind: 'audio', url: input.url });
+    },
+  );
 
   // Group actions (issue 13): the same jobs as /ZDGGroups, after the same random 5–15 s delay and field rule.
   const groupAction = async (reply: FastifyReply, request: GroupActionRequest) => {
@@ -81,34 +134,46 @@ export function sendApiRoutes(app: FastifyInstance, services: SendApiServices): 
     const result: GroupActionAcceptedResponse = { jobId, groupActionId: started.id };
     return reply.status(202).send(result);
   };
+  const groupSchema = <B extends z.ZodType>(operationId: string, summary: string, body: B) => ({
+    config,
+    schema: {
+      operationId,
+      summary,
+      description: '202: queued as a job after a random 5–15 s delay (GET /api/jobs/{id}).',
+      tags,
+      body,
+      response: { 202: GroupActionAcceptedResponse },
+    },
+  });
 
-  app.post('/api/zdgGroups', api("Sets every group's title (202: queued as a job)", { body: GroupsSubjectInput, status: 202 }), async (request, reply) => {
-    const input = parse(GroupsSubjectInput, request.body);
+  app.post('/api/zdgGroups', groupSchema('setGroupsTitleWithApi', "Set every group's title", GroupsSubjectInput), async (request, reply) => {
+    const input = request.body;
     return groupAction(reply, { action: 'update', whatsappId: input.ticketwhatsappId, subject: input.subject });
   });
 
   app.post(
     '/api/zdgGroupsDescription',
-    api("Sets every group's description (202: queued as a job)", { body: GroupsDescriptionInput, status: 202 }),
+    groupSchema('setGroupsDescriptionWithApi', "Set every group's description", GroupsDescriptionInput),
     async (request, reply) => {
-      const input = parse(GroupsDescriptionInput, request.body);
+      const input = request.body;
       return groupAction(reply, { action: 'update', whatsappId: input.ticketwhatsappId, description: input.description });
     },
   );
 
-  app.post('/api/zdgGroupsCreate', api('Creates a group with a title and participants (202: queued as a job)', { body: GroupsCreateInput, status: 202 }), async (request, reply) => {
-    const input = parse(GroupsCreateInput, request.body);
+  app.post('/api/zdgGroupsCreate', groupSchema('createGroupWithApi', 'Create a group with a title and participants', GroupsCreateInput), async (request, reply) => {
+    const input = request.body;
     return groupAction(reply, { action: 'create', whatsappId: input.ticketwhatsappId, title: input.title, participants: input.contact || undefined });
   });
 
   app.post(
     '/api/zdgGroupsMessage',
-    api('A message in every group (newMessageGroup) or to every participant (newMessAgeGroupNasa) (202: queued as a job)', {
-      body: GroupsMessageInput,
-      status: 202,
-    }),
+    groupSchema(
+      'messageGroupsWithApi',
+      'Send a message in every group (newMessageGroup) or to every participant (newMessAgeGroupNasa)',
+      GroupsMessageInput,
+    ),
     async (request, reply) => {
-      const input = parse(GroupsMessageInput, request.body);
+      const input = request.body;
       const whatsappId = input.ticketwhatsappId;
       // Exactly one of the two messages (the field rule, §5).
       if (Boolean(input.newMessageGroup) === Boolean(input.newMessAgeGroupNasa)) throw groupFieldsError(['message']);
@@ -123,55 +188,92 @@ export function sendApiRoutes(app: FastifyInstance, services: SendApiServices): 
     },
   );
 
-  for (const [path, action, summary] of [
-    ['/api/zdgOpenGroup', 'open', 'Opens every group: everyone may send (202: queued as a job)'],
-    ['/api/zdgCloseGroup', 'close', 'Closes every group: only admins may send (202: queued as a job)'],
+  for (const [path, action, operationId, summary] of [
+    ['/api/zdgOpenGroup', 'open', 'openGroupsWithApi', 'Open every group: everyone may send'],
+    ['/api/zdgCloseGroup', 'close', 'closeGroupsWithApi', 'Close every group: only admins may send'],
   ] as const) {
-    app.post(path, api(summary, { body: GroupsOpenCloseInput, status: 202 }), async (request, reply) => {
-      const input = parse(GroupsOpenCloseInput, request.body);
-      return groupAction(reply, { action, whatsappId: input.ticketwhatsappId, confirmation: action === 'open' ? 'ABRIR' : 'FECHAR' });
+    app.post(path, groupSchema(operationId, summary, GroupsOpenCloseInput), async (request, reply) => {
+      return groupAction(reply, { action, whatsappId: request.body.ticketwhatsappId, confirmation: action === 'open' ? 'ABRIR' : 'FECHAR' });
     });
   }
 
-  app.get('/api/whatsappzdg', api('Every connection with its status, and the ids of the connected ones'), async (): Promise<ApiConnectionsResponse> => {
-    const list = await whatsapps.list();
-    return {
-      connections: list.map((w) => ({ id: w.id, name: w.name, status: w.status, isDefault: w.isDefault })),
-      connectedIds: list.filter((w) => w.status === 'CONNECTED').map((w) => w.id),
-    };
-  });
+  app.get(
+    '/api/whatsappzdg',
+    {
+      config,
+      schema: {
+        operationId: 'listConnectionsWithApi',
+        summary: 'Every connection with its status, and the ids of the connected ones',
+        tags,
+        response: { 200: ApiConnectionsResponse },
+      },
+    },
+    async () => {
+      const list = await whatsapps.list();
+      return {
+        connections: list.map((w) => ({ id: w.id, name: w.name, status: w.status, isDefault: w.isDefault })),
+        connectedIds: list.filter((w) => w.status === 'CONNECTED').map((w) => w.id),
+      };
+    },
+  );
 
   /** The active instance: the default connection (§2 "a button showing the active instance ID"). */
-  app.get('/api/whatsappzdg/active', api('The active instance: the default connection'), async () => {
-    const active = (await whatsapps.list()).find((w) => w.isDefault);
-    if (!active) throw new AppError('ERR_NO_DEF_WAPP_FOUND', 'There is no default connection.');
-    return { id: active.id, name: active.name, status: active.status };
-  });
+  app.get(
+    '/api/whatsappzdg/active',
+    {
+      config,
+      schema: {
+        operationId: 'getActiveConnectionWithApi',
+        summary: 'The active instance: the default connection',
+        tags,
+        response: { 200: ApiActiveConnectionResponse },
+      },
+    },
+    async () => {
+      const active = (await whatsapps.list()).find((w) => w.isDefault);
+      if (!active) throw new AppError('ERR_NO_DEF_WAPP_FOUND', 'There is no default connection.');
+      return { id: active.id, name: active.name, status: active.status };
+    },
+  );
 
   // DISPARAR of /ZDGAgendamento (issue 14): every scheduled message of that day (the caller's time zone: X-Time-Zone,
   // else the server's) on that connection, now.
   app.post(
     '/api/sendAgendamento',
-    api("Sends now every scheduled message of the day dataEnvio (YYYY-MM-DD, dd/MM/yyyy or an ISO date-time; the caller's time zone from X-Time-Zone, else the server's) on the connection (202: queued as jobs)", {
-      body: SendSchedulesInput,
-      status: 202,
-    }),
+    {
+      config,
+      schema: {
+        operationId: 'sendScheduledDayWithApi',
+        summary: 'Send now every scheduled message of a day on a connection',
+        description:
+          "dataEnvio: YYYY-MM-DD, dd/MM/yyyy or an ISO date-time (its day in the caller's time zone: X-Time-Zone, else the server's). " +
+          '202: queued as jobs.',
+        tags,
+        body: SendSchedulesInput,
+        response: { 202: SendSchedulesResponse },
+      },
+    },
     async (request, reply) => {
-      const input = parse(SendSchedulesInput, request.body);
+      const input = request.body;
       const timeZone = viewerTimeZone(request, serverTimeZone);
       // An instant names the caller's day: its date in the caller's zone.
-      const raw = (request.body as { dataEnvio?: unknown } | undefined)?.dataEnvio;
-      const day = (typeof raw === 'string' ? dayOfIsoInstant(raw, timeZone) : null) ?? input.dataEnvio;
+      const day = dayOfIsoInstant(input.dataEnvio.text, timeZone) ?? input.dataEnvio.day;
       return reply.status(202).send(await schedules.sendDay(day, input.ticketwhatsappId, timeZone));
     },
   );
 
-  app.post('/api/zdgGetWppId', api('The connection a ticket uses: { dbWpp: [{ whatsappId }] }', { body: GetWppIdInput }), async (request) => {
-    const { ticketid } = parse(GetWppIdInput, request.body);
-    const [ticket] = await tickets.loadMany([ticketid]);
-    if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND', 'Ticket not found.');
-    return { dbWpp: [{ whatsappId: ticket.whatsappId }] };
-  });
+  app.post(
+    '/api/zdgGetWppId',
+    {
+      config,
+      schema: { operationId: 'getTicketConnectionWithApi', summary: 'The connection a ticket uses', tags, body: GetWppIdInput, response: { 200: GetWppIdResponse } },
+    },
+    async (request) => {
+      const [ticket] = await tickets.loadMany([request.body.ticketid]);
+      if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND', 'Ticket not found.');
+      return { dbWpp: [{ whatsappId: ticket.whatsappId }] };
+    },
+  );
 
   // History import (issue 14): the same durable job as /ZDGHistorico.
   const historyImport = async (reply: FastifyReply, input: { whatsappId?: number; limit: number; contactNumber?: string }) => {
@@ -180,33 +282,83 @@ export function sendApiRoutes(app: FastifyInstance, services: SendApiServices): 
     return reply.status(202).send(result);
   };
 
-  app.post('/api/syncMessage', api("Imports the device's history: the newest `limit` messages of every chat (202: queued as a job)", { body: SyncMessageInput, status: 202 }), async (request, reply) => {
-    const input = parse(SyncMessageInput, request.body);
-    return historyImport(reply, { whatsappId: input.ticketwhatsappId, limit: input.limit });
-  });
+  app.post(
+    '/api/syncMessage',
+    {
+      config,
+      schema: {
+        operationId: 'importHistoryWithApi',
+        summary: "Import the device's history: the newest `limit` messages of every chat",
+        description: '202: queued as a job (GET /api/jobs/{id}).',
+        tags,
+        body: SyncMessageInput,
+        response: { 202: HistoryImportAcceptedResponse },
+      },
+    },
+    async (request, reply) => historyImport(reply, { whatsappId: request.body.ticketwhatsappId, limit: request.body.limit }),
+  );
 
   app.post(
     '/api/zdgSyncMessageUser',
-    api("Imports one contact's history (`user`: the number), the newest `limit` messages (202: queued as a job)", { body: SyncMessageUserInput, status: 202 }),
+    {
+      config,
+      schema: {
+        operationId: 'importContactHistoryWithApi',
+        summary: "Import one contact's history (`user`: the number), the newest `limit` messages",
+        description: '202: queued as a job (GET /api/jobs/{id}).',
+        tags,
+        body: SyncMessageUserInput,
+        response: { 202: HistoryImportAcceptedResponse },
+      },
+    },
     async (request, reply) => {
-      const input = parse(SyncMessageUserInput, request.body);
+      const input = request.body;
       return historyImport(reply, { whatsappId: input.ticketwhatsappId, limit: input.limit, contactNumber: input.user });
     },
   );
 
-  app.post('/api/zdgProtocolo', api('Records a protocol number on a ticket', { body: ProtocolInput }), async (request) => {
-    const input = parse(ProtocolInput, request.body);
-    const ticket = await tickets.registerProtocol(input.ticket, input.protocolo);
-    return { ticket: ticket.id, protocolo: ticket.protocol };
-  });
+  app.post(
+    '/api/zdgProtocolo',
+    {
+      config,
+      schema: { operationId: 'recordProtocolWithApi', summary: 'Record a protocol number on a ticket', tags, body: ProtocolInput, response: { 200: ProtocolResponse } },
+    },
+    async (request) => {
+      const ticket = await tickets.registerProtocol(request.body.ticket, request.body.protocolo);
+      return { ticket: ticket.id, protocolo: ticket.protocol };
+    },
+  );
 
-  app.get('/api/contactsZDG', api('Every contact as CSV'), async (_request, reply) => {
-    const csv = await contacts.exportCsv();
-    return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="contacts.csv"').send(csv);
-  });
+  app.get(
+    '/api/contactsZDG',
+    {
+      config,
+      schema: {
+        operationId: 'exportContactsWithApi',
+        summary: 'Every contact as CSV',
+        tags,
+        produces: ['text/csv'],
+        response: { 200: z.string().meta({ description: 'The contacts as CSV (text/csv, an attachment named contacts.csv).' }) },
+      },
+    },
+    async (_request, reply) => {
+      const csv = await contacts.exportCsv();
+      return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="contacts.csv"').send(csv);
+    },
+  );
 
-  app.post('/api/delContacts', api('Deletes every contact, with their tickets and messages', { body: DeleteAllContactsInput }), async (request) => {
-    parse(DeleteAllContactsInput, request.body);
-    return { deleted: await contacts.deleteAll() };
-  });
+  app.post(
+    '/api/delContacts',
+    {
+      config,
+      schema: {
+        operationId: 'deleteAllContactsWithApi',
+        summary: 'Delete every contact, with their tickets and messages',
+        tags,
+        body: DeleteAllContactsInput,
+        response: { 200: DeleteAllContactsResponse },
+      },
+    },
+    async () => ({ deleted: await contacts.deleteAll() }),
+  );
 }

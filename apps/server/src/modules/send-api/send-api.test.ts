@@ -147,6 +147,9 @@ describe('send API (§7 auxiliary calls)', () => {
     expect(Object.keys(zdg.responses)).toContain('202');
     expect(res.body.paths['/api/campaigns'].post.requestBody).toBeDefined();
     expect(res.body.paths['/api/tickets/{id}'].put).toBeDefined();
-    expect(res.body.paths['/api/jobs/{id}'].get.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }]);
+    expect(res.body.paths['/api/jobs/{id}'].get.parameters).toEqual([
+      { name: 'id', in: 'path', required: true, schema: expect.objectContaining({ type: 'string', format: 'uuid' }) },
+    ]);
+    expect(res.body.paths['/api/jobs/{id}'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Job' });
   });
 });
