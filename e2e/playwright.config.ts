@@ -98,8 +98,6 @@ export default defineConfig({
       OUTREACH_PAUSE_MS: '1000',
       INSTAGRAM_PAUSE_MS: '1000-1000',
       TZ: process.env.E2E_SERVER_TZ,
-      // Where the user menu's Help leads (decision 0036; help-menu.spec.ts).
-      GUIDE_URL: 'https://git.example.com/wadesk/blob/main/docs/guide/{lang}/README.md',
       // Cloud API connections (issue 18) call the fake Graph server cloud-api.spec.ts starts on the next port.
       WHATSAPP_GRAPH_URL: `http://127.0.0.1:${port + 1}/v21.0`,
       ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),

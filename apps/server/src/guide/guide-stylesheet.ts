@@ -29,14 +29,17 @@ a { color: var(--link); }
   align-items: center;
   justify-content: space-between;
   gap: 4px 16px;
-  padding: 10px max(16px, calc((100% - 880px) / 2));
+  /* Lined up with the text column below (880 px wide, 16 px inside). */
+  padding: 10px max(16px, calc((100% - 880px) / 2 + 16px));
   background: var(--bar);
   border-bottom: 1px solid var(--line);
 }
 .guide-name { font-weight: 600; color: var(--text); text-decoration: none; }
 .guide-bar nav { display: flex; flex-wrap: wrap; gap: 4px 16px; }
 .guide-page { max-width: 880px; margin: 0 auto; padding: 8px 16px 64px; }
-h1, h2, h3, h4 { line-height: 1.25; margin: 1.6em 0 0.6em; scroll-margin-top: 64px; }
+/* A section reached by its anchor shows below the bar (two lines on a phone). */
+h1, h2, h3, h4 { line-height: 1.25; margin: 1.6em 0 0.6em; scroll-margin-top: 96px; }
+.guide-page > h1:first-child { margin-top: 0.9em; }
 h1 { font-size: 2em; padding-bottom: 0.3em; border-bottom: 1px solid var(--line); }
 h2 { font-size: 1.5em; padding-bottom: 0.3em; border-bottom: 1px solid var(--line); }
 h3 { font-size: 1.25em; }

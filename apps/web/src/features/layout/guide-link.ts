@@ -2,17 +2,21 @@
 export type GuideLanguage = 'en' | 'pt';
 
 /**
- * The guide's address for an interface language: GUIDE_URL with `{lang}` replaced by `pt` for Portuguese and `en`
- * otherwise; null when the server has no guide address, or when it is not http(s) (decision 0036).
+ * The user guide's address for an interface language (Portuguese: `pt`, the others: `en`): the guide this desk serves,
+ * `/guide/pt/` or `/guide/en/`; or, when the server says it is published elsewhere (GUIDE_URL), that address with
+ * `{lang}` replaced, if it is http(s) (decision 0036).
  */
-export function guideLink(guideUrl: string | null, language: string | undefined): string | null {
-  if (!guideUrl) return null;
+export function guideLink(guideUrl: string | null, language: string | undefined): string {
   const lang: GuideLanguage = (language ?? '').slice(0, 2) === 'pt' ? 'pt' : 'en';
-  const href = guideUrl.replaceAll('{lang}', lang);
+  const published = guideUrl?.replaceAll('{lang}', lang);
+  return published && isHttp(published) ? published : `/guide/${lang}/`;
+}
+
+function isHttp(href: string): boolean {
   try {
     const { protocol } = new URL(href);
-    return protocol === 'http:' || protocol === 'https:' ? href : null;
+    return protocol === 'http:' || protocol === 'https:';
   } catch {
-    return null;
+    return false;
   }
 }

@@ -5,7 +5,7 @@ import { api } from '../../services/api';
 export interface ServerFeatures {
   /** The built-in simulator (SIMULATOR=on): its routes and its page exist. */
   simulator: boolean;
-  /** Where the user guide is published (GUIDE_URL, `{lang}` in it), or null: the user menu offers Help only then. */
+  /** Where the user guide is published elsewhere (GUIDE_URL, `{lang}` in it), or null: Help opens the desk's /guide/. */
   guideUrl: string | null;
 }
 

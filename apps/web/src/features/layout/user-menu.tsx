@@ -20,7 +20,7 @@ export function UserMenu() {
   const { t, i18n } = useTranslation();
   const { user, logout } = useAuth();
   const { features } = useServerFeatures();
-  // The user guide in the interface's language, where GUIDE_URL says it is published (decision 0036).
+  // The user guide in the interface's language: the one the desk serves at /guide/, or GUIDE_URL's (decision 0036).
   const guide = guideLink(features.guideUrl, i18n.resolvedLanguage ?? i18n.language);
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [profileOpen, setProfileOpen] = useState(false);
@@ -53,14 +53,12 @@ export function UserMenu() {
           </ListItemIcon>
           <ListItemText>{t('layout.profile')}</ListItemText>
         </MenuItem>
-        {guide && (
-          <MenuItem component="a" href={guide} target="_blank" rel="noopener noreferrer" onClick={() => setAnchor(null)}>
-            <ListItemIcon>
-              <HelpOutlineIcon fontSize="small" />
-            </ListItemIcon>
-            <ListItemText>{t('layout.help')}</ListItemText>
-          </MenuItem>
-        )}
+        <MenuItem component="a" href={guide} target="_blank" rel="noopener noreferrer" onClick={() => setAnchor(null)}>
+          <ListItemIcon>
+            <HelpOutlineIcon fontSize="small" />
+          </ListItemIcon>
+          <ListItemText>{t('layout.help')}</ListItemText>
+        </MenuItem>
         <MenuItem
           onClick={() => {
             setAnchor(null);
