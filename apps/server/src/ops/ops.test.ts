@@ -33,7 +33,7 @@ describe('GET /api/ready', () => {
   it('keeps /api/health as it was (liveness)', async () => {
     const res = await t.call('GET', '/api/health');
     expect(res.status).toBe(200);
-    // No GUIDE_URL here: the web app offers no Help (decision 0036).
+    // No GUIDE_URL here: Help opens the guide the desk serves at /guide/ (decision 0036).
     expect(res.body).toMatchObject({ status: 'ok', simulator: true, guideUrl: null });
   });
 });
