@@ -171,4 +171,5 @@ const NO_BODY: string[] = [
   'POST /api/groups/actions/{id}/cancel (cancelGroupAction)',
   'POST /api/history/imports/{id}/cancel (cancelHistoryImport)',
   // cv3 (connections, simulator, outreach, e-mail, dashboard, health, media, webhooks)
+  'POST /api/outreach/{id}/cancel (cancelOutreach)',
 ];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idField, textField } from '../validation.js';
+import { dateTimeText, textField } from '../validation.js';
 
 /**
  * Batches to outside providers (issue 16): SMS and voice calls through Vonage (/SMS, /VoiceCall), Instagram direct
@@ -7,8 +7,11 @@ import { idField, textField } from '../validation.js';
  */
 export const OUTREACH_CHANNELS = ['sms', 'voice', 'instagram'] as const;
 export type OutreachChannel = (typeof OUTREACH_CHANNELS)[number];
-export type OutreachStatus = 'queued' | 'running' | 'done' | 'cancelled';
-export type OutreachItemStatus = 'pending' | 'running' | 'sent' | 'failed' | 'unknown';
+export const OUTREACH_STATUSES = ['queued', 'running', 'done', 'cancelled'] as const;
+export type OutreachStatus = (typeof OUTREACH_STATUSES)[number];
+/** `unknown`: the provider gave no answer in time, so the send may have happened (it is not made again). */
+export const OUTREACH_ITEM_STATUSES = ['pending', 'running', 'sent', 'failed', 'unknown'] as const;
+export type OutreachItemStatus = (typeof OUTREACH_ITEM_STATUSES)[number];
 /** Text-to-speech languages of a call (the user's language). */
 export const VOICE_LANGUAGES = ['pt-BR', 'en-US', 'es-ES'] as const;
 export const MAX_OUTREACH_RECIPIENTS = 1000;
@@ -62,7 +65,6 @@ export const OutreachStartInput = z.object({
 export type OutreachStartInput = z.infer<typeof OutreachStartInput>;
 
 export const OutreachListQuery = z.object({ channel: z.enum(OUTREACH_CHANNELS), pageNumber: z.coerce.number().int().min(1).max(100000).default(1) });
-export const OutreachParams = z.object({ id: idField });
 
 /** `POST /api/sendSms`, `/api/makeVoiceCall` (§7): one recipient. */
 export const SendSmsInput = z.object({ from: sender, to: z.string({ error: 'Required' }).trim().min(1, 'Required').max(40), text: message, token: apiToken });
@@ -70,49 +72,55 @@ export const MakeVoiceCallInput = SendSmsInput.extend({ language: z.enum(VOICE_L
 /** `POST /api/sendDirect` (§7): one Instagram direct message. */
 export const SendDirectInput = z.object({ userIg: z.string({ error: 'Required' }).trim().min(1, 'Required').max(40), message, token: apiToken });
 
-export interface OutreachDto {
-  id: number;
-  channel: OutreachChannel;
-  status: OutreachStatus;
-  /** Who started it from the page (null: the send API). */
-  userId: number | null;
-  userName: string | null;
-  sender: string | null;
-  text: string;
-  language: string | null;
-  total: number;
-  done: number;
-  failed: number;
-  unknown: number;
-  lastError: string | null;
-  createdAt: string;
-  finishedAt: string | null;
-}
+export const OutreachDto = z
+  .object({
+    id: z.number().int(),
+    channel: z.enum(OUTREACH_CHANNELS),
+    status: z.enum(OUTREACH_STATUSES),
+    /** Who started it from the page (null: the send API). */
+    userId: z.number().int().nullable(),
+    userName: z.string().nullable(),
+    sender: z.string().nullable(),
+    text: z.string(),
+    language: z.string().nullable(),
+    total: z.number().int(),
+    done: z.number().int(),
+    failed: z.number().int(),
+    unknown: z.number().int(),
+    lastError: z.string().nullable(),
+    createdAt: dateTimeText,
+    finishedAt: dateTimeText.nullable(),
+  })
+  .meta({ id: 'Outreach', description: 'A batch of SMS, voice calls or Instagram direct messages, and how far it went.' });
+export type OutreachDto = z.infer<typeof OutreachDto>;
 
-export interface OutreachItemDto {
-  line: number;
-  recipient: string;
-  status: OutreachItemStatus;
-  providerId: string | null;
-  error: string | null;
-  finishedAt: string | null;
-}
+export const OutreachItemDto = z
+  .object({
+    line: z.number().int(),
+    recipient: z.string(),
+    status: z.enum(OUTREACH_ITEM_STATUSES),
+    providerId: z.string().nullable(),
+    error: z.string().nullable(),
+    finishedAt: dateTimeText.nullable(),
+  })
+  .meta({ id: 'OutreachItem', description: 'One recipient of a batch (its line in the list).' });
+export type OutreachItemDto = z.infer<typeof OutreachItemDto>;
 
-export interface OutreachListResponse {
-  batches: OutreachDto[];
-  hasMore: boolean;
-}
+export const OutreachListResponse = z.object({ batches: z.array(OutreachDto), hasMore: z.boolean() });
+export type OutreachListResponse = z.infer<typeof OutreachListResponse>;
 
-export interface OutreachDetailResponse {
-  batch: OutreachDto;
-  items: OutreachItemDto[];
-}
+export const OutreachDetailResponse = z.object({ batch: OutreachDto, items: z.array(OutreachItemDto) });
+export type OutreachDetailResponse = z.infer<typeof OutreachDetailResponse>;
 
 /** The answer of a start (page or send API): the batch and the job of its first step. */
-export interface OutreachStartedResponse {
-  batch: OutreachDto;
-  jobId: string;
-}
+export const OutreachStartedResponse = z.object({ batch: OutreachDto, jobId: z.string() });
+export type OutreachStartedResponse = z.infer<typeof OutreachStartedResponse>;
+
+/** The send API's answer (`/api/sendSms`, `/api/makeVoiceCall`, `/api/sendDirect`): a batch of one, queued. */
+export const OutreachAcceptedResponse = z
+  .object({ jobId: z.string(), outreachId: z.number().int() })
+  .meta({ id: 'OutreachAccepted', description: 'Accepted: a batch of one (`outreachId`) whose first step is the job `jobId` (GET /api/jobs/{id}).' });
+export type OutreachAcceptedResponse = z.infer<typeof OutreachAcceptedResponse>;
 
 /** The `outreach.step` job's payload. */
 export const OutreachStepJob = z.object({ batchId: z.number().int().positive(), chain: z.string().min(1).max(64) });
