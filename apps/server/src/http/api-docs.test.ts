@@ -87,7 +87,7 @@ describe('the API described by its routes (issue 34 item 3)', () => {
     const missing = operations()
       .filter(([m, , op]) => ['POST', 'PUT', 'PATCH'].includes(m) && !op.requestBody)
       .map(([m, p, op]) => `${m} ${p} (${op.operationId})`);
-    expect(missing).toEqual(NO_BODY);
+    expect(missing.sort()).toEqual([...NO_BODY].sort());
   });
 
   it('reads no input outside the schemas: no route file parses or casts its body, query or params by hand', async () => {
@@ -164,6 +164,10 @@ describe('the API described by its routes (issue 34 item 3)', () => {
 /** POST/PUT/PATCH operations that read no body (an action on the resource the path names). */
 const NO_BODY: string[] = [
   // cv1 (auth, users, settings, queues, contacts, tickets, messages)
+  'POST /api/auth/refresh_token (refreshToken)',
+  'POST /api/settings/userApiToken/regenerate (regenerateApiToken)',
+  'POST /api/contacts/import (importContactsFromDevice)',
+  'POST /api/tickets/{id}/protocol (resolveTicketWithProtocol)',
   // cv2 (send API, campaigns, groups, schedules, history, jobs)
   'POST /api/campaigns/{id}/pause (pauseCampaign)',
   'POST /api/campaigns/{id}/resume (resumeCampaign)',

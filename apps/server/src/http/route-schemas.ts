@@ -151,7 +151,11 @@ export async function registerApiDocs(app: FastifyInstance): Promise<void> {
           ...schema,
           description: [WHO[access], schema.description].filter(Boolean).join(' '),
           security: SECURITY[access],
-          response: { ...schema.response, '4xx': { description: 'Refused: `{ error: ERR_CODE, message, issues? }`', ...ERROR_RESPONSE } },
+          // JSON whatever the success's type (a CSV download's refusal is JSON too).
+          response: {
+            ...schema.response,
+            '4xx': { description: 'Refused: `{ error: ERR_CODE, message, issues? }`', content: { 'application/json': { schema: ERROR_RESPONSE } } },
+          },
         } as never,
       };
     },
