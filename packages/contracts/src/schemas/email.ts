@@ -43,9 +43,12 @@ export const EmailTestInput = z.object({ to: emailAddressField.optional() });
 export const TicketEmailInput = z.object({ to: emailAddressField.optional() });
 
 /** The answer of every e-mail send: the SMTP server's message id and who received it. */
-export interface EmailSentResponse {
-  messageId: string;
-  to: string;
-  /** Media left out of a transcript because the attachments would exceed the size limit. */
-  omittedAttachments?: number;
-}
+export const EmailSentResponse = z
+  .object({
+    messageId: z.string(),
+    to: z.string(),
+    /** Media left out of a transcript because the attachments would exceed the size limit. */
+    omittedAttachments: z.number().int().optional(),
+  })
+  .meta({ id: 'EmailSent', description: 'The SMTP server accepted the e-mail: its message id and the recipient.' });
+export type EmailSentResponse = z.infer<typeof EmailSentResponse>;

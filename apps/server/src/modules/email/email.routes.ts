@@ -1,4 +1,5 @@
 import {
+  EmailSentResponse,
   EmailTestInput,
   idField,
   MAX_EMAIL_ATTACHMENT_BYTES,
@@ -9,16 +10,17 @@ import {
   TicketEmailInput,
 } from '@wadesk/contracts';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../http/app-error.js';
 import { currentUser } from '../../http/auth-hook.js';
-import { parse } from '../../http/validate.js';
 import type { TicketsService } from '../tickets/tickets.service.js';
 import type { EmailService } from './email.service.js';
 
-const TicketParams = z.object({ ticketId: idField });
-const admin = { config: { access: 'admin' as const } };
-const api = (summary: string, body: z.ZodType) => ({ config: { access: 'apiToken' as const, docs: { summary, body } } });
+const TicketParams = z.object({ ticketId: idField.meta({ description: 'The ticket whose conversation is sent.' }) });
+const apiToken = { access: 'apiToken' as const };
+const tags = ['E-mail'];
+const response = { 200: EmailSentResponse };
 /** The attachment routes take a base64 file of up to MAX_EMAIL_ATTACHMENT_BYTES (the app's usual limit is 2 MB). */
 const ATTACH_BODY_LIMIT = Math.ceil(MAX_EMAIL_ATTACHMENT_BYTES / 3) * 4 + 256 * 1024;
 
@@ -32,46 +34,97 @@ function decodeAttachment(fileName: string, content: string) {
   return [{ filename: fileName, content: data }];
 }
 
-export function emailRoutes(app: FastifyInstance, email: EmailService, tickets: TicketsService): void {
-  app.post('/api/settings/email/test', admin, async (request) => {
-    const { to } = parse(EmailTestInput, request.body ?? {});
-    return email.sendTest(to);
-  });
+export function emailRoutes(http: FastifyInstance, email: EmailService, tickets: TicketsService): void {
+  const app = http.withTypeProvider<ZodTypeProvider>();
+
+  app.post(
+    '/api/settings/email/test',
+    {
+      config: { access: 'admin' },
+      schema: {
+        operationId: 'sendTestEmail',
+        summary: 'Send a test e-mail with the saved settings, to `to` or the setting emailTo',
+        tags,
+        body: EmailTestInput,
+        response,
+      },
+    },
+    async (request) => email.sendTest(request.body.to),
+  );
 
   // A ticket's transcript by e-mail: the tool `email` (attendantTools, issue 32).
-  app.post('/api/tickets/:ticketId/email', { config: { tool: 'email' } }, async (request) => {
-    const { ticketId } = parse(TicketParams, request.params);
-    const user = currentUser(request);
-    const ticket = await tickets.get(user, ticketId);
-    const { to } = parse(TicketEmailInput, request.body ?? {});
-    return email.sendTranscript(ticket, to);
-  });
+  app.post(
+    '/api/tickets/:ticketId/email',
+    {
+      config: { tool: 'email' },
+      schema: {
+        operationId: 'emailTicketTranscript',
+        summary: "E-mail a ticket's conversation (its media attached while they fit), to `to` or the setting emailTo",
+        tags,
+        params: TicketParams,
+        body: TicketEmailInput,
+        response,
+      },
+    },
+    async (request) => {
+      const ticket = await tickets.get(currentUser(request), request.params.ticketId);
+      return email.sendTranscript(ticket, request.body.to);
+    },
+  );
 
   // The send API (§7): answered when the SMTP server accepted the e-mail (one recipient: no job).
-  app.post('/api/zdgSendEmail', api('Sends an e-mail to the setting emailTo', SendEmailInput), async (request) => {
-    const input = parse(SendEmailInput, request.body);
-    return email.send({ subject: input.zdgSubject, text: input.zdgText });
-  });
+  app.post(
+    '/api/zdgSendEmail',
+    {
+      config: apiToken,
+      schema: { operationId: 'sendEmail', summary: 'Send an e-mail to the setting emailTo', tags: ['Send API'], body: SendEmailInput, response },
+    },
+    async (request) => email.send({ subject: request.body.zdgSubject, text: request.body.zdgText }),
+  );
 
-  app.post('/api/zdgSendEmailUser', api('Sends an e-mail to zdgTo', SendEmailUserInput), async (request) => {
-    const input = parse(SendEmailUserInput, request.body);
-    return email.send({ to: input.zdgTo, subject: input.zdgSubject, text: input.zdgText });
-  });
+  app.post(
+    '/api/zdgSendEmailUser',
+    {
+      config: apiToken,
+      schema: { operationId: 'sendEmailTo', summary: 'Send an e-mail to zdgTo', tags: ['Send API'], body: SendEmailUserInput, response },
+    },
+    async (request) => email.send({ to: request.body.zdgTo, subject: request.body.zdgSubject, text: request.body.zdgText }),
+  );
 
   app.post(
     '/api/zdgSendEmailAttach',
-    { ...api('Sends an e-mail with a file (base64) to the setting emailTo', SendEmailAttachInput), bodyLimit: ATTACH_BODY_LIMIT },
+    {
+      config: apiToken,
+      bodyLimit: ATTACH_BODY_LIMIT,
+      schema: {
+        operationId: 'sendEmailWithFile',
+        summary: 'Send an e-mail with a file (base64, 10 MB at most) to the setting emailTo',
+        tags: ['Send API'],
+        body: SendEmailAttachInput,
+        response,
+      },
+    },
     async (request) => {
-      const input = parse(SendEmailAttachInput, request.body);
+      const input = request.body;
       return email.send({ subject: input.zdgSubject, text: input.zdgText, attachments: decodeAttachment(input.zdgFileName, input.zdgContent) });
     },
   );
 
   app.post(
     '/api/zdgSendEmailAttachUser',
-    { ...api('Sends an e-mail with a file (base64) to zdgTo', SendEmailAttachUserInput), bodyLimit: ATTACH_BODY_LIMIT },
+    {
+      config: apiToken,
+      bodyLimit: ATTACH_BODY_LIMIT,
+      schema: {
+        operationId: 'sendEmailWithFileTo',
+        summary: 'Send an e-mail with a file (base64, 10 MB at most) to zdgTo',
+        tags: ['Send API'],
+        body: SendEmailAttachUserInput,
+        response,
+      },
+    },
     async (request) => {
-      const input = parse(SendEmailAttachUserInput, request.body);
+      const input = request.body;
       return email.send({
         to: input.zdgTo,
         subject: input.zdgSubject,
