@@ -60,27 +60,35 @@ test.describe('issue 33: one phone-number rule, the simulator page', () => {
     const token = await apiLogin(request);
     // Stored in the 12-digit form (a contact saved before the rule, through the simulator's own id for area 41).
     const digits = eightDigits();
-    const connection = await connectedSimulator(request);
-    const name = `Curitiba ${unique()}`;
-    await contactWrites(request, connection.id, { from: `+55 41 9${digits}`, name, body: 'Oi' });
-    await expect
-      .poll(async () => (await api<{ contacts: { number: string }[] }>(request, token, 'GET', `/api/contacts?searchParam=${encodeURIComponent(name.toLowerCase())}`)).contacts.map((c) => c.number))
-      .toEqual([`5541${digits}`]);
-    await page.setViewportSize({ width: 1280, height: 860 });
-    await uiLogin(page);
-    await page.getByRole('button', { name: 'New' }).click();
-    await page.getByLabel('Search contact').fill(`+55 41 9${digits.slice(0, 4)}-${digits.slice(4)}`);
-    await expect(page.getByRole('option', { name: new RegExp(name) })).toBeVisible();
-    await expect(page.getByRole('option', { name: /Add contact/ })).toHaveCount(0);
-    await shot(page, 'number-rule-new-ticket-finds-contact');
-    // Its conversation is under way (the 'Oi' above made a ticket): Save opens that ticket, not a second one.
-    await page.getByRole('option', { name: new RegExp(name) }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
-    await expect(page.getByText('This contact already has a ticket in progress: here it is.')).toBeVisible();
-    await expect(page.getByTestId('messages-list').getByText('Oi', { exact: true })).toBeVisible();
-    const opened = Number(/\/tickets\/(\d+)/.exec(page.url())?.[1]);
-    const ticket = await api<{ contact: { name: string }; status: string }>(request, token, 'GET', `/api/tickets/${opened}`);
-    expect(ticket).toMatchObject({ contact: { name }, status: 'pending' });
+    // The dialog opens tickets on the default connection: the conversation is on it (earlier tests made others).
+    const connections = await api<{ id: number; isDefault: boolean }[]>(request, token, 'GET', '/api/whatsapp');
+    const previousDefault = connections.find((c) => c.isDefault)?.id;
+    const connection = await connectedSimulator(request, { isDefault: true });
+    try {
+      const name = `Curitiba ${unique()}`;
+      await contactWrites(request, connection.id, { from: `+55 41 9${digits}`, name, body: 'Oi' });
+      await expect
+        .poll(async () => (await api<{ contacts: { number: string }[] }>(request, token, 'GET', `/api/contacts?searchParam=${encodeURIComponent(name.toLowerCase())}`)).contacts.map((c) => c.number))
+        .toEqual([`5541${digits}`]);
+      await page.setViewportSize({ width: 1280, height: 860 });
+      await uiLogin(page);
+      await page.getByRole('button', { name: 'New' }).click();
+      await page.getByLabel('Search contact').fill(`+55 41 9${digits.slice(0, 4)}-${digits.slice(4)}`);
+      await expect(page.getByRole('option', { name: new RegExp(name) })).toBeVisible();
+      await expect(page.getByRole('option', { name: /Add contact/ })).toHaveCount(0);
+      // Its conversation is under way (the 'Oi' above made a ticket): Save opens that ticket, not a second one.
+      await page.getByRole('option', { name: new RegExp(name) }).click();
+      await shot(page, 'number-rule-new-ticket-finds-contact');
+      await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+      await expect(page.getByText('This contact already has a ticket in progress: here it is.')).toBeVisible();
+      await expect(page.getByTestId('messages-list').getByText('Oi', { exact: true })).toBeVisible();
+      const opened = Number(/\/tickets\/(\d+)/.exec(page.url())?.[1]);
+      const ticket = await api<{ contact: { name: string }; status: string }>(request, token, 'GET', `/api/tickets/${opened}`);
+      expect(ticket).toMatchObject({ contact: { name }, status: 'pending' });
+    } finally {
+      // Later tests keep the default connection they had.
+      if (previousDefault) await api(request, token, 'PUT', `/api/whatsapp/${previousDefault}`, { isDefault: true });
+    }
   });
 
   test('item 25: the simulator page shows its hidden rule, sends a location and a contact card; a failed reply shows on the ticket', async ({ page, request }) => {

@@ -64,7 +64,7 @@ export async function uiLogin(page: Page, email = ADMIN.email, password = ADMIN.
 }
 
 /** A simulator connection, paired (CONNECTED). */
-export async function connectedSimulator(request: APIRequestContext, input: { name?: string; queueIds?: number[]; greetingMessage?: string; farewellMessage?: string } = {}) {
+export async function connectedSimulator(request: APIRequestContext, input: { name?: string; queueIds?: number[]; greetingMessage?: string; farewellMessage?: string; isDefault?: boolean } = {}) {
   const token = await apiLogin(request);
   const connection = await api<{ id: number; name: string }>(request, token, 'POST', '/api/whatsapp', {
     name: input.name ?? `Sim ${unique()}`,
