@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundedString, FIELD_MESSAGES, hasNoNulCharacter, INPUT_MESSAGES, MESSAGES, textField } from '../validation.js';
+import { boundedString, dateTimeText, FIELD_MESSAGES, hasNoNulCharacter, INPUT_MESSAGES, MESSAGES, textField } from '../validation.js';
 
 export const DEFAULT_QUEUE_COLOR = '#7C7C7C';
 
@@ -29,14 +29,10 @@ export const QueueUpdateInput = z.object({
 });
 export type QueueUpdateInput = z.input<typeof QueueUpdateInput>;
 
-export interface QueueDto {
-  id: number;
-  name: string;
-  color: string;
-  greetingMessage: string;
-  createdAt: string;
-  updatedAt: string;
-}
+export const QueueDto = z
+  .object({ id: z.number().int(), name: z.string(), color: z.string(), greetingMessage: z.string(), createdAt: dateTimeText, updatedAt: dateTimeText })
+  .meta({ id: 'Queue' });
+export type QueueDto = z.infer<typeof QueueDto>;
 
 /** The 50 preset colours of the queue colour picker. */
 export const QUEUE_COLOR_PRESETS: readonly string[] = [

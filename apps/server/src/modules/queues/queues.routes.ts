@@ -1,34 +1,49 @@
-import { idField, QueueInput, QueueUpdateInput } from '@wadesk/contracts';
+import { IdParams, MessageAnswer, QueueDto, QueueInput, QueueUpdateInput } from '@wadesk/contracts';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { parse } from '../../http/validate.js';
 import type { QueuesService } from './queues.service.js';
 
-const IdParams = z.object({ id: idField });
-const admin = { config: { access: 'admin' as const } };
+const tags = ['Queues'];
+const admin = { access: 'admin' as const };
 
 /** Reading is open to signed-in users (user modal, ticket filters); writing is for admins. */
-export function queuesRoutes(app: FastifyInstance, queues: QueuesService): void {
-  app.get('/api/queue', async () => queues.list());
+export function queuesRoutes(http: FastifyInstance, queues: QueuesService): void {
+  const app = http.withTypeProvider<ZodTypeProvider>();
 
-  app.get('/api/queue/:id', async (request) => {
-    const { id } = parse(IdParams, request.params);
-    return queues.get(id);
-  });
+  app.get(
+    '/api/queue',
+    { schema: { operationId: 'listQueues', summary: 'Every queue', tags, response: { 200: z.array(QueueDto) } } },
+    async () => queues.list(),
+  );
 
-  app.post('/api/queue', admin, async (request, reply) => {
-    const queue = await queues.create(parse(QueueInput, request.body));
-    return reply.status(201).send(queue);
-  });
+  app.get(
+    '/api/queue/:id',
+    { schema: { operationId: 'getQueue', summary: 'One queue', tags, params: IdParams, response: { 200: QueueDto } } },
+    async (request) => queues.get(request.params.id),
+  );
 
-  app.put('/api/queue/:id', admin, async (request) => {
-    const { id } = parse(IdParams, request.params);
-    return queues.update(id, parse(QueueUpdateInput, request.body));
-  });
+  app.post(
+    '/api/queue',
+    { config: admin, schema: { operationId: 'createQueue', summary: 'Create a queue', tags, body: QueueInput, response: { 201: QueueDto } } },
+    async (request, reply) => reply.status(201).send(await queues.create(request.body)),
+  );
 
-  app.delete('/api/queue/:id', admin, async (request) => {
-    const { id } = parse(IdParams, request.params);
-    await queues.delete(id);
-    return { message: 'Queue deleted' };
-  });
+  app.put(
+    '/api/queue/:id',
+    {
+      config: admin,
+      schema: { operationId: 'updateQueue', summary: 'Change a queue; the fields given change', tags, params: IdParams, body: QueueUpdateInput, response: { 200: QueueDto } },
+    },
+    async (request) => queues.update(request.params.id, request.body),
+  );
+
+  app.delete(
+    '/api/queue/:id',
+    { config: admin, schema: { operationId: 'deleteQueue', summary: 'Delete a queue', tags, params: IdParams, response: { 200: MessageAnswer } } },
+    async (request) => {
+      await queues.delete(request.params.id);
+      return { message: 'Queue deleted' };
+    },
+  );
 }
