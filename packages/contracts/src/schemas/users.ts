@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { boundedString, emailField, idField, pageNumberField, passwordField, searchParamField } from '../validation.js';
-import type { QueueDto } from './queues.js';
+import { boundedString, dateTimeText, emailField, idField, pageNumberField, passwordField, searchParamField } from '../validation.js';
+import { QueueDto } from './queues.js';
 
 export const PROFILES = ['admin', 'user'] as const;
 export const Profile = z.enum(PROFILES);
@@ -41,39 +41,40 @@ export const UserListQuery = z.object({
   pageNumber: pageNumberField,
 });
 
-export interface UserDto {
-  id: number;
-  name: string;
-  email: string;
-  profile: Profile;
-  whatsappId: number | null;
-  whatsapp: { id: number; name: string } | null;
-  queues: QueueDto[];
-  createdAt: string;
-  updatedAt: string;
-}
+export const UserDto = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    email: z.string(),
+    profile: Profile,
+    whatsappId: z.number().int().nullable(),
+    whatsapp: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+    queues: z.array(QueueDto),
+    createdAt: dateTimeText,
+    updatedAt: dateTimeText,
+  })
+  .meta({ id: 'User' });
+export type UserDto = z.infer<typeof UserDto>;
 
-export interface UserListResponse {
-  users: UserDto[];
-  hasMore: boolean;
-  count: number;
-}
-
-/**
- * `GET /api/users` for an attendant (§7 `GET /users/`, the transfer modal's search): a page of colleagues found by
- * name, without e-mail or profile.
- */
-export interface ColleagueListResponse {
-  users: ColleagueDto[];
-  hasMore: boolean;
-}
+export const UserListResponse = z.object({ users: z.array(UserDto), hasMore: z.boolean(), count: z.number().int() });
+export type UserListResponse = z.infer<typeof UserListResponse>;
 
 /**
  * A colleague as every signed-in user may see them (GET /api/users/list, the transfer modal's list): who they
  * are and which queues they serve; no e-mail, no profile.
  */
-export interface ColleagueDto {
-  id: number;
-  name: string;
-  queues: { id: number; name: string; color: string }[];
-}
+export const ColleagueDto = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    queues: z.array(z.object({ id: z.number().int(), name: z.string(), color: z.string() })),
+  })
+  .meta({ id: 'Colleague' });
+export type ColleagueDto = z.infer<typeof ColleagueDto>;
+
+/**
+ * `GET /api/users` for an attendant (§7 `GET /users/`, the transfer modal's search): a page of colleagues found by
+ * name, without e-mail or profile.
+ */
+export const ColleagueListResponse = z.object({ users: z.array(ColleagueDto), hasMore: z.boolean() });
+export type ColleagueListResponse = z.infer<typeof ColleagueListResponse>;
