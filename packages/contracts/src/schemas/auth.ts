@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { boundedString, emailField, hasNoNulCharacter, INPUT_MESSAGES, MESSAGES, passwordField } from '../validation.js';
-import type { UserDto } from './users.js';
+import { UserDto } from './users.js';
 
 export const LoginInput = z.object({
   email: emailField,
@@ -20,10 +20,14 @@ export const SignupInput = z.object({
 export type SignupInput = z.infer<typeof SignupInput>;
 
 /** Answer of login and refresh_token. */
-export interface AuthResponse {
-  token: string;
-  user: UserDto;
-}
+export const AuthResponse = z
+  .object({ token: z.string().meta({ description: 'The access token (15 minutes): `Authorization: Bearer <token>`.' }), user: UserDto })
+  .meta({ id: 'AuthSession' });
+export type AuthResponse = z.infer<typeof AuthResponse>;
+
+/** GET /api/auth/signup: whether the login page offers sign-up (the setting userCreation). */
+export const SignupOpenResponse = z.object({ open: z.boolean() });
+export type SignupOpenResponse = z.infer<typeof SignupOpenResponse>;
 
 /** Access token lifetime in seconds (15 minutes). */
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;

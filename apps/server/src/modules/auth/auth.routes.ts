@@ -1,6 +1,7 @@
-import { LoginInput, REFRESH_TOKEN_TTL_SECONDS, SignupInput } from '@wadesk/contracts';
+import { AuthResponse, LoginInput, MessageAnswer, REFRESH_TOKEN_TTL_SECONDS, SignupInput, SignupOpenResponse } from '@wadesk/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { parse } from '../../http/validate.js';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AuthService, IssuedSession } from './auth.service.js';
 
 export const REFRESH_COOKIE = 'jrt';
@@ -11,7 +12,11 @@ export const REFRESH_COOKIE = 'jrt';
  */
 const COOKIE_PATH = undefined;
 
-export function authRoutes(app: FastifyInstance, auth: AuthService, cookieSecure: boolean): void {
+const tags = ['Auth'];
+const REFRESH_COOKIE_NOTE = `The refresh token travels in the httpOnly cookie \`${REFRESH_COOKIE}\` (7 days, rotated on each use).`;
+
+export function authRoutes(http: FastifyInstance, auth: AuthService, cookieSecure: boolean): void {
+  const app = http.withTypeProvider<ZodTypeProvider>();
   const setCookie = (reply: FastifyReply, session: IssuedSession) =>
     reply.setCookie(REFRESH_COOKIE, session.refreshToken, {
       httpOnly: true,
@@ -21,37 +26,93 @@ export function authRoutes(app: FastifyInstance, auth: AuthService, cookieSecure
       maxAge: REFRESH_TOKEN_TTL_SECONDS,
     });
   const clearCookie = (reply: FastifyReply) => reply.clearCookie(REFRESH_COOKIE, { path: COOKIE_PATH });
-  const publicRoute = { config: { access: 'public' as const } };
+  const config = { access: 'public' as const };
 
-  app.post('/api/auth/login', publicRoute, async (request, reply) => {
-    const session = await auth.login(parse(LoginInput, request.body), request.ip);
-    setCookie(reply, session);
-    return { token: session.token, user: session.user };
-  });
-
-  app.post('/api/auth/refresh_token', publicRoute, async (request, reply) => {
-    try {
-      const session = await auth.refresh(request.cookies[REFRESH_COOKIE]);
+  app.post(
+    '/api/auth/login',
+    {
+      config,
+      schema: {
+        operationId: 'login',
+        summary: 'Sign in with e-mail and password: an access token, the user, and the refresh cookie',
+        description: REFRESH_COOKIE_NOTE,
+        tags,
+        body: LoginInput,
+        response: { 200: AuthResponse },
+      },
+    },
+    async (request, reply) => {
+      const session = await auth.login(request.body, request.ip);
       setCookie(reply, session);
       return { token: session.token, user: session.user };
-    } catch (err) {
-      clearCookie(reply);
-      throw err;
-    }
-  });
+    },
+  );
 
-  app.delete('/api/auth/logout', publicRoute, async (request, reply) => {
-    await auth.logout(request.cookies[REFRESH_COOKIE]);
-    clearCookie(reply);
-    return reply.status(204).send();
-  });
+  app.post(
+    '/api/auth/refresh_token',
+    {
+      config,
+      schema: {
+        operationId: 'refreshToken',
+        summary: 'A new access token from the refresh cookie, which is rotated',
+        description: REFRESH_COOKIE_NOTE,
+        tags,
+        response: { 200: AuthResponse },
+      },
+    },
+    async (request, reply) => {
+      try {
+        const session = await auth.refresh(request.cookies[REFRESH_COOKIE]);
+        setCookie(reply, session);
+        return { token: session.token, user: session.user };
+      } catch (err) {
+        clearCookie(reply);
+        throw err;
+      }
+    },
+  );
+
+  app.delete(
+    '/api/auth/logout',
+    {
+      config,
+      schema: {
+        operationId: 'logout',
+        summary: 'Sign out: the refresh token of the cookie is revoked and the cookie cleared',
+        tags,
+        response: { 204: z.null().meta({ description: 'Signed out' }) },
+      },
+    },
+    async (request, reply) => {
+      await auth.logout(request.cookies[REFRESH_COOKIE]);
+      clearCookie(reply);
+      return reply.status(204).send(null);
+    },
+  );
 
   // Whether the login page offers sign-up (issue 33 item 19): the userCreation setting.
-  app.get('/api/auth/signup', publicRoute, async () => ({ open: await auth.signupOpen() }));
+  app.get(
+    '/api/auth/signup',
+    { config, schema: { operationId: 'getSignupOpen', summary: 'Whether the login page offers sign-up (setting userCreation)', tags, response: { 200: SignupOpenResponse } } },
+    async () => ({ open: await auth.signupOpen() }),
+  );
 
-  app.post('/api/auth/signup', publicRoute, async (request, reply) => {
-    // The same answer whether the e-mail was free or not (see AuthService.signup).
-    const answer = await auth.signup(parse(SignupInput, request.body), request.ip);
-    return reply.status(201).send(answer);
-  });
+  app.post(
+    '/api/auth/signup',
+    {
+      config,
+      schema: {
+        operationId: 'signup',
+        summary: 'Create an attendant account, when userCreation is enabled; the same answer whether the e-mail was free or not',
+        tags,
+        body: SignupInput,
+        response: { 201: MessageAnswer },
+      },
+    },
+    async (request, reply) => {
+      // The same answer whether the e-mail was free or not (see AuthService.signup).
+      const answer = await auth.signup(request.body, request.ip);
+      return reply.status(201).send(answer);
+    },
+  );
 }
