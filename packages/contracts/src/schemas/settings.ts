@@ -200,7 +200,10 @@ export function validateSettingValue(key: SettingKey, value: string): string | n
   return null;
 }
 
-export interface SettingDto {
-  key: SettingKey;
-  value: string;
-}
+export const SettingDto = z
+  .object({
+    key: z.enum(SETTING_KEYS as [SettingKey, ...SettingKey[]]),
+    value: z.string().meta({ description: 'A secret reads as a mask to admins (see maskSecret); attendants do not read secrets.' }),
+  })
+  .meta({ id: 'Setting' });
+export type SettingDto = z.infer<typeof SettingDto>;

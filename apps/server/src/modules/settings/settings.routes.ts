@@ -1,21 +1,46 @@
-import { hasNoNulCharacter, INPUT_MESSAGES, isAdmin, SettingUpdateInput } from '@wadesk/contracts';
+import { hasNoNulCharacter, INPUT_MESSAGES, isAdmin, SettingDto, SettingUpdateInput } from '@wadesk/contracts';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../http/auth-hook.js';
-import { parse } from '../../http/validate.js';
 import type { SettingsService } from './settings.service.js';
 
-const KeyParams = z.object({ key: z.string().min(1).max(100).refine(hasNoNulCharacter, INPUT_MESSAGES.invalidCharacter) });
-const admin = { config: { access: 'admin' as const } };
+const KeyParams = z.object({
+  key: z
+    .string()
+    .min(1)
+    .max(100)
+    .refine(hasNoNulCharacter, INPUT_MESSAGES.invalidCharacter)
+    .meta({ description: 'A setting key (see the Setting schema); an unknown one is refused with ERR_NO_SETTING_FOUND' }),
+});
+const tags = ['Settings'];
+const admin = { access: 'admin' as const };
 
-export function settingsRoutes(app: FastifyInstance, settings: SettingsService): void {
-  app.get('/api/settings', async (request) => settings.list(isAdmin(currentUser(request))));
+export function settingsRoutes(http: FastifyInstance, settings: SettingsService): void {
+  const app = http.withTypeProvider<ZodTypeProvider>();
 
-  app.post('/api/settings/userApiToken/regenerate', admin, async () => settings.regenerateApiToken());
+  app.get(
+    '/api/settings',
+    {
+      schema: {
+        operationId: 'listSettings',
+        summary: 'Every setting; admins read secrets masked, attendants read no secret and no admins-only setting',
+        tags,
+        response: { 200: z.array(SettingDto) },
+      },
+    },
+    async (request) => settings.list(isAdmin(currentUser(request))),
+  );
 
-  app.put('/api/settings/:key', admin, async (request) => {
-    const { key } = parse(KeyParams, request.params);
-    const { value } = parse(SettingUpdateInput, request.body);
-    return settings.update(key, value);
-  });
+  app.post(
+    '/api/settings/userApiToken/regenerate',
+    { config: admin, schema: { operationId: 'regenerateApiToken', summary: 'Replace the send API token (userApiToken) with a new random one', tags, response: { 200: SettingDto } } },
+    async () => settings.regenerateApiToken(),
+  );
+
+  app.put(
+    '/api/settings/:key',
+    { config: admin, schema: { operationId: 'updateSetting', summary: 'Change one setting', tags, params: KeyParams, body: SettingUpdateInput, response: { 200: SettingDto } } },
+    async (request) => settings.update(request.params.key, request.body.value),
+  );
 }
