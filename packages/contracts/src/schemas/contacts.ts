@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { normalizeWhatsappNumber, NUMBER_PROBLEM_MESSAGES } from '../whatsapp-number.js';
-import { boundedString, hasNoNulCharacter, idField, INPUT_MESSAGES, MESSAGES, pageNumberField, searchParamField, textField } from '../validation.js';
+import { boundedString, dateTimeText, hasNoNulCharacter, idField, INPUT_MESSAGES, MESSAGES, pageNumberField, searchParamField, textField } from '../validation.js';
 
 export const ExtraInfoInput = z.object({
   id: idField.optional(),
@@ -71,34 +71,30 @@ export const CONTACT_SEARCH_MIN_LENGTH = 3;
 export const ContactListQuery = z.object({ searchParam: searchParamField, pageNumber: pageNumberField });
 export type ContactListQuery = z.input<typeof ContactListQuery>;
 
-export interface ExtraInfoDto {
-  id: number;
-  name: string;
-  value: string;
-}
+export const ExtraInfoDto = z.object({ id: z.number().int(), name: z.string(), value: z.string() }).meta({ id: 'ContactExtraInfo' });
+export type ExtraInfoDto = z.infer<typeof ExtraInfoDto>;
 
-export interface ContactDto {
-  id: number;
-  name: string;
-  number: string;
-  email: string;
-  profilePicUrl: string;
-  isGroup: boolean;
-  extraInfo: ExtraInfoDto[];
-  createdAt: string;
-  updatedAt: string;
-}
+export const ContactDto = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    number: z.string(),
+    email: z.string(),
+    profilePicUrl: z.string(),
+    isGroup: z.boolean(),
+    extraInfo: z.array(ExtraInfoDto),
+    createdAt: dateTimeText,
+    updatedAt: dateTimeText,
+  })
+  .meta({ id: 'Contact' });
+export type ContactDto = z.infer<typeof ContactDto>;
 
-export interface ContactListResponse {
-  contacts: ContactDto[];
-  hasMore: boolean;
-  count: number;
-}
+export const ContactListResponse = z.object({ contacts: z.array(ContactDto), hasMore: z.boolean(), count: z.number().int() });
+export type ContactListResponse = z.infer<typeof ContactListResponse>;
 
 /** Answer of POST /contacts/import: how many new contacts were created. */
-export interface ContactImportResponse {
-  imported: number;
-}
+export const ContactImportResponse = z.object({ imported: z.number().int() });
+export type ContactImportResponse = z.infer<typeof ContactImportResponse>;
 
 /** CSV import limits: the file's size and its data lines (POST /contacts/import/csv). */
 export const CONTACT_CSV_IMPORT_MAX_BYTES = 5 * 1024 * 1024;
@@ -117,47 +113,54 @@ export type ContactCsvImportQuery = z.input<typeof ContactCsvImportQuery>;
  * Why a CSV line is not imported: a field's rule (§5), a number twice in the file, or a number already a contact
  * (`exists`: skipped, not an error).
  */
-export type ContactCsvLineReason =
-  | 'nameRequired'
-  | 'nameTooShort'
-  | 'nameTooLong'
-  | 'numberRequired'
-  | 'numberInvalid'
-  | 'numberNoCountryCode'
-  | 'numberTooShort'
-  | 'numberTooLong'
-  | 'emailInvalid'
-  | 'extraInfoInvalid'
-  | 'duplicateInFile'
-  | 'exists';
+export const ContactCsvLineReason = z.enum([
+  'nameRequired',
+  'nameTooShort',
+  'nameTooLong',
+  'numberRequired',
+  'numberInvalid',
+  'numberNoCountryCode',
+  'numberTooShort',
+  'numberTooLong',
+  'emailInvalid',
+  'extraInfoInvalid',
+  'duplicateInFile',
+  'exists',
+]);
+export type ContactCsvLineReason = z.infer<typeof ContactCsvLineReason>;
 
-export interface ContactCsvLineError {
+export const ContactCsvLineError = z.object({
   /** The line of the file where the record starts (the header is line 1). */
-  line: number;
-  reason: ContactCsvLineReason;
+  line: z.number().int(),
+  reason: ContactCsvLineReason,
   /** The same in English, for API clients. */
-  message: string;
-}
+  message: z.string(),
+});
+export type ContactCsvLineError = z.infer<typeof ContactCsvLineError>;
 
-export interface ContactCsvPreviewRow {
-  line: number;
-  name: string;
-  number: string;
-  email: string;
-  extraInfo: { name: string; value: string }[];
+export const ContactCsvPreviewRow = z.object({
+  line: z.number().int(),
+  name: z.string(),
+  number: z.string(),
+  email: z.string(),
+  extraInfo: z.array(z.object({ name: z.string(), value: z.string() })),
   /** `new`: would be created; `exists`: skipped, the number is a contact; `invalid`: see `reasons`. */
-  status: 'new' | 'exists' | 'invalid';
-  reasons: ContactCsvLineReason[];
-}
+  status: z.enum(['new', 'exists', 'invalid']),
+  reasons: z.array(ContactCsvLineReason),
+});
+export type ContactCsvPreviewRow = z.infer<typeof ContactCsvPreviewRow>;
 
 /**
  * Answer of POST /contacts/import/csv: contacts created (or that would be, on a dry run), lines skipped because
  * the number is already a contact, and the invalid lines; a dry run also gives every line's preview.
  */
-export interface ContactCsvImportResponse {
-  dryRun: boolean;
-  created: number;
-  skipped: number;
-  errors: ContactCsvLineError[];
-  preview?: ContactCsvPreviewRow[];
-}
+export const ContactCsvImportResponse = z
+  .object({
+    dryRun: z.boolean(),
+    created: z.number().int(),
+    skipped: z.number().int(),
+    errors: z.array(ContactCsvLineError),
+    preview: z.array(ContactCsvPreviewRow).optional(),
+  })
+  .meta({ id: 'ContactCsvImport' });
+export type ContactCsvImportResponse = z.infer<typeof ContactCsvImportResponse>;
