@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { idField } from '../validation.js';
-import type { ContactDto } from './contacts.js';
-import type { QueueDto } from './queues.js';
-import type { SearchExcerpt } from '../search-excerpt.js';
+import { dateTimeText, idField } from '../validation.js';
+import { ContactDto } from './contacts.js';
+import { QueueDto } from './queues.js';
 
 export const TICKET_STATUSES = ['pending', 'open', 'closed'] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
@@ -10,90 +9,115 @@ export type TicketStatus = (typeof TICKET_STATUSES)[number];
 export const MEDIA_TYPES = ['image', 'audio', 'video', 'location', 'vcard', 'sticker', 'document', 'other'] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
 
-export interface TicketDto {
-  id: number;
-  status: TicketStatus;
-  userId: number | null;
-  queueId: number | null;
-  whatsappId: number;
-  contactId: number;
-  contact: ContactDto;
-  queue: QueueDto | null;
-  user: { id: number; name: string } | null;
-  whatsapp: { id: number; name: string } | null;
-  lastMessage: string;
-  /** When the newest message was created (ISO), null without messages: the ticket row's time (§2). */
-  lastMessageAt?: string | null;
-  /**
-   * In a search: the newest matching message, cut around the match (text[start, end) is the match), and its id: the
-   * chat opened from the hit scrolls to it (issue 33 item 3).
-   */
-  searchMatch?: (SearchExcerpt & { messageId?: number }) | null;
-  unreadMessages: number;
-  isGroup: boolean;
-  protocol: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+const NamedRef = z.object({ id: z.number().int(), name: z.string() });
 
-export interface MessageDto {
-  id: number;
-  ticketId: number;
-  body: string;
-  fromMe: boolean;
-  read: boolean;
-  isDeleted: boolean;
-  mediaType: MediaType | null;
-  mediaUrl: string | null;
-  ack: number;
-  quotedMsg: {
-    id: number;
-    fromMe: boolean;
-    body: string;
-    contact: { name: string } | null;
-    mediaType?: MediaType | null;
-    mediaDuration?: number | null;
-  } | null;
-  contact: { name: string } | null;
-  participantName: string | null;
-  /** Who wrote it: the contact, an attendant, or the desk itself (greeting, queue menu, farewell, protocol). */
-  senderKind: SenderKind;
-  /** Seconds of a voice note or audio, when known. */
-  mediaDuration: number | null;
-  /** Why the network could not deliver this sent message (the Cloud API's `failed` status), in words; absent or null otherwise. */
-  sendError?: string | null;
-  /**
-   * Where a message the desk sent came from (issue 32, decision 0029): null for one typed in the chat or received;
-   * `campaign`, `api` (the send API), `group-action`, `schedule` with `originId` (the campaign, action or schedule);
-   * `bot` (the chatbot), `system` (greeting, menu, farewell, protocol, transfer notice), `phone` (typed on the phone).
-   */
-  origin?: MessageOrigin | null;
-  originId?: number | null;
-  createdAt: string;
-}
+export const TicketDto = z
+  .object({
+    id: z.number().int(),
+    status: z.enum(TICKET_STATUSES),
+    userId: z.number().int().nullable(),
+    queueId: z.number().int().nullable(),
+    whatsappId: z.number().int(),
+    contactId: z.number().int(),
+    contact: ContactDto,
+    queue: QueueDto.nullable(),
+    user: NamedRef.nullable(),
+    whatsapp: NamedRef.nullable(),
+    lastMessage: z.string(),
+    /** When the newest message was created (ISO), null without messages: the ticket row's time (§2). */
+    lastMessageAt: dateTimeText.nullable().optional(),
+    /**
+     * In a search: the newest matching message, cut around the match (text[start, end) is the match), and its id: the
+     * chat opened from the hit scrolls to it (issue 33 item 3). The same shape as SearchExcerpt.
+     */
+    searchMatch: z
+      .object({ text: z.string(), start: z.number().int(), end: z.number().int(), messageId: z.number().int().optional() })
+      .nullable()
+      .optional(),
+    unreadMessages: z.number().int(),
+    isGroup: z.boolean(),
+    protocol: z.string().nullable(),
+    createdAt: dateTimeText,
+    updatedAt: dateTimeText,
+  })
+  .meta({ id: 'Ticket' });
+export type TicketDto = z.infer<typeof TicketDto>;
 
-export const MESSAGE_ORIGINS = ['campaign', 'api', 'group-action', 'schedule', 'bot', 'system', 'phone'] as const;
-export type MessageOrigin = (typeof MESSAGE_ORIGINS)[number];
+/** `GET /api/tickets`: a page of 40, newest change first; a search's count stops at 1000. */
+export const TicketListResponse = z.object({ tickets: z.array(TicketDto), count: z.number().int(), hasMore: z.boolean() });
+export type TicketListResponse = z.infer<typeof TicketListResponse>;
 
-/**
- * An earlier ticket of the same contact whose messages a page of `GET /api/messages/:ticketId` holds: the chat
- * shows a separator "Ticket #123 · resolved 12/11/2026 by Ana" above its messages.
- */
-export interface ConversationTicketDto {
-  id: number;
-  status: TicketStatus;
-  whatsappId: number;
-  createdAt: string;
-  /** When it was last resolved (ISO), null when never. */
-  closedAt: string | null;
-  closedBy: { id: number; name: string } | null;
-}
+/** `POST /api/tickets/:id/protocol`: the ticket resolved and the protocol number sent to the contact. */
+export const TicketProtocolResponse = z.object({ protocol: z.string(), ticket: TicketDto });
+export type TicketProtocolResponse = z.infer<typeof TicketProtocolResponse>;
 
 /** contact; user: an attendant; auto: the desk (greeting, menu, farewell, protocol); bot: the Typebot chatbot. */
 export const SENDER_KINDS = ['contact', 'user', 'auto', 'bot'] as const;
 export type SenderKind = (typeof SENDER_KINDS)[number];
 
-/** What happened to a ticket, shown in the chat between the messages. */
+export const MESSAGE_ORIGINS = ['campaign', 'api', 'group-action', 'schedule', 'bot', 'system', 'phone'] as const;
+export type MessageOrigin = (typeof MESSAGE_ORIGINS)[number];
+
+const ContactName = z.object({ name: z.string() }).nullable();
+
+export const MessageDto = z
+  .object({
+    id: z.number().int(),
+    ticketId: z.number().int(),
+    body: z.string(),
+    fromMe: z.boolean(),
+    read: z.boolean(),
+    isDeleted: z.boolean(),
+    mediaType: z.enum(MEDIA_TYPES).nullable(),
+    mediaUrl: z.string().nullable(),
+    ack: z.number().int(),
+    quotedMsg: z
+      .object({
+        id: z.number().int(),
+        fromMe: z.boolean(),
+        body: z.string(),
+        contact: ContactName,
+        mediaType: z.enum(MEDIA_TYPES).nullable().optional(),
+        mediaDuration: z.number().nullable().optional(),
+      })
+      .nullable(),
+    contact: ContactName,
+    participantName: z.string().nullable(),
+    /** Who wrote it: the contact, an attendant, or the desk itself (greeting, queue menu, farewell, protocol). */
+    senderKind: z.enum(SENDER_KINDS),
+    /** Seconds of a voice note or audio, when known. */
+    mediaDuration: z.number().nullable(),
+    /** Why the network could not deliver this sent message (the Cloud API's `failed` status), in words; absent or null otherwise. */
+    sendError: z.string().nullable().optional(),
+    /**
+     * Where a message the desk sent came from (issue 32, decision 0029): null for one typed in the chat or received;
+     * `campaign`, `api` (the send API), `group-action`, `schedule` with `originId` (the campaign, action or schedule);
+     * `bot` (the chatbot), `system` (greeting, menu, farewell, protocol, transfer notice), `phone` (typed on the phone).
+     */
+    origin: z.enum(MESSAGE_ORIGINS).nullable().optional(),
+    originId: z.number().int().nullable().optional(),
+    createdAt: dateTimeText,
+  })
+  .meta({ id: 'Message' });
+export type MessageDto = z.infer<typeof MessageDto>;
+
+/**
+ * An earlier ticket of the same contact whose messages a page of `GET /api/messages/:ticketId` holds: the chat
+ * shows a separator "Ticket #123 · resolved 12/11/2026 by Ana" above its messages.
+ */
+export const ConversationTicketDto = z
+  .object({
+    id: z.number().int(),
+    status: z.enum(TICKET_STATUSES),
+    whatsappId: z.number().int(),
+    createdAt: dateTimeText,
+    /** When it was last resolved (ISO), null when never. */
+    closedAt: dateTimeText.nullable(),
+    closedBy: NamedRef.nullable(),
+  })
+  .meta({ id: 'ConversationTicket' });
+export type ConversationTicketDto = z.infer<typeof ConversationTicketDto>;
+
 /**
  * What happened to a ticket, shown in the chat between the messages. botHandedOver: the contact typed the chatbot's
  * hand-over keyword; botFailed: Typebot could not be reached or answered an error (`error` says what); callRejected:
@@ -102,35 +126,41 @@ export type SenderKind = (typeof SENDER_KINDS)[number];
 export const TICKET_EVENT_KINDS = ['accepted', 'transferred', 'returned', 'resolved', 'reopened', 'botHandedOver', 'botFailed', 'callRejected'] as const;
 export type TicketEventKind = (typeof TICKET_EVENT_KINDS)[number];
 
-export interface TicketEventDto {
-  id: number;
-  ticketId: number;
-  kind: TicketEventKind;
-  /** Who did it; null when the desk did (auto-close, a contact writing back). */
-  actor: { id: number; name: string } | null;
-  /** A transfer's destination, as named at the time. */
-  toUser?: { id: number; name: string } | null;
-  toQueue?: { id: number; name: string } | null;
-  /** botFailed: what went wrong. */
-  error?: string;
-  /** callRejected: a video call. */
-  video?: boolean;
-  createdAt: string;
-}
+export const TicketEventDto = z
+  .object({
+    id: z.number().int(),
+    ticketId: z.number().int(),
+    kind: z.enum(TICKET_EVENT_KINDS),
+    /** Who did it; null when the desk did (auto-close, a contact writing back). */
+    actor: NamedRef.nullable(),
+    /** A transfer's destination, as named at the time. */
+    toUser: NamedRef.nullable().optional(),
+    toQueue: NamedRef.nullable().optional(),
+    /** botFailed: what went wrong. */
+    error: z.string().optional(),
+    /** callRejected: a video call. */
+    video: z.boolean().optional(),
+    createdAt: dateTimeText,
+  })
+  .meta({ id: 'TicketEvent' });
+export type TicketEventDto = z.infer<typeof TicketEventDto>;
 
 /**
  * `GET /api/messages/:ticketId`: a page of messages and the ticket's events in the same span of time. Past the
  * ticket's first message the pages go on into the contact's earlier tickets the caller may see (newest first, as
  * one conversation); `tickets` describes those whose messages are in this page (each message says its ticketId).
  */
-export interface MessagesPageDto {
-  messages: MessageDto[];
-  events: TicketEventDto[];
-  tickets?: ConversationTicketDto[];
-  ticket: TicketDto;
-  count: number;
-  hasMore: boolean;
-}
+export const MessagesPageDto = z
+  .object({
+    messages: z.array(MessageDto),
+    events: z.array(TicketEventDto),
+    tickets: z.array(ConversationTicketDto).optional(),
+    ticket: TicketDto,
+    count: z.number().int(),
+    hasMore: z.boolean(),
+  })
+  .meta({ id: 'MessagesPage' });
+export type MessagesPageDto = z.infer<typeof MessagesPageDto>;
 
 /**
  * `POST /api/ticketsClosed` (§7 "close all"): the view the caller closes from, with the ticket list's own filters, so
@@ -149,6 +179,5 @@ export const CloseAllTicketsInput = z
 export type CloseAllTicketsInput = z.input<typeof CloseAllTicketsInput>;
 
 /** `POST /api/ticketsClosed`: how many tickets were closed. */
-export interface CloseAllTicketsResponse {
-  closed: number;
-}
+export const CloseAllTicketsResponse = z.object({ closed: z.number().int() });
+export type CloseAllTicketsResponse = z.infer<typeof CloseAllTicketsResponse>;

@@ -1,8 +1,24 @@
-import { CloseAllTicketsInput, dayField, dayOfIsoInstant, idField, pageNumberField, searchParamField, TICKET_STATUSES, type CloseAllTicketsResponse } from '@wadesk/contracts';
+import {
+  CloseAllTicketsInput,
+  CloseAllTicketsResponse,
+  dayField,
+  dayOfIsoInstant,
+  IdParams,
+  idField,
+  MESSAGES,
+  MessageAnswer,
+  pageNumberField,
+  parseDay,
+  searchParamField,
+  TICKET_STATUSES,
+  TicketDto,
+  TicketListResponse,
+  TicketProtocolResponse,
+} from '@wadesk/contracts';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../http/auth-hook.js';
-import { parse } from '../../http/validate.js';
 import { viewerTimeZone } from '../../http/viewer-time-zone.js';
 import { serverTimeZone, type TicketsService } from './tickets.service.js';
 
@@ -32,16 +48,29 @@ export const queueIdsParam = z
   })
   .optional();
 
+const DAY = dayField();
+/**
+ * `date` as given (checked as `dayField` checks it): `YYYY-MM-DD`, or an ISO date-time as whaticket's client sends
+ * it, which names the caller's day, read in the caller's time zone by the handler (`dayOfIsoInstant`).
+ */
+const dateText = z
+  .string({ error: MESSAGES.required })
+  .superRefine((value, ctx) => {
+    for (const issue of DAY.safeParse(value).error?.issues ?? []) ctx.addIssue({ code: 'custom', message: issue.message });
+  })
+  .meta({ description: 'A day, `YYYY-MM-DD`, or an ISO date-time: the day it falls on in the caller\'s time zone.' });
+
 export const TicketListQuery = z.object({
   searchParam: searchParamField,
   pageNumber: pageNumberField,
   status: z.enum(TICKET_STATUSES).optional(),
-  /** `YYYY-MM-DD`, or an ISO date-time as whaticket's client sends it (its day: `dayOfInstant`). */
-  date: dayField().optional(),
+  date: dateText.optional(),
   showAll: booleanString,
-  queueIds: queueIdsParam,
+  queueIds: queueIdsParam.meta({ description: 'A JSON list of queue ids (`[1,2]`).' }),
   withUnreadMessages: booleanString,
   isGroup: optionalBoolean,
+  /** Read by viewerTimeZone (which checks it): declared so that it is documented and kept. */
+  timeZone: z.string().optional().meta({ description: 'The IANA time zone of the viewer, when the `X-Time-Zone` header is not sent.' }),
 });
 
 const TicketCreateBody = z.object({
@@ -58,48 +87,107 @@ const TicketUpdateBody = z.object({
   whatsappId: idField.optional(),
 });
 
-const IdParams = z.object({ id: idField });
+const tags = ['Tickets'];
 
-export function ticketsRoutes(app: FastifyInstance, tickets: TicketsService): void {
-  app.get('/api/tickets', async (request, reply) => {
-    const query = parse(TicketListQuery, request.query);
-    const timeZone = viewerTimeZone(request, serverTimeZone);
-    // `date` as an instant (whaticket's client) names the caller's day: the instant's date in the caller's zone.
-    const raw = (request.query as { date?: unknown }).date;
-    const date = typeof raw === 'string' ? (dayOfIsoInstant(raw, timeZone) ?? query.date) : query.date;
-    return reply.type('application/json; charset=utf-8').send(await tickets.listJson(currentUser(request), { ...query, date, timeZone }));
-  });
+export function ticketsRoutes(http: FastifyInstance, tickets: TicketsService): void {
+  const app = http.withTypeProvider<ZodTypeProvider>();
 
-  app.get('/api/tickets/:id', async (request) => {
-    const { id } = parse(IdParams, request.params);
-    return tickets.get(currentUser(request), id);
-  });
+  app.get(
+    '/api/tickets',
+    {
+      schema: {
+        operationId: 'listTickets',
+        summary: 'List the tickets the caller may see, 40 a page, newest change first, by status, queue, day or search',
+        tags,
+        querystring: TicketListQuery,
+        response: { 200: TicketListResponse },
+      },
+    },
+    async (request, reply) => {
+      const { date: dateGiven, timeZone: _timeZone, ...query } = request.query;
+      const timeZone = viewerTimeZone(request, serverTimeZone);
+      // `date` as an instant (whaticket's client) names the caller's day: the instant's date in the caller's zone.
+      const date = dateGiven === undefined ? undefined : (dayOfIsoInstant(dateGiven, timeZone) ?? parseDay(dateGiven) ?? undefined);
+      const page = await tickets.listJson(currentUser(request), { ...query, date, timeZone });
+      // The page as PostgreSQL wrote it (JSON text, issue 11): a string is sent as it is, never serialized again.
+      return reply.type('application/json; charset=utf-8').send(page as unknown as TicketListResponse);
+    },
+  );
 
-  app.post('/api/tickets', async (request, reply) => {
-    const ticket = await tickets.create(currentUser(request), parse(TicketCreateBody, request.body));
-    return reply.status(201).send(ticket);
-  });
+  app.get(
+    '/api/tickets/:id',
+    { schema: { operationId: 'getTicket', summary: 'One ticket the caller may see', tags, params: IdParams, response: { 200: TicketDto } } },
+    async (request) => tickets.get(currentUser(request), request.params.id),
+  );
 
-  app.put('/api/tickets/:id', async (request) => {
-    const { id } = parse(IdParams, request.params);
-    return tickets.update(currentUser(request), id, parse(TicketUpdateBody, request.body));
-  });
+  app.post(
+    '/api/tickets',
+    {
+      schema: {
+        operationId: 'createTicket',
+        summary: "Open a ticket with a contact on the caller's (or the default) connection",
+        tags,
+        body: TicketCreateBody,
+        response: { 201: TicketDto },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await tickets.create(currentUser(request), request.body)),
+  );
+
+  app.put(
+    '/api/tickets/:id',
+    {
+      schema: {
+        operationId: 'updateTicket',
+        summary: 'Accept, transfer, resolve or reopen a ticket: the fields given change',
+        tags,
+        params: IdParams,
+        body: TicketUpdateBody,
+        response: { 200: TicketDto },
+      },
+    },
+    async (request) => tickets.update(currentUser(request), request.params.id, request.body),
+  );
 
   /** Protocolo: resolve, sending the contact a protocol number. */
-  app.post('/api/tickets/:id/protocol', async (request) => {
-    const { id } = parse(IdParams, request.params);
-    return tickets.resolveWithProtocol(currentUser(request), id);
-  });
+  app.post(
+    '/api/tickets/:id/protocol',
+    {
+      schema: {
+        operationId: 'resolveTicketWithProtocol',
+        summary: 'Resolve a ticket, sending the contact a protocol number (setting protocolMessage)',
+        tags,
+        params: IdParams,
+        response: { 200: TicketProtocolResponse },
+      },
+    },
+    async (request) => tickets.resolveWithProtocol(currentUser(request), request.params.id),
+  );
 
-  app.delete('/api/tickets/:id', { config: { access: 'admin' } }, async (request) => {
-    const { id } = parse(IdParams, request.params);
-    await tickets.delete(currentUser(request), id);
-    return { message: 'Ticket deleted' };
-  });
+  app.delete(
+    '/api/tickets/:id',
+    {
+      config: { access: 'admin' },
+      schema: { operationId: 'deleteTicket', summary: 'Delete a ticket and its messages', tags, params: IdParams, response: { 200: MessageAnswer } },
+    },
+    async (request) => {
+      await tickets.delete(currentUser(request), request.params.id);
+      return { message: 'Ticket deleted' };
+    },
+  );
 
   // Close all (§7): what the caller's Inbox or Group tab shows, by the view given in the body (none: see the schema).
-  app.post('/api/ticketsClosed', async (request): Promise<CloseAllTicketsResponse> => {
-    const closed = await tickets.closeAll(currentUser(request), parse(CloseAllTicketsInput, request.body));
-    return { closed };
-  });
+  app.post(
+    '/api/ticketsClosed',
+    {
+      schema: {
+        operationId: 'closeAllTickets',
+        summary: "Close every ticket of the caller's Inbox or Group view (open and pending), by the view's filters",
+        tags,
+        body: CloseAllTicketsInput,
+        response: { 200: CloseAllTicketsResponse },
+      },
+    },
+    async (request) => ({ closed: await tickets.closeAll(currentUser(request), request.body) }),
+  );
 }
