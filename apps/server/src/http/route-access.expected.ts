@@ -110,8 +110,8 @@ export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
   'DELETE /api/tickets/:id': { access: 'admin' },
   'POST /api/ticketsClosed': { access: 'user' },
 
-  'GET /api/messages/:ticketId': { access: 'user', scope: 'ticket' },
-  'POST /api/messages/:ticketId': { access: 'user', scope: 'ticket' },
+  'GET /api/messages/:id': { access: 'user', scope: 'ticket' },
+  'POST /api/messages/:id': { access: 'user', scope: 'ticket' },
   'POST /api/messages/:ticketId/template': { access: 'user', scope: 'ticket' },
   'DELETE /api/messages/:id': { access: 'user', scope: 'message' },
   'POST /api/messages/:messageId/react': { access: 'user', scope: 'message' },
