@@ -35,6 +35,7 @@ const NOT_JSON = new Set<string>([
   'GET /api/contactsZDG',
   // cv3
   'GET /api/media/{name}',
+  'GET /api/simulator/{whatsappId}/files/{name}',
 ]);
 
 describe('the API described by its routes (issue 34 item 3)', () => {
@@ -176,4 +177,5 @@ const NO_BODY: string[] = [
   'POST /api/history/imports/{id}/cancel (cancelHistoryImport)',
   // cv3 (connections, simulator, outreach, e-mail, dashboard, health, media, webhooks)
   'POST /api/outreach/{id}/cancel (cancelOutreach)',
+  'POST /api/simulator/{whatsappId}/scan (scanSimulatorQrCode)',
 ];

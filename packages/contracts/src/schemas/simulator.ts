@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { hasNoNulCharacter, INPUT_MESSAGES, isWellFormedDataUrl, textField } from '../validation.js';
+import { dateTimeText, hasNoNulCharacter, idField, INPUT_MESSAGES, isWellFormedDataUrl, textField } from '../validation.js';
+import { SESSION_STATUSES } from './whatsapp.js';
 
 /** A network-style id or name: trimmed, 1..200 characters, no NUL character. */
 const token = () => z.string().trim().min(1).max(200).refine(hasNoNulCharacter, INPUT_MESSAGES.invalidCharacter);
@@ -61,16 +62,41 @@ export type SimulatorAckInput = z.input<typeof SimulatorAckInput>;
 export const SimulatorOutboxQuery = z.object({ to: textField(200).optional() });
 
 /** What the simulated device sent, as `GET /api/simulator/:whatsappId/outbox` lists it. */
-export interface SimulatorOutboxItemDto {
-  id: string;
-  to: string;
-  body: string;
-  mediaType: string | null;
-  mediaUrl: string | null;
-  ack: number;
-  isDeleted: boolean;
-  createdAt: string;
-}
+export const SimulatorOutboxItemDto = z
+  .object({
+    id: z.string(),
+    /** The chat it went to: a number, or an `@g.us` group id. */
+    to: z.string(),
+    body: z.string(),
+    mediaType: z.string().nullable(),
+    /** A signed URL of the sent file (null once the file was dropped to keep the device within its limits). */
+    mediaUrl: z.string().nullable(),
+    /** 0 pending, 1 sent, 2 delivered, 3 read, 4 played. */
+    ack: z.number().int(),
+    isDeleted: z.boolean(),
+    createdAt: dateTimeText,
+  })
+  .meta({ id: 'SimulatorOutboxItem' });
+export type SimulatorOutboxItemDto = z.infer<typeof SimulatorOutboxItemDto>;
+
+/** The path of the simulator's routes: the simulated connection. */
+export const SimulatorParams = z.object({ whatsappId: idField.meta({ description: 'The simulator connection (a connection id).' }) });
+
+/** `POST /api/simulator/:whatsappId/scan`: the connection's state once the scan settled (null: no session runs). */
+export const SimulatorScanResponse = z.object({ status: z.enum(SESSION_STATUSES).nullable() });
+export type SimulatorScanResponse = z.infer<typeof SimulatorScanResponse>;
+
+/** `POST /api/simulator/:whatsappId/inbound`: the message's network id; `duplicate` when that id was stored before (200). */
+export const SimulatorInboundResponse = z.object({ id: z.string(), duplicate: z.boolean() });
+export type SimulatorInboundResponse = z.infer<typeof SimulatorInboundResponse>;
+
+/** `POST /api/simulator/:whatsappId/call`: whether the desk rejected the call (setting acceptCalls off). */
+export const SimulatorCallResponse = z.object({ rejected: z.boolean() });
+export type SimulatorCallResponse = z.infer<typeof SimulatorCallResponse>;
+
+/** `POST /api/simulator/:whatsappId/history`: how many messages were kept. */
+export const SimulatorHistoryResponse = z.object({ received: z.number().int() });
+export type SimulatorHistoryResponse = z.infer<typeof SimulatorHistoryResponse>;
 
 /** `POST /api/simulator/:whatsappId/groups`: a group the simulated phone is in (and admin of). */
 export const SimulatorGroupInput = z.object({
@@ -84,13 +110,42 @@ export const SimulatorGroupInput = z.object({
 export type SimulatorGroupInput = z.input<typeof SimulatorGroupInput>;
 
 /** A group of the simulated phone (`GET /api/simulator/:whatsappId/groups`). */
-export interface SimulatorGroupDto {
-  /** An `@g.us` id. */
-  id: string;
-  subject: string;
-  description: string | null;
-  /** Member numbers, the phone's own included. */
-  participants: string[];
-  /** Only admins may send. */
-  announce: boolean;
-}
+export const SimulatorGroupDto = z
+  .object({
+    /** An `@g.us` id. */
+    id: z.string(),
+    subject: z.string(),
+    description: z.string().nullable(),
+    /** Member numbers, the phone's own included. */
+    participants: z.array(z.string()),
+    /** Only admins may send. */
+    announce: z.boolean(),
+  })
+  .meta({ id: 'SimulatorGroup' });
+export type SimulatorGroupDto = z.infer<typeof SimulatorGroupDto>;
+
+/** `POST /api/simulator/:whatsappId/groups`: the new group's `@g.us` id. */
+export const SimulatorGroupCreatedResponse = z.object({ id: z.string() });
+export type SimulatorGroupCreatedResponse = z.infer<typeof SimulatorGroupCreatedResponse>;
+
+/** `GET /api/simulator/:whatsappId/contacts`: the simulated phone, the chats it knows (newest first) and its groups. */
+export const SimulatorPhoneDto = z
+  .object({
+    status: z.enum(SESSION_STATUSES).nullable(),
+    /** The QR code waiting to be scanned, or ''. */
+    qrcode: z.string(),
+    /** The phone's own number. */
+    number: z.string(),
+    contacts: z.array(z.object({ number: z.string(), name: z.string().nullable(), lastAt: dateTimeText })),
+    groups: z.array(
+      z.object({
+        id: z.string(),
+        subject: z.string(),
+        description: z.string().optional(),
+        participants: z.array(z.object({ number: z.string(), isAdmin: z.boolean() })),
+        announce: z.boolean(),
+      }),
+    ),
+  })
+  .meta({ id: 'SimulatorPhone' });
+export type SimulatorPhoneDto = z.infer<typeof SimulatorPhoneDto>;
