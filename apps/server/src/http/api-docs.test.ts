@@ -178,4 +178,6 @@ const NO_BODY: string[] = [
   // cv3 (connections, simulator, outreach, e-mail, dashboard, health, media, webhooks)
   'POST /api/outreach/{id}/cancel (cancelOutreach)',
   'POST /api/simulator/{whatsappId}/scan (scanSimulatorQrCode)',
+  'POST /api/whatsappsession/{id} (retryConnectionSession)',
+  'PUT /api/whatsappsession/{id} (renewConnectionQrCode)',
 ];

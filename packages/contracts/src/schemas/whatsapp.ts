@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { boundedString, idField, textField } from '../validation.js';
+import { boundedString, dateTimeText, idField, textField } from '../validation.js';
 import { INPUT_MESSAGES } from '../validation-messages.js';
-import type { QueueDto } from './queues.js';
+import { QueueDto } from './queues.js';
 
 export const CHANNELS = ['baileys', 'simulator', 'instagram', 'cloud-api'] as const;
 export const Channel = z.enum(CHANNELS);
@@ -32,17 +32,20 @@ export const CloudApiFields = {
 };
 
 /** A `cloud-api` connection's settings as read back: the token and app secret masked. */
-export interface CloudApiConfigDto {
-  phoneNumberId: string;
-  businessAccountId: string;
-  /** Masked: its last 4 characters only. */
-  accessToken: string;
-  /** Masked: its last 4 characters only. */
-  appSecret: string;
-  verifyToken: string;
-  /** Path of the webhook to give Meta, after the server's public address: `/api/webhooks/whatsapp/:id`. */
-  webhookPath: string;
-}
+export const CloudApiConfigDto = z
+  .object({
+    phoneNumberId: z.string(),
+    businessAccountId: z.string(),
+    /** Masked: its last 4 characters only. */
+    accessToken: z.string(),
+    /** Masked: its last 4 characters only. */
+    appSecret: z.string(),
+    verifyToken: z.string(),
+    /** Path of the webhook to give Meta, after the server's public address: `/api/webhooks/whatsapp/:id`. */
+    webhookPath: z.string(),
+  })
+  .meta({ id: 'CloudApiConfig', description: "A Cloud API connection's settings; the access token and app secret masked (their last 4 characters)." });
+export type CloudApiConfigDto = z.infer<typeof CloudApiConfigDto>;
 
 /** How a connection's credential (a Cloud API token or app secret) is read back: bullets and its last 4 characters (settings secrets: maskSecret). */
 export function maskCredential(secret: string): string {
@@ -80,50 +83,59 @@ export type WhatsappUpdateInput = z.input<typeof WhatsappUpdateInput>;
 export const CONNECTION_ERROR_CODES = ['logged_out', 'qr_timeout', 'connection_lost', 'start_failed', 'no_driver'] as const;
 export type ConnectionErrorCode = (typeof CONNECTION_ERROR_CODES)[number];
 
-export interface ConnectionErrorDto {
-  code: ConnectionErrorCode;
-  /** The network's own reason, when it gave one (e.g. `connectionClosed`, `status 503`). */
-  detail?: string;
-  /** When it failed (ISO). */
-  at: string;
-}
+export const ConnectionErrorDto = z
+  .object({
+    code: z.enum(CONNECTION_ERROR_CODES),
+    /** The network's own reason, when it gave one (e.g. `connectionClosed`, `status 503`). */
+    detail: z.string().optional(),
+    /** When it failed. */
+    at: dateTimeText,
+  })
+  .meta({ id: 'ConnectionError' });
+export type ConnectionErrorDto = z.infer<typeof ConnectionErrorDto>;
 
-export interface WhatsappSessionDto {
-  id: number;
-  status: SessionStatus;
-  qrcode: string;
-  retries: number;
-  updatedAt: string;
+export const WhatsappSessionDto = z.object({
+  id: z.number().int(),
+  status: z.enum(SESSION_STATUSES),
+  /** The QR code to scan while `qrcode` (admins only; '' for attendants). */
+  qrcode: z.string(),
+  retries: z.number().int(),
+  updatedAt: dateTimeText,
   /**
    * The last failure since the connection was last CONNECTED (null once it connects, or when the process
    * running it knows none). Kept in that process's memory: absent after a restart.
    */
-  lastError?: ConnectionErrorDto | null;
-}
+  lastError: ConnectionErrorDto.nullable().optional(),
+});
+export type WhatsappSessionDto = z.infer<typeof WhatsappSessionDto>;
 
-export interface WhatsappDto extends WhatsappSessionDto {
-  name: string;
-  channel: Channel;
-  isDefault: boolean;
-  greetingMessage: string;
-  farewellMessage: string;
-  queues: QueueDto[];
-  createdAt: string;
-  /** Only on `cloud-api` connections (issue 18). */
-  cloud?: CloudApiConfigDto | null;
-}
+export const WhatsappDto = WhatsappSessionDto.extend({
+  name: z.string(),
+  channel: Channel,
+  isDefault: z.boolean(),
+  greetingMessage: z.string(),
+  farewellMessage: z.string(),
+  queues: z.array(QueueDto),
+  createdAt: dateTimeText,
+  /** Only on `cloud-api` connections (issue 18), for admins. */
+  cloud: CloudApiConfigDto.nullable().optional(),
+}).meta({ id: 'Whatsapp', description: 'A connection (WhatsApp, simulator, Instagram or Cloud API), its session state and queues.' });
+export type WhatsappDto = z.infer<typeof WhatsappDto>;
 
 /** The Graph API's message templates (`GET /{waba-id}/message_templates`), as the chat offers them. */
-export interface CloudTemplateDto {
-  name: string;
-  language: string;
-  status: string;
-  category: string;
-  /** The body's text with its {{1}}… placeholders. */
-  body: string;
-  /** How many {{n}} placeholders the body has. */
-  variables: number;
-}
+export const CloudTemplateDto = z
+  .object({
+    name: z.string(),
+    language: z.string(),
+    status: z.string(),
+    category: z.string(),
+    /** The body's text with its {{1}}… placeholders. */
+    body: z.string(),
+    /** How many {{n}} placeholders the body has. */
+    variables: z.number().int(),
+  })
+  .meta({ id: 'CloudTemplate' });
+export type CloudTemplateDto = z.infer<typeof CloudTemplateDto>;
 
 /** The job that stores what one Cloud API webhook call brought (issue 18): the connection and the call's JSON body. */
 export const CloudWebhookJobPayload = z.object({

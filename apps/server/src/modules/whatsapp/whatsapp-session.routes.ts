@@ -1,29 +1,54 @@
-import { idField } from '@wadesk/contracts';
+import { IdParams, MessageAnswer } from '@wadesk/contracts';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import { parse } from '../../http/validate.js';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { WhatsappService } from './whatsapp.service.js';
 
-const IdParams = z.object({ id: idField });
-const admin = { config: { access: 'admin' as const } };
+const admin = { access: 'admin' as const };
+const tags = ['Connections'];
 
 /** Session actions of §4: retry, new QR code, disconnect. */
-export function whatsappSessionRoutes(app: FastifyInstance, whatsapps: WhatsappService): void {
-  app.post('/api/whatsappsession/:id', admin, async (request) => {
-    const { id } = parse(IdParams, request.params);
-    await whatsapps.retrySession(id);
-    return { message: 'Starting session.' };
-  });
+export function whatsappSessionRoutes(http: FastifyInstance, whatsapps: WhatsappService): void {
+  const app = http.withTypeProvider<ZodTypeProvider>();
 
-  app.put('/api/whatsappsession/:id', admin, async (request) => {
-    const { id } = parse(IdParams, request.params);
-    await whatsapps.newQrSession(id);
-    return { message: 'Starting session.' };
-  });
+  app.post(
+    '/api/whatsappsession/:id',
+    {
+      config: admin,
+      schema: { operationId: 'retryConnectionSession', summary: "Start a connection's session again", tags, params: IdParams, response: { 200: MessageAnswer } },
+    },
+    async (request) => {
+      await whatsapps.retrySession(request.params.id);
+      return { message: 'Starting session.' };
+    },
+  );
 
-  app.delete('/api/whatsappsession/:id', admin, async (request) => {
-    const { id } = parse(IdParams, request.params);
-    await whatsapps.disconnectSession(id);
-    return { message: 'Session disconnected.' };
-  });
+  app.put(
+    '/api/whatsappsession/:id',
+    {
+      config: admin,
+      schema: {
+        operationId: 'renewConnectionQrCode',
+        summary: "Log the connection's device out and start again with a new QR code",
+        tags,
+        params: IdParams,
+        response: { 200: MessageAnswer },
+      },
+    },
+    async (request) => {
+      await whatsapps.newQrSession(request.params.id);
+      return { message: 'Starting session.' };
+    },
+  );
+
+  app.delete(
+    '/api/whatsappsession/:id',
+    {
+      config: admin,
+      schema: { operationId: 'disconnectConnectionSession', summary: "Log the connection's device out: it stays DISCONNECTED until started again", tags, params: IdParams, response: { 200: MessageAnswer } },
+    },
+    async (request) => {
+      await whatsapps.disconnectSession(request.params.id);
+      return { message: 'Session disconnected.' };
+    },
+  );
 }
