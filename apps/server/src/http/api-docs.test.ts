@@ -36,6 +36,8 @@ const NOT_JSON = new Set<string>([
   // cv3
   'GET /api/media/{name}',
   'GET /api/simulator/{whatsappId}/files/{name}',
+  'GET /api/webhooks/instagram',
+  'POST /api/webhooks/instagram',
 ]);
 
 describe('the API described by its routes (issue 34 item 3)', () => {
