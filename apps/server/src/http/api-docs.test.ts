@@ -38,6 +38,7 @@ const NOT_JSON = new Set<string>([
   'GET /api/simulator/{whatsappId}/files/{name}',
   'GET /api/webhooks/instagram',
   'POST /api/webhooks/instagram',
+  'GET /api/webhooks/whatsapp/{connectionId}',
 ]);
 
 describe('the API described by its routes (issue 34 item 3)', () => {

@@ -1,10 +1,11 @@
-import { CloudWebhookJobPayload, idField } from '@wadesk/contracts';
+import { CloudWebhookJobPayload, ErrorBodySchema, idField } from '@wadesk/contracts';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { CloudApiConfig } from '../../db/schema.js';
 import { AppError } from '../../http/app-error.js';
 import { parseJsonText } from '../../http/json-body.js';
-import { parse } from '../../http/validate.js';
+import { multipartBody } from '../../http/route-schemas.js';
 import type { JobDefinition, JobQueue } from '../../jobs/job-queue.js';
 import type { DriverContext } from '../channel-driver.js';
 import type { ChannelConnections, ChannelSendErrors } from '../ports.js';
@@ -21,12 +22,43 @@ export interface CloudApiWebhookOptions {
   log: DriverContext['log'];
 }
 
-const Params = z.object({ connectionId: idField });
+const Params = z.object({ connectionId: idField.meta({ description: 'The cloud-api connection (its webhookPath gives it).' }) });
 const VerifyQuery = z.object({
   'hub.mode': z.string().optional(),
   'hub.verify_token': z.string().optional(),
   'hub.challenge': z.string().max(1000).optional(),
 });
+
+const unixSeconds = z.string().meta({ description: 'Unix seconds, as text.' });
+
+/**
+ * A webhook call as Meta sends it, for the document: the route reads the raw bytes (the signature is over them) and
+ * checks them itself, so this schema does not validate (the multipart bodies' passthrough, route-schemas.ts).
+ */
+const WebhookBody = multipartBody(
+  z
+    .looseObject({
+      object: z.string().meta({ description: '`whatsapp_business_account`.' }),
+      entry: z.array(
+        z.looseObject({
+          id: z.string().optional(),
+          changes: z.array(
+            z.looseObject({
+              field: z.string().meta({ description: '`messages`: the only field read.' }),
+              value: z.looseObject({
+                metadata: z.looseObject({ phone_number_id: z.string() }).optional(),
+                contacts: z.array(z.looseObject({ wa_id: z.string() })).optional(),
+                messages: z.array(z.looseObject({ id: z.string(), from: z.string(), timestamp: unixSeconds, type: z.string() })).optional(),
+                statuses: z.array(z.looseObject({ id: z.string(), recipient_id: z.string(), status: z.string(), timestamp: unixSeconds.optional() })).optional(),
+              }),
+            }),
+          ),
+        }),
+      ),
+    })
+    .meta({ description: 'Signed with X-Hub-Signature-256 (HMAC-SHA256 of the raw body with the app secret).' }),
+);
+const tags = ['Webhooks'];
 
 /** Largest webhook body taken (Meta batches up to a few hundred KB). */
 const WEBHOOK_BODY_LIMIT = 4 * 1024 * 1024;
@@ -73,9 +105,18 @@ export async function cloudApiWebhooks(http: FastifyInstance, jobs: JobQueue, op
     scope.removeContentTypeParser('application/json');
     scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => done(null, body));
 
-    scope.get('/api/webhooks/whatsapp/:connectionId', { config: { access: 'public' } }, async (request, reply) => {
-      const { connectionId } = parse(Params, request.params);
-      const query = parse(VerifyQuery, request.query);
+    const routes = scope.withTypeProvider<ZodTypeProvider>();
+    const verify = {
+      operationId: 'verifyCloudApiWebhook',
+      summary: "Meta's verify handshake of a Cloud API connection's webhook: the challenge, when its verify token matches",
+      tags,
+      params: Params,
+      querystring: VerifyQuery,
+      response: { 200: z.string().meta({ description: '`hub.challenge`, as plain text.' }), 403: ErrorBodySchema },
+    };
+    routes.get('/api/webhooks/whatsapp/:connectionId', { config: { access: 'public' }, schema: verify }, async (request, reply) => {
+      const { connectionId } = request.params;
+      const query = request.query;
       const config = await configOf(connectionId);
       if (!config || query['hub.mode'] !== 'subscribe' || query['hub.verify_token'] !== config.verifyToken) {
         return reply.status(403).send({ error: 'ERR_NO_PERMISSION', message: 'Verify token does not match.' });
@@ -83,8 +124,21 @@ export async function cloudApiWebhooks(http: FastifyInstance, jobs: JobQueue, op
       return reply.type('text/plain').send(query['hub.challenge'] ?? '');
     });
 
-    scope.post('/api/webhooks/whatsapp/:connectionId', { config: { access: 'public' } }, async (request, reply) => {
-      const { connectionId } = parse(Params, request.params);
+    const receive = {
+      operationId: 'receiveCloudApiWebhook',
+      summary: 'A signed webhook call from Meta for a Cloud API connection (messages, statuses), queued as a job',
+      tags,
+      params: Params,
+      body: WebhookBody,
+      response: {
+        200: z.object({ received: z.literal(true) }).meta({ description: 'Queued: the call is stored by a job.' }),
+        400: ErrorBodySchema,
+        401: ErrorBodySchema,
+        404: ErrorBodySchema,
+      },
+    };
+    routes.post('/api/webhooks/whatsapp/:connectionId', { config: { access: 'public' }, schema: receive }, async (request, reply) => {
+      const { connectionId } = request.params;
       const config = await configOf(connectionId);
       if (!config) return reply.status(404).send({ error: 'ERR_NO_WAPP_FOUND', message: 'No Cloud API connection here.' });
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
