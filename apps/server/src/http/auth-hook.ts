@@ -1,6 +1,5 @@
 import { isAdmin, type AttendantTool } from '@wadesk/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodType } from 'zod';
 import type { AuthService } from '../modules/auth/auth.service.js';
 import type { AuthUser } from '../modules/auth/auth-user.js';
 import { AppError } from './app-error.js';
@@ -24,8 +23,6 @@ declare module 'fastify' {
      * attendantTools lists it (several: one of them, the handler checks which); admins always pass.
      */
     tool?: RouteTool;
-    /** What /api/docs says of the route (OpenAPI, from the contracts' zod schemas). */
-    docs?: RouteDocs;
   }
   interface FastifyRequest {
     authUser: AuthUser | null;
@@ -38,20 +35,11 @@ declare module 'fastify' {
   }
 }
 
-export interface RouteDocs {
-  summary: string;
-  body?: ZodType;
-  query?: ZodType;
-  /** The status of a success, when not 200. */
-  status?: number;
-}
-
 export interface RouteEntry {
   method: string;
   url: string;
   access: RouteAccess;
   tool?: RouteTool;
-  docs?: RouteDocs;
 }
 
 /** Routes of the web app itself (index.html and static files): public by nature. */
@@ -99,7 +87,7 @@ export function registerAuthHook(
     route.config = { ...route.config, access };
     const tool = route.config?.tool;
     if (tool !== undefined && access !== 'user') throw new Error(`${route.url}: a tool's route is a signed-in user's route`);
-    for (const method of [route.method].flat()) table.push({ method, url: route.url, access, tool, docs: route.config?.docs });
+    for (const method of [route.method].flat()) table.push({ method, url: route.url, access, tool });
   });
   app.addHook('onRequest', async (request) => {
     if (request.is404) return;

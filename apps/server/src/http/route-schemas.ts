@@ -15,24 +15,30 @@ import { validationError } from './validate.js';
  * An absent body or query is read as `{}`, so that an object of optional fields takes no input at all.
  */
 export const validatorCompiler: FastifySchemaCompiler<z.ZodType> = ({ schema, httpPart }) => {
-  // A multipart body is read by the handler (request.file()/parts()): its schema documents it, the handler checks it.
-  if (httpPart === 'body' && MULTIPART_BODIES.has(schema)) return (data: unknown) => ({ value: data });
+  // A multipart upload or a signed webhook's body is read by the handler: its schema documents it, the handler checks it.
+  if (httpPart === 'body' && DOCUMENTED_BODIES.has(schema)) return (data: unknown) => ({ value: data });
   return (data: unknown) => {
     const result = schema.safeParse(data ?? {});
     return result.success ? { value: result.data } : { error: validationError(result.error) };
   };
 };
 
-const MULTIPART_BODIES = new WeakSet<z.ZodType>();
+const DOCUMENTED_BODIES = new WeakSet<z.ZodType>();
+
+/**
+ * A body the handler reads and checks itself: its schema documents it and is not applied (a webhook verified on its
+ * raw bytes, a multipart upload read part by part).
+ */
+export function documentedBody<S extends z.ZodType>(schema: S): S {
+  DOCUMENTED_BODIES.add(schema);
+  return schema;
+}
 
 /**
  * A `multipart/form-data` body, for the document only: declare it with `consumes: ['multipart/form-data']` on the
  * route; the handler reads the parts (a file as `fileField`) and validates the fields itself.
  */
-export function multipartBody<S extends z.ZodType>(schema: S): S {
-  MULTIPART_BODIES.add(schema);
-  return schema;
-}
+export const multipartBody = documentedBody;
 
 /** A file part of a multipart body, as OpenAPI describes one. */
 export const fileField = z.any().meta({ type: 'string', format: 'binary' });

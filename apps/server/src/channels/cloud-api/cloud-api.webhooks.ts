@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { CloudApiConfig } from '../../db/schema.js';
 import { AppError } from '../../http/app-error.js';
 import { parseJsonText } from '../../http/json-body.js';
-import { multipartBody } from '../../http/route-schemas.js';
+import { documentedBody } from '../../http/route-schemas.js';
 import type { JobDefinition, JobQueue } from '../../jobs/job-queue.js';
 import type { DriverContext } from '../channel-driver.js';
 import type { ChannelConnections, ChannelSendErrors } from '../ports.js';
@@ -33,9 +33,9 @@ const unixSeconds = z.string().meta({ description: 'Unix seconds, as text.' });
 
 /**
  * A webhook call as Meta sends it, for the document: the route reads the raw bytes (the signature is over them) and
- * checks them itself, so this schema does not validate (the multipart bodies' passthrough, route-schemas.ts).
+ * checks them itself, so this schema documents the body and is not applied (documentedBody, route-schemas.ts).
  */
-const WebhookBody = multipartBody(
+const WebhookBody = documentedBody(
   z
     .looseObject({
       object: z.string().meta({ description: '`whatsapp_business_account`.' }),

@@ -5,7 +5,7 @@ import type { ValidationIssue } from '@wadesk/contracts';
 import { z } from 'zod';
 import { AppError } from '../../http/app-error.js';
 import { parseJsonText } from '../../http/json-body.js';
-import { multipartBody } from '../../http/route-schemas.js';
+import { documentedBody } from '../../http/route-schemas.js';
 import type { InboundMessage } from '../channel-driver.js';
 import type { ChannelSettings } from '../ports.js';
 import { fieldOf, itemsOf, timestampIssue, webhookTime } from '../webhook-time.js';
@@ -24,9 +24,9 @@ const VerifyQuery = z.object({
 
 /**
  * A delivery as Meta sends it, for the document: the route reads the raw bytes (the signature is over them) and
- * checks them itself, so this schema does not validate (the multipart bodies' passthrough, route-schemas.ts).
+ * checks them itself, so this schema documents the body and is not applied (documentedBody, route-schemas.ts).
  */
-const DeliveryBody = multipartBody(
+const DeliveryBody = documentedBody(
   z
     .looseObject({
       object: z.string().meta({ description: '`instagram`; any other delivery is answered IGNORED.' }),
