@@ -114,7 +114,7 @@ test.describe('forms follow the shared rules (issue 34 item 4) and read whole at
       if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/schedules') posted.push(r.url());
     });
     await form.getByRole('button', { name: WORDS.en.add }).click();
-    await expect(form).toContainText('Must be an http or https URL');
+    await expect(form).toContainText('Type an address starting with http:// or https://');
     // Neither a recipient nor a text is missing: only the address is wrong.
     await expect(form).not.toContainText('Write a message or give a file URL');
     await page.waitForTimeout(300);

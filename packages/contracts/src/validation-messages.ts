@@ -36,4 +36,5 @@ export const SETTING_MESSAGES = {
 /** Other fixed texts of the forms' checks, translated by the web (`validation.fields.<key>`). */
 export const FIELD_MESSAGES = {
   invalidColor: 'Must be a colour like #1273DE',
+  httpUrl: 'Must be an http or https URL',
 } as const;

@@ -1,3 +1,4 @@
+import { FIELD_MESSAGES } from '../validation-messages.js';
 import { z } from 'zod';
 import { dateTimeText, idField, integerField, pageNumberField, textField } from '../validation.js';
 import { NUMBER_PROBLEM_MESSAGES, type NumberProblem } from '../whatsapp-number.js';
@@ -83,7 +84,7 @@ export const CampaignInput = z
       ctx.addIssue({ code: 'custom', path: ['maxInterval'], message: 'Must not be less than the minimum interval' });
     }
     if ((input.kind === 'mediaUrl' || input.kind === 'audio') && input.url && !isHttpUrl(input.url)) {
-      ctx.addIssue({ code: 'custom', path: ['url'], message: 'Must be an http or https URL' });
+      ctx.addIssue({ code: 'custom', path: ['url'], message: FIELD_MESSAGES.httpUrl });
     }
     if (input.kind === 'audio' && input.url && !isOggUrl(input.url)) {
       ctx.addIssue({ code: 'custom', path: ['url'], message: 'Only .ogg audio is accepted' });

@@ -1,3 +1,4 @@
+import { FIELD_MESSAGES } from '../validation-messages.js';
 import { z } from 'zod';
 import { calendarDateField, dateTimeText, dayField, idField, MESSAGES, pageNumberField, textField } from '../validation.js';
 import { MessageTemplateDto } from './campaigns.js';
@@ -40,7 +41,7 @@ const mediaUrlField = textField(2000)
     } catch {
       return false;
     }
-  }, 'Must be an http or https URL')
+  }, FIELD_MESSAGES.httpUrl)
   .optional();
 
 /** `POST /api/schedules`: to a contact (`contactId`) or a number (not both), text and/or a file by URL, at `sendAt`. */

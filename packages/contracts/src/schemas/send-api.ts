@@ -1,3 +1,4 @@
+import { FIELD_MESSAGES } from '../validation-messages.js';
 import { z } from 'zod';
 import { dateTimeText, idField, integerField, textField } from '../validation.js';
 import { isOggUrl, MAX_CAMPAIGN_INTERVAL } from './campaigns.js';
@@ -21,7 +22,7 @@ const httpUrl = textField(2000)
     } catch {
       return false;
     }
-  }, 'Must be an http or https URL');
+  }, FIELD_MESSAGES.httpUrl);
 
 /** `POST /api/zdg`: a text message. */
 export const SendTextInput = z
