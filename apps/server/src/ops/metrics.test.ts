@@ -71,7 +71,7 @@ describe('GET /metrics', () => {
     expect(valueOf(after, 'wadesk_message_send_duration_seconds_count{channel="simulator"}')).toBeGreaterThanOrEqual(1);
     expect(valueOf(after, 'wadesk_connections{channel="simulator",status="CONNECTED"}')).toBeGreaterThanOrEqual(1);
     expect(valueOf(after, 'wadesk_socket_clients')).toBeGreaterThanOrEqual(1);
-    expect(after).toMatch(/route="\/api\/messages\/:ticketId"/);
+    expect(after).toMatch(/route="\/api\/messages\/:id"/);
     expect(after).not.toContain(`route="/api/messages/${ticket.id}"`);
     socket.disconnect();
   });
