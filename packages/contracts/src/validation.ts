@@ -181,6 +181,20 @@ export function dayField(options: { dayMonthYear?: boolean } = {}) {
     });
 }
 
+/**
+ * A day as `dayField` reads it, kept as written too (`{ text, day }`): an ISO date-time names the day of that instant
+ * in the caller's time zone, which only the route knows (X-Time-Zone); `day` is the day read without it.
+ */
+export function dayAsWrittenField(options: { dayMonthYear?: boolean } = {}) {
+  const day = dayField(options);
+  return z.string({ error: MESSAGES.required }).transform((text, ctx) => {
+    const result = day.safeParse(text);
+    if (result.success) return { text, day: result.data };
+    for (const issue of result.error.issues) ctx.addIssue({ code: 'custom', message: issue.message });
+    return z.NEVER;
+  });
+}
+
 /** Whether a `data:` URL is well formed: `data:[mime][;param]*,payload`, percent-escapes valid when not base64. */
 export function isWellFormedDataUrl(url: string): boolean {
   const match = /^data:([^;,]*)((?:;[^;,]*)*),(.*)$/s.exec(url);

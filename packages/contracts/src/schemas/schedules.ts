@@ -1,6 +1,6 @@
 import { FIELD_MESSAGES } from '../validation-messages.js';
 import { z } from 'zod';
-import { calendarDateField, dateTimeText, dayField, idField, MESSAGES, pageNumberField, textField } from '../validation.js';
+import { calendarDateField, dateTimeText, dayAsWrittenField, idField, pageNumberField, textField } from '../validation.js';
 import { MessageTemplateDto } from './campaigns.js';
 import { MessageTemplateField } from './whatsapp.js';
 
@@ -115,27 +115,12 @@ export const ScheduleListResponse = z.object({ schedules: z.array(ScheduleDto), 
 export type ScheduleListResponse = z.infer<typeof ScheduleListResponse>;
 
 /**
- * `dataEnvio` read as its day (`dayField`) and kept as written: an ISO date-time names the day of that instant in the
- * caller's time zone, which only the route knows (X-Time-Zone).
- */
-const sendDay = dayField({ dayMonthYear: true });
-const sendDayField = z
-  .string({ error: MESSAGES.required })
-  .max(40, MESSAGES.tooLong)
-  .transform((text, ctx) => {
-    const result = sendDay.safeParse(text);
-    if (result.success) return { text, day: result.data };
-    for (const issue of result.error.issues) ctx.addIssue({ code: 'custom', message: issue.message });
-    return z.NEVER;
-  });
-
-/**
  * `POST /api/sendAgendamento` (§7, the DISPARAR button): sends now every scheduled message of the day `dataEnvio`
  * (a day of the server's time zone, given as `YYYY-MM-DD`, `dd/MM/yyyy` or an ISO date-time: `dayField`) on the
  * connection `ticketwhatsappId` (the default one when absent).
  */
 export const SendSchedulesInput = z.object({
-  dataEnvio: sendDayField,
+  dataEnvio: dayAsWrittenField({ dayMonthYear: true }),
   token: z.string().max(500).optional(),
   ticketwhatsappId: idField.optional(),
 });

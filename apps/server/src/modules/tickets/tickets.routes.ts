@@ -1,14 +1,12 @@
 import {
   CloseAllTicketsInput,
   CloseAllTicketsResponse,
-  dayField,
+  dayAsWrittenField,
   dayOfIsoInstant,
   IdParams,
   idField,
-  MESSAGES,
   MessageAnswer,
   pageNumberField,
-  parseDay,
   searchParamField,
   TICKET_STATUSES,
   TicketDto,
@@ -48,23 +46,13 @@ export const queueIdsParam = z
   })
   .optional();
 
-const DAY = dayField();
-/**
- * `date` as given (checked as `dayField` checks it): `YYYY-MM-DD`, or an ISO date-time as whaticket's client sends
- * it, which names the caller's day, read in the caller's time zone by the handler (`dayOfIsoInstant`).
- */
-const dateText = z
-  .string({ error: MESSAGES.required })
-  .superRefine((value, ctx) => {
-    for (const issue of DAY.safeParse(value).error?.issues ?? []) ctx.addIssue({ code: 'custom', message: issue.message });
-  })
-  .meta({ description: 'A day, `YYYY-MM-DD`, or an ISO date-time: the day it falls on in the caller\'s time zone.' });
-
 export const TicketListQuery = z.object({
   searchParam: searchParamField,
   pageNumber: pageNumberField,
   status: z.enum(TICKET_STATUSES).optional(),
-  date: dateText.optional(),
+  date: dayAsWrittenField()
+    .optional()
+    .meta({ description: "A day, `YYYY-MM-DD`, or an ISO date-time (whaticket's client): the day it falls on in the caller's time zone." }),
   showAll: booleanString,
   queueIds: queueIdsParam.meta({ description: 'A JSON list of queue ids (`[1,2]`).' }),
   withUnreadMessages: booleanString,
@@ -107,7 +95,7 @@ export function ticketsRoutes(http: FastifyInstance, tickets: TicketsService): v
       const { date: dateGiven, timeZone: _timeZone, ...query } = request.query;
       const timeZone = viewerTimeZone(request, serverTimeZone);
       // `date` as an instant (whaticket's client) names the caller's day: the instant's date in the caller's zone.
-      const date = dateGiven === undefined ? undefined : (dayOfIsoInstant(dateGiven, timeZone) ?? parseDay(dateGiven) ?? undefined);
+      const date = dateGiven === undefined ? undefined : (dayOfIsoInstant(dateGiven.text, timeZone) ?? dateGiven.day);
       const page = await tickets.listJson(currentUser(request), { ...query, date, timeZone });
       // The page as PostgreSQL wrote it (JSON text, issue 11): a string is sent as it is, never serialized again.
       return reply.type('application/json; charset=utf-8').send(page as unknown as TicketListResponse);
