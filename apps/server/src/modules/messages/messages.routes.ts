@@ -1,5 +1,5 @@
-import { idField, MessageDto, MessagesPageDto, pageNumberField, TemplateSendInput, textField } from '@wadesk/contracts';
-import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
+import { idField, MessageDto, MessagesPageDto, pageNumberField, TemplateSendInput, textField, type TicketDto } from '@wadesk/contracts';
+import type { FastifyInstance, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../http/app-error.js';
@@ -58,12 +58,15 @@ const tags = ['Messages'];
 /**
  * The ticket before the body: a ticket (or a message's ticket) the caller may not see answers 403/404 whatever the
  * body (route-access.test), as if it did not exist. Fastify validates the body before the handler, so the routes that
- * take a required body look the ticket up in preValidation, once the path holds an id (a bad one is validation's 400).
+ * take a required body look the ticket up in preValidation, once the path holds an id (a bad one is validation's 400),
+ * and keep it for the handler (`checkedTicket`).
  */
+const checkedTickets = new WeakMap<FastifyRequest, TicketDto>();
+
 function ticketFirst(tickets: TicketsService): preValidationAsyncHookHandler {
   return async (request) => {
     const path = TicketParams.safeParse(request.params);
-    if (path.success) await tickets.get(currentUser(request), path.data.ticketId);
+    if (path.success) checkedTickets.set(request, await tickets.get(currentUser(request), path.data.ticketId));
   };
 }
 
@@ -73,8 +76,15 @@ function messageTicketFirst(tickets: TicketsService, messages: MessagesService):
     if (!path.success) return;
     const record = await messages.messageRecord(path.data.messageId);
     if (!record) throw new AppError('ERR_NOT_FOUND', 'Message not found');
-    await tickets.get(currentUser(request), record.ticketId);
+    checkedTickets.set(request, await tickets.get(currentUser(request), record.ticketId));
   };
+}
+
+/** The ticket its preValidation checked (the handler runs only when the path was valid, so it was looked up). */
+function checkedTicket(request: FastifyRequest): TicketDto {
+  const ticket = checkedTickets.get(request);
+  if (!ticket) throw new Error(`${request.url}: the ticket was not checked before the handler`);
+  return ticket;
 }
 
 export function messagesRoutes(http: FastifyInstance, tickets: TicketsService, messages: MessagesService): void {
@@ -165,9 +175,7 @@ export function messagesRoutes(http: FastifyInstance, tickets: TicketsService, m
       },
     },
     async (request, reply) => {
-      const user = currentUser(request);
-      const ticket = await tickets.get(user, request.params.ticketId);
-      return reply.status(201).send(await messages.sendTemplate(ticket, { ...request.body, sentBy: user }));
+      return reply.status(201).send(await messages.sendTemplate(checkedTicket(request), { ...request.body, sentBy: currentUser(request) }));
     },
   );
 
@@ -190,13 +198,7 @@ export function messagesRoutes(http: FastifyInstance, tickets: TicketsService, m
       },
     },
     async (request, reply) => {
-      const { messageId } = request.params;
-      const user = currentUser(request);
-      const record = await messages.messageRecord(messageId);
-      if (!record) throw new AppError('ERR_NOT_FOUND', 'Message not found');
-      // Looked up again (preValidation checked it before the body): a reaction is rare, the two reads cheap.
-      const ticket = await tickets.get(user, record.ticketId);
-      const reaction = await messages.react(messageId, ticket, request.body.emoji, user);
+      const reaction = await messages.react(request.params.messageId, checkedTicket(request), request.body.emoji, currentUser(request));
       return reaction ? reply.status(201).send(reaction) : reply.status(204).send(null);
     },
   );
