@@ -1,9 +1,19 @@
 import { isTimeZone } from '@wadesk/contracts';
 import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { AppError } from './app-error.js';
 
 /** The header in which the web app sends the viewer's IANA time zone with every call (issue 32 §5). */
 export const TIME_ZONE_HEADER = 'x-time-zone';
+
+/**
+ * The `timeZone` query parameter of the routes that read `viewerTimeZone`: declared in their query schema so that it
+ * is documented and kept (viewerTimeZone checks it).
+ */
+export const timeZoneQueryParam = z
+  .string()
+  .optional()
+  .meta({ description: 'The IANA time zone of the viewer, when the `X-Time-Zone` header is not sent.' });
 
 /**
  * The time zone whose days and hours the caller means: the `X-Time-Zone` header (the web app sends the browser's

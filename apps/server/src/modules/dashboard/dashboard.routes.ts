@@ -3,15 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../http/auth-hook.js';
-import { viewerTimeZone } from '../../http/viewer-time-zone.js';
+import { timeZoneQueryParam, viewerTimeZone } from '../../http/viewer-time-zone.js';
 import { queueIdsParam } from '../tickets/tickets.routes.js';
 import { serverTimeZone, type TicketsService } from '../tickets/tickets.service.js';
 
 const DashboardQuery = z.object({
   /** The queues to count, a JSON list as the ticket list takes it (`[1,2]`); the caller's own queues when absent. */
   queueIds: queueIdsParam.meta({ description: 'A JSON list of queue ids (`[1,2]`); when absent, the queues of the caller.' }),
-  /** Read by viewerTimeZone (which checks it): declared so that it is documented and kept. */
-  timeZone: z.string().optional().meta({ description: 'The IANA time zone of the viewer, when the `X-Time-Zone` header is not sent.' }),
+  timeZone: timeZoneQueryParam,
 });
 
 export function dashboardRoutes(http: FastifyInstance, tickets: TicketsService): void {

@@ -17,7 +17,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../http/auth-hook.js';
-import { viewerTimeZone } from '../../http/viewer-time-zone.js';
+import { timeZoneQueryParam, viewerTimeZone } from '../../http/viewer-time-zone.js';
 import { serverTimeZone, type TicketsService } from './tickets.service.js';
 
 const booleanString = z
@@ -57,8 +57,7 @@ export const TicketListQuery = z.object({
   queueIds: queueIdsParam.meta({ description: 'A JSON list of queue ids (`[1,2]`).' }),
   withUnreadMessages: booleanString,
   isGroup: optionalBoolean,
-  /** Read by viewerTimeZone (which checks it): declared so that it is documented and kept. */
-  timeZone: z.string().optional().meta({ description: 'The IANA time zone of the viewer, when the `X-Time-Zone` header is not sent.' }),
+  timeZone: timeZoneQueryParam,
 });
 
 const TicketCreateBody = z.object({
