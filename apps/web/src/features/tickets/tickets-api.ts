@@ -1,14 +1,21 @@
-import type { CloseAllTicketsInput, CloseAllTicketsResponse, ColleagueDto, ContactDto, QueueDto, TicketDto, TicketStatus, WhatsappDto } from '@wadesk/contracts';
+import type {
+  CloseAllTicketsInput,
+  CloseAllTicketsResponse,
+  ColleagueDto,
+  ContactDto,
+  QueueDto,
+  TicketDto,
+  TicketListResponse,
+  TicketStatus,
+  WhatsappDto,
+} from '@wadesk/contracts';
 import { infiniteQueryOptions, useInfiniteQuery, useQuery, type InfiniteData } from '@tanstack/react-query';
 import { api } from '../../services/api';
 
 export const TICKETS_KEY = ['tickets'] as const;
 
-export interface TicketListResponse {
-  tickets: TicketDto[];
-  hasMore: boolean;
-  count: number;
-}
+/** The answer of GET /api/tickets, as the contracts declare it. */
+export type { TicketListResponse };
 
 export type TicketsPages = InfiniteData<TicketListResponse, number>;
 
