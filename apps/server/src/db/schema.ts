@@ -19,6 +19,16 @@ import {
   varchar,
 } from 'drizzle-orm/pg-core';
 
+/**
+ * An opening schedule (issue 36 §3): per weekday (0 = Sunday … 6 = Saturday) the open intervals as "HH:MM" wall-clock
+ * times in `timeZone` (an IANA name); `holidays` are whole closed days as "YYYY-MM-DD" in that zone.
+ */
+export interface BusinessHours {
+  timeZone: string;
+  days: { weekday: number; start: string; end: string }[];
+  holidays: string[];
+}
+
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
@@ -32,6 +42,11 @@ export const queues = pgTable(
     /** Stored as given; '#ff0000' and '#FF0000' are one colour (unique on lower(color)). */
     color: varchar('color', { length: 9 }).notNull(),
     greetingMessage: text('greeting_message').notNull().default(''),
+    /** Opening schedule (issue 36 §3): null = always open. */
+    businessHours: jsonb('business_hours').$type<BusinessHours>(),
+    outOfHoursMessage: text('out_of_hours_message').notNull().default(''),
+    /** Hand new pending tickets to the least busy online attendant of the queue (issue 36 §4). */
+    autoAssign: boolean('auto_assign').notNull().default(false),
     ...timestamps,
   },
   (t) => [uniqueIndex('queues_color_unique').on(sql`lower(${t.color})`)],
@@ -63,6 +78,9 @@ export const whatsapps = pgTable(
     number: varchar('number', { length: 50 }),
     /** A `cloud-api` connection's credentials (issue 18); null on the other channels. */
     cloud: jsonb('cloud').$type<CloudApiConfig>(),
+    /** The connection's default opening schedule, used before a queue is chosen (issue 36 §3): null = always open. */
+    businessHours: jsonb('business_hours').$type<BusinessHours>(),
+    outOfHoursMessage: text('out_of_hours_message').notNull().default(''),
     ...timestamps,
   },
   (t) => [uniqueIndex('whatsapps_one_default').on(t.isDefault).where(sql`${t.isDefault}`)],
@@ -115,6 +133,14 @@ export const users = pgTable(
     whatsappId: integer('whatsapp_id').references(() => whatsapps.id, { onDelete: 'set null' }),
     /** Access tokens issued before this instant are refused (set when the password changes); null: none. */
     tokensValidAfter: timestamp('tokens_valid_after', { withTimezone: true, mode: 'date' }),
+    /** Automatic assignment (issue 36 §4): at most this many open tickets (0 = no limit), and when the last came. */
+    maxOpenTickets: integer('max_open_tickets').notNull().default(0),
+    lastAssignedAt: timestamp('last_assigned_at', { withTimezone: true, mode: 'date' }),
+    /** Two-factor sign-in (issue 37 §1): the TOTP secret (base32) once set up; on when `mfaEnabledAt` is set. */
+    mfaSecret: text('mfa_secret'),
+    mfaEnabledAt: timestamp('mfa_enabled_at', { withTimezone: true, mode: 'date' }),
+    /** The last accepted TOTP time step: a code of this step or an earlier one is refused (no replay). */
+    mfaLastStep: bigint('mfa_last_step', { mode: 'number' }),
     ...timestamps,
   },
   (t) => [index('users_name_unaccent_trgm_idx').using('gin', sql`f_unaccent(lower(${t.name})) gin_trgm_ops`)],
@@ -215,6 +241,17 @@ export const tickets = pgTable(
       .references(() => whatsapps.id, { onDelete: 'cascade' }),
     userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
     queueId: integer('queue_id').references(() => queues.id, { onDelete: 'set null' }),
+    /** Business hours (issue 36 §3): the conversation arrived while closed; when the out-of-hours notice went. */
+    arrivedOutOfHours: boolean('arrived_out_of_hours').notNull().default(false),
+    outOfHoursNoticeAt: timestamp('out_of_hours_notice_at', { withTimezone: true, mode: 'date' }),
+    /** Reports (issue 36 §6): the first reply of an attendant, and when it was last resolved. */
+    firstResponseAt: timestamp('first_response_at', { withTimezone: true, mode: 'date' }),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true, mode: 'date' }),
+    /** Customer satisfaction (issue 36 §5): when the survey was sent, and the contact's answer. */
+    csatRequestedAt: timestamp('csat_requested_at', { withTimezone: true, mode: 'date' }),
+    csatRating: integer('csat_rating'),
+    csatComment: text('csat_comment'),
+    csatAt: timestamp('csat_at', { withTimezone: true, mode: 'date' }),
     ...timestamps,
   },
   (t) => [
@@ -270,6 +307,8 @@ export const messages = pgTable(
      */
     origin: varchar('origin', { length: 20 }),
     originId: integer('origin_id'),
+    /** An internal note (issue 36 §1): shown to the team, never sent to the channel. */
+    private: boolean('private').notNull().default(false),
     ...timestamps,
   },
   (t) => [
@@ -687,3 +726,144 @@ export const simulatorDevices = pgTable('simulator_devices', {
   state: jsonb('state').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
+
+/** Labels (issue 36 §2): admins manage them; tickets and contacts carry any number. */
+export const labels = pgTable(
+  'labels',
+  {
+    id: serial('id').primaryKey(),
+    name: varchar('name', { length: 30 }).notNull(),
+    color: varchar('color', { length: 9 }).notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('labels_name_unique').on(sql`lower(${t.name})`)],
+);
+
+export const ticketLabels = pgTable(
+  'ticket_labels',
+  {
+    ticketId: integer('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    labelId: integer('label_id')
+      .notNull()
+      .references(() => labels.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.ticketId, t.labelId] }), index('ticket_labels_label_idx').on(t.labelId, t.ticketId)],
+);
+
+export const contactLabels = pgTable(
+  'contact_labels',
+  {
+    contactId: integer('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    labelId: integer('label_id')
+      .notNull()
+      .references(() => labels.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.contactId, t.labelId] }),
+    index('contact_labels_label_idx').on(t.labelId, t.contactId),
+  ],
+);
+
+/** `@Name` in a private note (issue 36 §1): the colleague it named, until they have seen it. */
+export const messageMentions = pgTable(
+  'message_mentions',
+  {
+    messageId: bigint('message_id', { mode: 'number' })
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    ticketId: integer('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    seenAt: timestamp('seen_at', { withTimezone: true, mode: 'date' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.messageId, t.userId] }), index('message_mentions_user_idx').on(t.userId, t.createdAt)],
+);
+
+/** Single-use recovery codes of two-factor sign-in (issue 37 §1), stored hashed. */
+export const mfaRecoveryCodes = pgTable(
+  'mfa_recovery_codes',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: varchar('code_hash', { length: 128 }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('mfa_recovery_codes_user_idx').on(t.userId)],
+);
+
+/**
+ * Who did what (issue 37 §2). Append-only: a trigger (migration 0019) refuses UPDATE and DELETE unless the
+ * retention job set `wadesk.audit_retention` for its transaction. No foreign keys: an entry outlives its user.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** 'user', 'token' (the send API token), 'system' or 'anonymous' (a failed sign-in). */
+    actorKind: varchar('actor_kind', { length: 10 }).notNull(),
+    userId: integer('user_id'),
+    userName: varchar('user_name', { length: 254 }),
+    ip: varchar('ip', { length: 64 }),
+    action: varchar('action', { length: 60 }).notNull(),
+    targetType: varchar('target_type', { length: 40 }),
+    targetId: varchar('target_id', { length: 100 }),
+    before: jsonb('before'),
+    after: jsonb('after'),
+  },
+  (t) => [
+    index('audit_log_at_idx').on(t.at, t.id),
+    index('audit_log_action_at_idx').on(t.action, t.at),
+    index('audit_log_user_at_idx').on(t.userId, t.at),
+  ],
+);
+
+/** Outgoing webhooks (issue 37 §3). */
+export const webhooks = pgTable('webhooks', {
+  id: serial('id').primaryKey(),
+  url: text('url').notNull(),
+  events: jsonb('events').$type<string[]>().notNull(),
+  secret: text('secret').notNull(),
+  active: boolean('active').notNull().default(true),
+  ...timestamps,
+});
+
+/** One event for one webhook: delivered at least once by a pg-boss job, in order per `orderKey`. */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    webhookId: integer('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    /** The event's stable id (the same for every webhook and every attempt): receivers de-duplicate on it. */
+    eventId: uuid('event_id').notNull(),
+    event: varchar('event', { length: 40 }).notNull(),
+    /** Deliveries sharing a key (a ticket's) go out in `id` order. */
+    orderKey: varchar('order_key', { length: 60 }),
+    payload: jsonb('payload').notNull(),
+    /** 'pending', 'delivered' or 'failed' (gave up after 24 h). */
+    status: varchar('status', { length: 12 }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    responseCode: integer('response_code'),
+    lastError: text('last_error'),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true, mode: 'date' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('webhook_deliveries_webhook_idx').on(t.webhookId, t.id),
+    index('webhook_deliveries_pending_idx').on(t.orderKey, t.id).where(sql`${t.status} = 'pending'`),
+  ],
+);
