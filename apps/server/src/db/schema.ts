@@ -269,6 +269,10 @@ export const tickets = pgTable(
     index('tickets_protocol_lower_idx').on(sql`lower(${t.protocol})`),
     // The dashboard's chart: today's tickets.
     index('tickets_created_idx').on(t.createdAt),
+    // Reports (issue 36 §6, decision 0042): the tickets answered, resolved and rated in a period.
+    index('tickets_first_response_idx').on(t.firstResponseAt).where(sql`${t.firstResponseAt} is not null`),
+    index('tickets_resolved_idx').on(t.resolvedAt).where(sql`${t.resolvedAt} is not null`),
+    index('tickets_csat_idx').on(t.csatAt).where(sql`${t.csatRating} is not null`),
   ],
 );
 
@@ -314,6 +318,10 @@ export const messages = pgTable(
   (t) => [
     uniqueIndex('messages_channel_id_unique').on(t.whatsappId, t.channelMessageId),
     index('messages_ticket_created_idx').on(t.ticketId, t.createdAt),
+    // Reports (issue 36 §6, decision 0042): the messages attendants typed in a period, read from the index alone.
+    index('messages_attendant_sent_idx')
+      .on(t.createdAt, t.sentByUserId, t.ticketId)
+      .where(sql`${t.senderKind} = 'user' and not ${t.private} and ${t.origin} is null and ${t.sentByUserId} is not null`),
   ],
 );
 
