@@ -46,6 +46,65 @@ describe('jobs (pg-boss on the app database)', () => {
     expect(attempts[2]! - attempts[1]!).toBeGreaterThan(attempts[1]! - attempts[0]! - 500);
   });
 
+  it('drains a backlog at once, not one job a polling interval (issue 35 item 6)', { timeout: 30_000 }, async () => {
+    const ran: number[] = [];
+    const quick: JobDefinition<z.ZodObject<{ n: z.ZodNumber }>> = {
+      name: 'test.backlog',
+      payload: z.object({ n: z.number() }),
+      handler: async ({ n }) => {
+        ran.push(n);
+      },
+      pollingIntervalSeconds: 0.5,
+    };
+    const jobs = t.app.services.jobs;
+    await jobs.register(quick);
+    // Queued for a moment from now, so that all 60 are waiting when the worker first finds them.
+    const at = new Date(Date.now() + 300);
+    for (let n = 0; n < 60; n++) await jobs.send(quick, { n }, { startAfter: at });
+    const started = Date.now();
+    await eventually(async () => (ran.length === 60 ? true : null), 20_000, 'all 60 jobs run');
+    // One a polling interval would take 30 s; waiting for the first poll plus the runs takes well under 10.
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(new Set(ran).size).toBe(60);
+  });
+
+  it('runs a batch side by side, each job ended on its own: one that throws is retried, the others complete', { timeout: 30_000 }, async () => {
+    const attempts = new Map<number, number>();
+    let running = 0;
+    let mostAtOnce = 0;
+    const batched: JobDefinition<z.ZodObject<{ n: z.ZodNumber }>> = {
+      name: 'test.batched',
+      payload: z.object({ n: z.number() }),
+      handler: async ({ n }) => {
+        attempts.set(n, (attempts.get(n) ?? 0) + 1);
+        running++;
+        mostAtOnce = Math.max(mostAtOnce, running);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        running--;
+        if (n === 3 && attempts.get(n) === 1) throw new Error('job 3 failed once');
+        return { n };
+      },
+      batchSize: 10,
+      retryLimit: 2,
+      retryDelaySeconds: 1,
+      pollingIntervalSeconds: 0.5,
+    };
+    const jobs = t.app.services.jobs;
+    await jobs.register(batched);
+    const at = new Date(Date.now() + 300);
+    const ids: string[] = [];
+    for (let n = 0; n < 10; n++) ids.push(await jobs.send(batched, { n }, { startAfter: at }));
+    const states = await eventually(async () => {
+      const all = await Promise.all(ids.map((id) => jobs.find(id)));
+      return all.every((job) => job?.state === 'completed') ? all : null;
+    }, 20_000, 'all completed');
+    expect(mostAtOnce).toBeGreaterThan(1);
+    expect(attempts.get(3)).toBe(2);
+    expect([...attempts.entries()].filter(([n]) => n !== 3).every(([, count]) => count === 1)).toBe(true);
+    expect(states[5]).toMatchObject({ output: { n: 5 }, retryCount: 0 });
+    expect(states[3]).toMatchObject({ retryCount: 1 });
+  });
+
   it('refuses a payload that does not match its schema before queueing it', async () => {
     const strict: JobDefinition<z.ZodObject<{ campaignId: z.ZodNumber }>> = {
       name: 'test.strict',

@@ -21,6 +21,8 @@ export async function registerInboundJobs(jobs: JobQueue, inbound: InboundServic
     retryDelaySeconds: 2,
     expireInSeconds: 60,
     pollingIntervalSeconds: 0.5,
+    // One per new conversation: at hundreds of first messages a second, menus of different tickets go side by side.
+    batchSize: 25,
   };
   await jobs.register(menu);
   inbound.useMenuScheduler((ticketId, messageId, delayMs) => jobs.send(menu, { ticketId, messageId }, { startAfter: new Date(Date.now() + delayMs) }));
