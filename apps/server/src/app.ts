@@ -33,11 +33,21 @@ import { createLogger } from './http/logger.js';
 import { AccessTokens } from './modules/auth/access-token.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { AuthService } from './modules/auth/auth.service.js';
+import { mfaRoutes } from './modules/auth/mfa.routes.js';
+import { MfaService } from './modules/auth/mfa.service.js';
+import { registerAuditContext } from './modules/audit/audit-context.js';
+import { registerAuditJobs } from './modules/audit/audit.jobs.js';
+import { auditRoutes } from './modules/audit/audit.routes.js';
+import { AuditService } from './modules/audit/audit.service.js';
 import { contactsRoutes } from './modules/contacts/contacts.routes.js';
 import { defaultConnectionContacts, defaultConnectionNumberChecker } from './modules/contacts/connection-contact-sources.js';
 import { ContactsService } from './modules/contacts/contacts.service.js';
+import { labelsRoutes } from './modules/labels/labels.routes.js';
+import { LabelsService } from './modules/labels/labels.service.js';
 import { queuesRoutes } from './modules/queues/queues.routes.js';
 import { QueuesService } from './modules/queues/queues.service.js';
+import { AutoAssignService } from './modules/queues/auto-assign.service.js';
+import { socketPresence } from './realtime/presence.js';
 import { quickAnswersRoutes } from './modules/quick-answers/quick-answers.routes.js';
 import { QuickAnswersService } from './modules/quick-answers/quick-answers.service.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
@@ -51,6 +61,8 @@ import { registerTicketRealtime } from './realtime/ticket-realtime.js';
 import { MediaStorage } from './storage/media-storage.js';
 import { mediaRoutes } from './storage/media.routes.js';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
+import { reportsRoutes } from './modules/reports/reports.routes.js';
+import { ReportsService } from './modules/reports/reports.service.js';
 import { InboundService } from './modules/inbound/inbound.service.js';
 import { MessagesService } from './modules/messages/messages.service.js';
 import { messagesRoutes } from './modules/messages/messages.routes.js';
@@ -90,6 +102,10 @@ import { OutreachService } from './modules/outreach/outreach.service.js';
 import { Providers } from './modules/outreach/providers.js';
 import { InstagramHub, instagramDriverFactory } from './channels/instagram/instagram-driver.js';
 import { instagramWebhookRoutes } from './channels/instagram/instagram-webhook.routes.js';
+import { WebhookEventRecorder } from './modules/webhooks/webhook-events.js';
+import { registerWebhookJobs } from './modules/webhooks/webhooks.jobs.js';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
+import { WebhooksService } from './modules/webhooks/webhooks.service.js';
 
 export interface AppServices {
   events: DomainEvents;
@@ -115,6 +131,9 @@ export interface AppServices {
   jobs: JobQueue;
   email: EmailService;
   outreach: OutreachService;
+  auditLog: AuditService;
+  /** Automatic assignment (issue 36 §4). */
+  autoAssign: AutoAssignService;
 }
 
 export interface App {
@@ -149,6 +168,8 @@ export interface BuildAppOptions {
   emailTimeoutMs?: number;
   /** Tests: every JSON answer is checked against its route's declared response schema (http/route-schemas.ts). */
   checkResponseSchemas?: boolean;
+  /** Tests: webhook retries' waits (the last repeats) and how long before a delivery is given up. */
+  webhookRetry?: { backoffMs?: number[]; giveUpAfterMs?: number; timeoutMs?: number };
 }
 
 /** Builds the whole server: database (migrated), services, HTTP routes, Socket.IO and static web app. */
@@ -182,9 +203,12 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   let stopping = false;
   const settings = new SettingsService(db, events);
   const users = new UsersService(db, events);
-  const auth = new AuthService(db, new AccessTokens(config.jwtSecret), users, settings, config.signupLimitPerHour);
+  // Two-factor sign-in (issue 37 §1): its codes and its mfaToken's expiry follow the injected clock.
+  const mfa = new MfaService(db, settings, config.jwtSecret, options.clock);
+  const auth = new AuthService(db, new AccessTokens(config.jwtSecret), users, settings, config.signupLimitPerHour, mfa);
   const queues = new QueuesService(db, events);
   const quickAnswers = new QuickAnswersService(db, events);
+  const labels = new LabelsService(db, events);
 
   await settings.seed();
   await ensureAdmin(db, users, config, http.log);
@@ -219,6 +243,8 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   // Every JSON body is refused with 400 when it nests deeper than MAX_JSON_DEPTH (the raw-body webhooks check too).
   registerJsonBodyParser(http);
   metrics?.registerHttpTiming(http);
+  // Who acts and from where, for the audit log: the request is kept in scope for the services (decision 0044).
+  registerAuditContext(http);
   registerAuthHook(http, auth, () => settings.attendantTools());
   // Each route's zod schemas validate its input and describe it in /api/docs (decision 0032).
   http.setValidatorCompiler(validatorCompiler);
@@ -229,9 +255,11 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   healthRoutes(http, database, { simulator: config.simulator, guideUrl: config.guideUrl });
   if (metrics && config.metricsToken) metrics.registerRoute(http, config.metricsToken);
   authRoutes(http, auth, config.cookieSecure);
+  mfaRoutes(http, mfa);
   usersRoutes(http, users);
   settingsRoutes(http, settings);
   queuesRoutes(http, queues);
+  labelsRoutes(http, labels);
   quickAnswersRoutes(http, quickAnswers);
   // Instagram direct: the providers' client (settings read at each send) and the connections the webhook feeds.
   const providers = new Providers(settings, {
@@ -259,6 +287,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   const media = new MediaStorage(config.dataDir, config.refreshSecret);
   const messages = new MessagesService(db, events, sessions, media, { allowPrivate: config.mediaFetchAllowPrivate });
   const tickets = new TicketsService(db, events, messages, options.clock, settings);
+  const autoAssign = new AutoAssignService(db, events, { clock: options.clock, log: http.log.child({ module: 'auto-assign' }) });
   const chatbot = new ChatbotService(db, events, settings, messages, {
     clock: options.clock,
     timeoutMs: config.typebotTimeoutMs,
@@ -271,7 +300,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     sessions,
     media,
     messages,
-    { menuDebounceMs: config.queueMenuDebounceMs, log: http.log.child({ module: 'inbound' }) },
+    { menuDebounceMs: config.queueMenuDebounceMs, log: http.log.child({ module: 'inbound' }), clock: options.clock },
     chatbot,
   );
   sessions.onMessage(async (whatsappId, message) => {
@@ -286,6 +315,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   ticketsRoutes(http, tickets);
   messagesRoutes(http, tickets, messages);
   dashboardRoutes(http, tickets);
+  reportsRoutes(http, new ReportsService(db, options.clock));
 
   const jobs = await JobQueue.start(database, { log: http.log.child({ module: 'jobs' }), nodeId: config.nodeId });
   // The audio transcoder's ffmpeg, chosen once (FFMPEG_PATH > /usr/bin/ffmpeg > the bundled 2018 build) and logged.
@@ -311,6 +341,12 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     },
   );
   await registerTicketJobs(jobs, tickets, config.autoCloseCron);
+  // Outgoing webhooks (decision 0045): every event of this process is stored per listening webhook and sent by a job.
+  const webhooks = new WebhooksService(db, { allowPrivate: config.mediaFetchAllowPrivate, log: http.log.child({ module: 'webhooks' }), ...options.webhookRetry });
+  await registerWebhookJobs(jobs, webhooks);
+  webhooksRoutes(http, webhooks);
+  const webhookEvents = new WebhookEventRecorder(db, webhooks, http.log.child({ module: 'webhooks' }), (ids) => tickets.loadMany(ids));
+  webhookEvents.listen(events);
   await registerInboundJobs(jobs, inbound);
   // Several processes on one PostgreSQL: a text for a connection another process runs goes through the queue.
   if (database.kind === 'postgres') await registerMessageJobs(jobs, messages, options.clock);
@@ -350,6 +386,9 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   await registerHistoryJobs(jobs, history);
   historyRoutes(http, history);
   jobsRoutes(http, jobs);
+  const auditLog = new AuditService(db, settings, options.clock);
+  await registerAuditJobs(jobs, auditLog);
+  auditRoutes(http, auditLog);
   registerApiTokenGuard(http, db, settings);
   sendApiRoutes(http, { campaigns, groups, whatsapps, tickets, contacts, schedules, history });
   const email = new EmailService(db, settings, media, { log: http.log.child({ module: 'email' }), timeoutMs: options.emailTimeoutMs });
@@ -377,6 +416,10 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   if (database.kind === 'postgres' && database.pool) await useClusterAdapter(io, database.pool, http.log.child({ module: 'realtime' }), publishes);
   registerRealtimeListener(io, events, auth, () => settings.attendantTools());
   metrics?.attach({ db, jobs, io });
+  // Automatic assignment knows who is online from the sockets of every process; a user connecting may take a ticket.
+  autoAssign.usePresence(socketPresence(io, http.log.child({ module: 'presence' })));
+  io.on('connection', () => autoAssign.kick());
+  autoAssign.start();
   registerTicketRealtime(io, events, {
     queueIdsOf: (userId) => users.queueIdsOf(userId),
     canSee: async (user, ticketId) => tickets.get(user, ticketId).then(() => true, () => false),
@@ -398,7 +441,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     io,
     publishes,
     database,
-    services: { events, auth, users, settings, queues, contacts, quickAnswers, sessions, whatsapps, tickets, messages, inbound, chatbot, media, campaigns, groups, schedules, history, jobs, email, outreach },
+    services: { events, auth, users, settings, queues, contacts, quickAnswers, sessions, whatsapps, tickets, messages, inbound, chatbot, media, campaigns, groups, schedules, history, jobs, email, outreach, auditLog, autoAssign },
     config,
     metrics,
     close(closeOptions = {}) {
@@ -414,6 +457,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
         const [idle] = await Promise.all([inFlight.idle(timeoutMs), jobs.stop(timeoutMs)]);
         if (!idle) http.log.warn({ requests: inFlight.size, timeoutMs }, 'shutdown: requests still running after the timeout');
         await chatbot.close();
+        await autoAssign.stop();
         // Hands the connections back: another process takes them over from their stored auth state.
         await sessions.stopAll();
         await io.close();

@@ -28,6 +28,11 @@ export const ERROR_CATALOGUE = {
   ERR_NO_WAPP_FOUND: 404,
   ERR_NO_QUEUE_FOUND: 404,
   ERR_NO_QUICK_ANSWER_FOUND: 404,
+  ERR_NO_WEBHOOK_FOUND: 404,
+  /** A webhook URL on a private, loopback or other non-public address (MEDIA_FETCH_PRIVATE=allow lifts it), or whose host is not found. */
+  ERR_WEBHOOK_URL_REFUSED: 400,
+  ERR_NO_LABEL_FOUND: 404,
+  ERR_DUPLICATED_LABEL: 409,
   ERR_CREATING_MESSAGE: 500,
   ERR_CREATING_TICKET: 500,
   ERR_QUEUE_COLOR_ALREADY_EXISTS: 409,
@@ -73,6 +78,20 @@ export const ERROR_CATALOGUE = {
   ERR_CLOUD_API_TEMPLATE_REQUIRED: 400,
   ERR_CLOUD_API_TEMPLATE_NOT_ALLOWED: 400,
   ERR_REACTION_NOT_OFFERED: 400,
+  /** A note names (`@Name`) a colleague who may not see its ticket (issue 36 §1): nothing is stored. */
+  ERR_MENTION_NOT_ALLOWED: 400,
+  /** Two-factor sign-in (issue 37 §1): the password was right, a code is needed (the body carries `mfaToken`). */
+  ERR_MFA_REQUIRED: 401,
+  /** A wrong, used or replayed code (a TOTP code of a step already accepted, a recovery code already used). */
+  ERR_INVALID_MFA_CODE: 401,
+  /** The sign-in's second step was called with an mfaToken that is not one, has expired, or no longer matches the account. */
+  ERR_MFA_TOKEN_INVALID: 401,
+  /** mfaRequiredForAdmins: an admin must turn on two-factor sign-in before anything else. */
+  ERR_MFA_SETUP_REQUIRED: 403,
+  /** Set-up or enable while two-factor sign-in is on (disable it first). */
+  ERR_MFA_ALREADY_ENABLED: 409,
+  /** Enable before set-up, or disable while it is off. */
+  ERR_MFA_NOT_ENABLED: 400,
   ERR_INTERNAL: 500,
   ERR_DB_UNAVAILABLE: 503,
 } as const;
@@ -110,6 +129,8 @@ export interface ErrorBody {
   issues?: ValidationIssue[];
   /** ERR_OTHER_OPEN_TICKET: the contact's ticket already open or pending on that connection (a client may open it). */
   ticketId?: number;
+  /** ERR_MFA_REQUIRED: the short-lived token that proves the password step, for POST /api/auth/mfa. */
+  mfaToken?: string;
 }
 
 /** The error body as a schema (the API document's 4xx answers). */
@@ -121,5 +142,6 @@ export const ErrorBodySchema = z
       .array(z.object({ path: z.string(), message: z.string(), code: z.string().optional(), params: z.record(z.string(), z.union([z.string(), z.number()])).optional() }))
       .optional(),
     ticketId: z.number().int().optional(),
+    mfaToken: z.string().optional(),
   })
   .meta({ id: 'ErrorBody', description: 'Every refusal: an error code of the catalogue, an English message, and one issue per field for ERR_VALIDATION.' });

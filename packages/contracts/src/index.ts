@@ -4,7 +4,9 @@ export * from './validation.js';
 export * from './socket-events.js';
 export * from './schemas/auth.js';
 export * from './schemas/users.js';
+export * from './schemas/business-hours.js';
 export * from './schemas/queues.js';
+export * from './schemas/labels.js';
 export * from './schemas/settings.js';
 export * from './schemas/whatsapp.js';
 export * from './schemas/simulator.js';
@@ -19,12 +21,16 @@ export * from './schemas/history.js';
 export * from './schemas/email.js';
 export * from './schemas/outreach.js';
 export * from './schemas/dashboard.js';
+export * from './schemas/reports.js';
 export * from './schemas/health.js';
+export * from './schemas/webhooks.js';
+export * from './schemas/audit.js';
 export * from './whatsapp-number.js';
 export * from './permissions.js';
 export * from './search-excerpt.js';
 export * from './message-preview.js';
 export * from './reactions.js';
+export * from './mentions.js';
 export * from './csv.js';
 
 export interface Paginated {

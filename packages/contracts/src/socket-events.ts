@@ -4,6 +4,7 @@ import type { OutreachDto } from './schemas/outreach.js';
 import type { ScheduleDto } from './schemas/schedules.js';
 import type { HistoryImportDto } from './schemas/history.js';
 import type { ContactDto } from './schemas/contacts.js';
+import type { LabelDto } from './schemas/labels.js';
 import type { QueueDto } from './schemas/queues.js';
 import type { QuickAnswerDto } from './schemas/quick-answers.js';
 import type { SettingDto } from './schemas/settings.js';
@@ -33,12 +34,34 @@ export interface ServerToClientEvents {
    * the toast "<by> transferred <contact> to you". The ticket itself comes as a `ticket` update as always.
    */
   ticketTransfer: (e: { action: 'create'; ticket: TicketDto; by: { id: number; name: string } }) => void;
+  /**
+   * Automatic assignment gave a ticket to the receiving user (issue 36 §4): to that user only, for the bell, the sound
+   * and the toast "<contact> was assigned to you". The ticket itself comes as a `ticket` update as always.
+   */
+  ticketAssigned: (e: { action: 'create'; ticket: TicketDto }) => void;
+  /**
+   * A colleague named the receiving user (`@Name`) in an internal note (issue 36 §1): to that user only, and only when
+   * they may see the ticket, for the bell, the sound and the browser notification; `excerpt` is the note's start.
+   */
+  mention: (e: {
+    action: 'create';
+    ticketId: number;
+    messageId: number;
+    from: { id: number; name: string };
+    excerpt: string;
+    contactName: string;
+  }) => void;
   appMessage: (e: { action: 'create' | 'update'; message: MessageDto; ticket: TicketDto; contact: ContactDto }) => void;
   contact: (e: { action: 'create' | 'update'; contact: ContactDto } | { action: 'delete'; contactId: number }) => void;
   quickAnswer: (
     e: { action: 'create' | 'update'; quickAnswer: QuickAnswerDto } | { action: 'delete'; quickAnswerId: number },
   ) => void;
   queue: (e: { action: 'create' | 'update'; queue: QueueDto } | { action: 'delete'; queueId: number }) => void;
+  /**
+   * A label created, renamed or recoloured, or deleted (issue 36 §2): to every signed-in user (everyone may pick
+   * labels). A deleted label is gone from every ticket and contact: clients drop it from what they hold.
+   */
+  label: (e: { action: 'create' | 'update'; label: LabelDto } | { action: 'delete'; labelId: number }) => void;
   /** A bulk send's progress: to its creator and to admins, at least once a second while it runs. */
   campaign: (e: { action: 'update'; campaign: CampaignDto }) => void;
   /** A group action's progress (issue 13): to admins only. */

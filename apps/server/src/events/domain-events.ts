@@ -6,6 +6,7 @@ import type {
   ScheduleDto,
   HistoryImportDto,
   ContactDto,
+  LabelDto,
   MessageDto,
   QueueDto,
   QuickAnswerDto,
@@ -26,6 +27,8 @@ export interface DomainEventMap {
   'setting.updated': { setting: SettingDto };
   'queue.saved': { queue: QueueDto; created: boolean };
   'queue.deleted': { queueId: number };
+  'label.saved': { label: LabelDto; created: boolean };
+  'label.deleted': { labelId: number };
   'contact.saved': { contact: ContactDto; created: boolean };
   'contact.deleted': { contactId: number };
   'quickAnswer.saved': { quickAnswer: QuickAnswerDto; created: boolean };
@@ -45,8 +48,12 @@ export interface DomainEventMap {
   'ticket.deleted': { ticket: TicketDto };
   /** A user handed a ticket to a colleague (`toUserId`, not themselves): the colleague is told (bell, sound, toast). */
   'ticket.transferred': { ticket: TicketDto; by: { id: number; name: string }; toUserId: number };
+  /** Automatic assignment gave the ticket to `toUserId` (issue 36 §4): they are told (bell, sound, toast). */
+  'ticket.assigned': { ticket: TicketDto; toUserId: number };
   'message.created': { message: MessageDto; ticket: TicketDto };
   'message.updated': { message: MessageDto; ticket: TicketDto };
+  /** A note named colleagues (`@Name`, issue 36 §1), each of whom may see the ticket: each is told (bell, sound, notification). */
+  'message.mentioned': { ticket: TicketDto; message: MessageDto; from: { id: number; name: string }; excerpt: string; userIds: number[] };
   'campaign.updated': { campaign: CampaignDto };
   'groupAction.updated': { groupAction: GroupActionDto };
   'outreach.updated': { batch: OutreachDto };

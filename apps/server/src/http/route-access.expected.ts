@@ -75,6 +75,15 @@ export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
   'POST /api/queue': { access: 'admin' },
   'PUT /api/queue/:id': { access: 'admin' },
   'DELETE /api/queue/:id': { access: 'admin' },
+  // Labels (issue 36 §2): everyone reads them to pick; admins manage them.
+  'GET /api/labels': { access: 'user' },
+  'POST /api/labels': { access: 'admin' },
+  'PUT /api/labels/:id': { access: 'admin' },
+  'DELETE /api/labels/:id': { access: 'admin' },
+
+  // The audit log (issue 37 §2): admins read and export it; no route changes an entry.
+  'GET /api/audit': { access: 'admin' },
+  'GET /api/audit/export': { access: 'admin' },
 
   'GET /api/quickAnswers': { access: 'user' },
   'GET /api/quickAnswers/:id': { access: 'user' },
@@ -115,8 +124,14 @@ export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
   'POST /api/messages/:ticketId/template': { access: 'user', scope: 'ticket' },
   'DELETE /api/messages/:id': { access: 'user', scope: 'message' },
   'POST /api/messages/:messageId/react': { access: 'user', scope: 'message' },
+  // Whom an internal note may name (issue 36 §1): the colleagues who may see the ticket.
+  'GET /api/tickets/:ticketId/mentionable': { access: 'user', scope: 'ticket' },
 
   'GET /api/dashboard': { access: 'user' },
+  // Reports (issue 36 §6, decision 0042): an attendant gets their own line (attendants, daily); the queues report is admins'.
+  'GET /api/reports/attendants': { access: 'user' },
+  'GET /api/reports/queues': { access: 'user', user: 'forbidden' },
+  'GET /api/reports/daily': { access: 'user' },
 
   // Bulk sends (issue 12): any signed-in user starts one; someone else's campaign answers 404 to a non-admin.
   // The tools' routes (issue 32): a signed-in user's while the setting attendantTools opens the tool to attendants.

@@ -26,6 +26,13 @@ export const SERVER_EVENT_ACCESS: Record<ServerEventName, Record<string, Receive
   ticketTransfer: {
     'a ticket transferred to the queue member': { anonymous: false, queueMember: true, outsider: false, admin: false },
   },
+  ticketAssigned: {
+    'a ticket automatic assignment gave the queue member': { anonymous: false, queueMember: true, outsider: false, admin: false },
+  },
+  /** A note naming a colleague (issue 36 §1): that colleague only, who may see the ticket (outsiders are refused when it is written). */
+  mention: {
+    'a note of a ticket of queue Q naming the queue member': { anonymous: false, queueMember: true, outsider: false, admin: false },
+  },
   appMessage: {
     'a message of a ticket of queue Q': ticketOfQueue,
   },
@@ -42,6 +49,7 @@ export const SERVER_EVENT_ACCESS: Record<ServerEventName, Record<string, Receive
   },
   quickAnswer: { 'a quick answer saved': signedIn },
   queue: { 'a queue saved': signedIn },
+  label: { 'a label saved': signedIn, 'a label deleted': signedIn },
   campaign: {
     "a campaign of the queue member's": { anonymous: false, queueMember: true, outsider: false, admin: true },
     "another user's campaign": adminsOnly,

@@ -59,6 +59,19 @@ const SITUATIONS: Record<ServerEventName, Record<string, () => void>> = {
     'a ticket transferred to the queue member': () =>
       emit('ticket.transferred', { ticket, by: { id: anotherUser.id, name: anotherUser.name }, toUserId: actors.queueMember.user!.id }),
   },
+  ticketAssigned: {
+    'a ticket automatic assignment gave the queue member': () => emit('ticket.assigned', { ticket, toUserId: actors.queueMember.user!.id }),
+  },
+  mention: {
+    'a note of a ticket of queue Q naming the queue member': () =>
+      emit('message.mentioned', {
+        ticket,
+        message: { ...message, private: true },
+        from: { id: anotherUser.id, name: anotherUser.name },
+        excerpt: 'see this',
+        userIds: [actors.queueMember.user!.id],
+      }),
+  },
   appMessage: {
     'a message of a ticket of queue Q': () => emit('message.created', { message, ticket }),
   },
@@ -82,6 +95,11 @@ const SITUATIONS: Record<ServerEventName, Record<string, () => void>> = {
   },
   queue: {
     'a queue saved': () => emit('queue.saved', { queue: ticket.queue!, created: false }),
+  },
+  label: {
+    'a label saved': () =>
+      emit('label.saved', { label: { id: 1, name: 'VIP', color: '#1273DE', ticketCount: 0, contactCount: 0, createdAt: ticket.createdAt, updatedAt: ticket.createdAt }, created: true }),
+    'a label deleted': () => emit('label.deleted', { labelId: 1 }),
   },
   campaign: {
     "a campaign of the queue member's": () => emit('campaign.updated', { campaign: campaignOf(actors.queueMember.user!.id) }),

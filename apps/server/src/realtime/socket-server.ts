@@ -144,6 +144,11 @@ export function createSocketServer(httpServer: HttpServer, auth: AuthService, co
           next(new Error('ERR_SESSION_EXPIRED'));
           return;
         }
+        // An admin who must turn on two-factor sign-in first (mfaRequiredForAdmins) gets no socket until it is on.
+        if (result.mfaSetupRequired) {
+          next(new Error('ERR_MFA_SETUP_REQUIRED'));
+          return;
+        }
         bindSession(socket, result);
         next();
       },
@@ -294,6 +299,10 @@ export function registerRealtimeListener(
     io.to(rooms.everyone).emit('queue', { action: created ? 'create' : 'update', queue });
   });
   events.on('queue.deleted', ({ queueId }) => io.to(rooms.everyone).emit('queue', { action: 'delete', queueId }));
+  events.on('label.saved', ({ label, created }) => {
+    io.to(rooms.everyone).emit('label', { action: created ? 'create' : 'update', label });
+  });
+  events.on('label.deleted', ({ labelId }) => io.to(rooms.everyone).emit('label', { action: 'delete', labelId }));
   events.on('contact.saved', ({ contact, created }) => {
     io.to(rooms.everyone).emit('contact', { action: created ? 'create' : 'update', contact });
   });
@@ -332,6 +341,15 @@ export function registerRealtimeListener(
   // A ticket handed to a colleague: that colleague only (they are its assignee now, so they may see it).
   events.on('ticket.transferred', ({ ticket, by, toUserId }) => {
     io.to(rooms.user(toUserId)).emit('ticketTransfer', { action: 'create', ticket, by });
+  });
+  // A ticket automatic assignment gave to someone: that user only (they are its assignee now, so they may see it).
+  events.on('ticket.assigned', ({ ticket, toUserId }) => {
+    io.to(rooms.user(toUserId)).emit('ticketAssigned', { action: 'create', ticket });
+  });
+  // A note naming colleagues (issue 36 §1): each of them only; the notes service checked that each may see the ticket.
+  events.on('message.mentioned', ({ ticket, message, from, excerpt, userIds }) => {
+    const payload = { action: 'create' as const, ticketId: ticket.id, messageId: message.id, from, excerpt, contactName: ticket.contact.name };
+    for (const userId of userIds) io.to(rooms.user(userId)).emit('mention', payload);
   });
   events.on('whatsapp.session', ({ session }) => {
     io.to(rooms.admins).emit('whatsappSession', { action: 'update', session });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { normalizeWhatsappNumber, NUMBER_PROBLEM_MESSAGES } from '../whatsapp-number.js';
+import { LabelRefDto, labelIdsField } from './labels.js';
 import { boundedString, dateTimeText, hasNoNulCharacter, idField, INPUT_MESSAGES, MESSAGES, pageNumberField, searchParamField, textField } from '../validation.js';
 
 export const ExtraInfoInput = z.object({
@@ -62,7 +63,12 @@ export type ContactWithoutExtraInfoInput = z.input<typeof ContactWithoutExtraInf
  * PUT /contacts/:id: the contact's fields; `extraInfo`, when given, replaces the list (items with an id are
  * updated, new ones inserted, missing ones deleted); when absent the list stays.
  */
-export const ContactUpdateInput = ContactInput.extend({ number: storedNumberField, extraInfo: z.array(ExtraInfoInput).max(100).optional() });
+export const ContactUpdateInput = ContactInput.extend({
+  number: storedNumberField,
+  extraInfo: z.array(ExtraInfoInput).max(100).optional(),
+  /** When given, the contact's labels become these (issue 36 §2); an unknown id is refused (ERR_VALIDATION). */
+  labelIds: labelIdsField.optional(),
+});
 export type ContactUpdateInput = z.input<typeof ContactUpdateInput>;
 
 /** Search applies only from this many characters (§5). */
@@ -83,6 +89,8 @@ export const ContactDto = z
     profilePicUrl: z.string(),
     isGroup: z.boolean(),
     extraInfo: z.array(ExtraInfoDto),
+    /** The contact's labels (issue 36 §2), by name. */
+    labels: z.array(LabelRefDto),
     createdAt: dateTimeText,
     updatedAt: dateTimeText,
   })

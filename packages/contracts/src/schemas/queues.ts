@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import { businessHoursFields, BusinessHoursSchema } from './business-hours.js';
 import { boundedString, dateTimeText, FIELD_MESSAGES, hasNoNulCharacter, INPUT_MESSAGES, MESSAGES, textField } from '../validation.js';
 
 export const DEFAULT_QUEUE_COLOR = '#7C7C7C';
 
-const queueColor = z
+/** A colour the lists can paint; labels follow the same rule (issue 36). */
+export const queueColor = z
   .string({ error: MESSAGES.required })
   .trim()
   .min(1, MESSAGES.required)
@@ -18,6 +20,11 @@ export const QueueInput = z.object({
   name: boundedString(2, 50),
   color: queueColor.default(DEFAULT_QUEUE_COLOR),
   greetingMessage: greetingMessage.default(''),
+  /** Automatic assignment (issue 36 §4): a new pending ticket goes to an online attendant of the queue. Off by default. */
+  autoAssign: z.boolean().default(false),
+  /** Opening schedule (issue 36 §3); null = always open. */
+  businessHours: businessHoursFields.businessHours.default(null),
+  outOfHoursMessage: businessHoursFields.outOfHoursMessage.default(''),
 });
 export type QueueInput = z.input<typeof QueueInput>;
 
@@ -26,11 +33,26 @@ export const QueueUpdateInput = z.object({
   name: boundedString(2, 50).optional(),
   color: queueColor.optional(),
   greetingMessage: greetingMessage.optional(),
+  autoAssign: z.boolean().optional(),
+  businessHours: businessHoursFields.businessHours.optional(),
+  outOfHoursMessage: businessHoursFields.outOfHoursMessage.optional(),
 });
 export type QueueUpdateInput = z.input<typeof QueueUpdateInput>;
 
 export const QueueDto = z
-  .object({ id: z.number().int(), name: z.string(), color: z.string(), greetingMessage: z.string(), createdAt: dateTimeText, updatedAt: dateTimeText })
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    color: z.string(),
+    greetingMessage: z.string(),
+    autoAssign: z.boolean(),
+    /** Opening schedule (issue 36 §3), null = always open; not carried by a ticket's queue. */
+    businessHours: BusinessHoursSchema.nullable().optional(),
+    /** Sent once per closed period to a contact who writes while the queue is closed; not carried by a ticket's queue. */
+    outOfHoursMessage: z.string().optional(),
+    createdAt: dateTimeText,
+    updatedAt: dateTimeText,
+  })
   .meta({ id: 'Queue' });
 export type QueueDto = z.infer<typeof QueueDto>;
 

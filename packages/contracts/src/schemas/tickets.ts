@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dateTimeText, idField } from '../validation.js';
 import { ContactDto } from './contacts.js';
+import { LabelRefDto } from './labels.js';
 import { QueueDto } from './queues.js';
 
 export const TICKET_STATUSES = ['pending', 'open', 'closed'] as const;
@@ -10,6 +11,12 @@ export const MEDIA_TYPES = ['image', 'audio', 'video', 'location', 'vcard', 'sti
 export type MediaType = (typeof MEDIA_TYPES)[number];
 
 const NamedRef = z.object({ id: z.number().int(), name: z.string() });
+
+/** A contact's answer to the satisfaction survey (issue 36 §5). */
+export const TicketCsatDto = z
+  .object({ rating: z.number().int().min(1).max(5), comment: z.string().nullable(), at: dateTimeText })
+  .meta({ id: 'TicketCsat' });
+export type TicketCsatDto = z.infer<typeof TicketCsatDto>;
 
 export const TicketDto = z
   .object({
@@ -37,6 +44,12 @@ export const TicketDto = z
     unreadMessages: z.number().int(),
     isGroup: z.boolean(),
     protocol: z.string().nullable(),
+    /** The ticket's labels (issue 36 §2), by name. */
+    labels: z.array(LabelRefDto),
+    /** Business hours (issue 36 §3): a message of this conversation came while its queue (or connection) was closed. */
+    arrivedOutOfHours: z.boolean(),
+    /** Customer satisfaction (issue 36 §5): the contact's rating (1–5), the comment that followed it, and when; null until rated. */
+    csat: TicketCsatDto.nullable(),
     createdAt: dateTimeText,
     updatedAt: dateTimeText,
   })
@@ -96,10 +109,21 @@ export const MessageDto = z
      */
     origin: z.enum(MESSAGE_ORIGINS).nullable().optional(),
     originId: z.number().int().nullable().optional(),
+    /**
+     * An internal note (issue 36 §1, decision 0038): seen by whoever may see the ticket, never sent to the contact
+     * (no delivery state), shown in its own style. False for every other message.
+     */
+    private: z.boolean(),
+    /** The attendant who wrote it (a note's "Note · <name>"), null when none did (the contact, the desk, the chatbot). */
+    sentBy: NamedRef.nullable().optional(),
     createdAt: dateTimeText,
   })
   .meta({ id: 'Message' });
 export type MessageDto = z.infer<typeof MessageDto>;
+
+/** `GET /api/tickets/{ticketId}/mentionable`: the colleagues who may see the ticket, whom a note's `@Name` may name. */
+export const MentionableListResponse = z.object({ users: z.array(NamedRef) }).meta({ id: 'MentionableList' });
+export type MentionableListResponse = z.infer<typeof MentionableListResponse>;
 
 /**
  * An earlier ticket of the same contact whose messages a page of `GET /api/messages/:ticketId` holds: the chat
@@ -121,9 +145,10 @@ export type ConversationTicketDto = z.infer<typeof ConversationTicketDto>;
 /**
  * What happened to a ticket, shown in the chat between the messages. botHandedOver: the contact typed the chatbot's
  * hand-over keyword; botFailed: Typebot could not be reached or answered an error (`error` says what); callRejected:
- * the contact called and the call was rejected (acceptCalls off; `video` for a video call).
+ * the contact called and the call was rejected (acceptCalls off; `video` for a video call); assigned: automatic
+ * assignment gave the ticket to `toUser` (issue 36 §4).
  */
-export const TICKET_EVENT_KINDS = ['accepted', 'transferred', 'returned', 'resolved', 'reopened', 'botHandedOver', 'botFailed', 'callRejected'] as const;
+export const TICKET_EVENT_KINDS = ['accepted', 'transferred', 'returned', 'resolved', 'reopened', 'botHandedOver', 'botFailed', 'callRejected', 'assigned'] as const;
 export type TicketEventKind = (typeof TICKET_EVENT_KINDS)[number];
 
 export const TicketEventDto = z

@@ -12,6 +12,7 @@ function contact(fields: Partial<Omit<ContactDto, 'extraInfo'>> & { extraInfo?: 
     email: '',
     profilePicUrl: '',
     isGroup: false,
+    labels: [],
     createdAt: at,
     updatedAt: at,
     ...rest,

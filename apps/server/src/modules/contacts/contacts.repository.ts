@@ -1,9 +1,10 @@
-import { whatsappNumberForms, type ContactDto, type ExtraInfoDto } from '@wadesk/contracts';
+import { whatsappNumberForms, type ContactDto, type ExtraInfoDto, type LabelRefDto } from '@wadesk/contracts';
 import { and, asc, count, eq, inArray, like, ne, notInArray, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { containsPattern } from '../../db/like-pattern.js';
 import { intArrayParam, prepared } from '../../db/prepared.js';
 import { contactCustomFields, contacts } from '../../db/schema.js';
+import { LabelsRepository } from '../labels/labels.repository.js';
 import { toContactDto, toExtraInfoDto } from './contacts.mapper.js';
 
 export interface ContactWrite {
@@ -95,7 +96,7 @@ export class ContactsRepository {
       .from(contacts)
       .orderBy(asc(sql`lower(${contacts.name})`), asc(contacts.id));
     const fields = await this.db.select().from(contactCustomFields).orderBy(asc(contactCustomFields.id));
-    return attachExtraInfo(rows, fields);
+    return attachExtraInfo(rows, fields, await new LabelsRepository(this.db).ofContacts(rows.map((r) => r.id)));
   }
 
   async findDto(id: number): Promise<ContactDto | null> {
@@ -138,7 +139,7 @@ export class ContactsRepository {
         .values(data.slice(start, start + INSERT_CHUNK))
         .onConflictDoNothing({ target: contacts.number })
         .returning();
-      created.push(...rows.map((row) => toContactDto(row, [])));
+      created.push(...rows.map((row) => toContactDto(row, [], [])));
     }
     return created;
   }
@@ -175,7 +176,7 @@ export class ContactsRepository {
     for (let start = 0; start < fields.length; start += INSERT_CHUNK) {
       inserted.push(...(await this.db.insert(contactCustomFields).values(fields.slice(start, start + INSERT_CHUNK)).returning()));
     }
-    return attachExtraInfo(rows, inserted);
+    return attachExtraInfo(rows, inserted, new Map());
   }
 
   /** Gives false when the contact does not exist. */
@@ -245,18 +246,22 @@ export class ContactsRepository {
         .prepare(name),
     );
     const fields = await ofContacts.execute({ ids: intArrayParam(rows.map((r) => r.id)) });
-    return attachExtraInfo(rows, fields);
+    return attachExtraInfo(rows, fields, await new LabelsRepository(this.db).ofContacts(rows.map((r) => r.id)));
   }
 }
 
 type ContactRow = typeof contacts.$inferSelect;
 
-function attachExtraInfo(rows: ContactRow[], fields: (typeof contactCustomFields.$inferSelect)[]): ContactDto[] {
+function attachExtraInfo(
+  rows: ContactRow[],
+  fields: (typeof contactCustomFields.$inferSelect)[],
+  labels: Map<number, LabelRefDto[]>,
+): ContactDto[] {
   const byContact = new Map<number, ExtraInfoDto[]>();
   for (const field of fields) {
     const list = byContact.get(field.contactId) ?? [];
     list.push(toExtraInfoDto(field));
     byContact.set(field.contactId, list);
   }
-  return rows.map((row) => toContactDto(row, byContact.get(row.id) ?? []));
+  return rows.map((row) => toContactDto(row, byContact.get(row.id) ?? [], labels.get(row.id) ?? []));
 }

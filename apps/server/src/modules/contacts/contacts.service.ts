@@ -29,6 +29,7 @@ import {
 import { TicketsRepository } from '../tickets/tickets.repository.js';
 import { contactsCsv } from './contacts-csv.js';
 import { CSV_REASON_MESSAGES, readContactsCsv } from './contacts-csv-import.js';
+import { checkLabelIds, replaceContactLabels } from '../labels/labels.service.js';
 import { ContactsRepository, type ContactWrite } from './contacts.repository.js';
 
 export type ContactCreateData = z.output<typeof ContactInput>;
@@ -134,11 +135,14 @@ export class ContactsService {
       number = await this.checkedNumber(number);
     }
     const write: ContactWrite = { name: data.name, number, email: data.email };
+    const labelIds = data.labelIds;
+    if (labelIds !== undefined) await checkLabelIds(this.db, labelIds);
     try {
       await this.db.transaction(async (tx) => {
         const txRepo = new ContactsRepository(tx);
         if (!(await txRepo.update(id, write))) throw new AppError('ERR_NO_CONTACT_FOUND', 'Contact not found.');
         if (data.extraInfo !== undefined) await txRepo.replaceExtraInfo(id, data.extraInfo);
+        if (labelIds !== undefined) await replaceContactLabels(tx, id, labelIds);
       });
     } catch (err) {
       throw translateWriteError(err);

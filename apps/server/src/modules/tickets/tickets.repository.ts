@@ -1,7 +1,7 @@
 import { DELETED_PREVIEW, foldForSearch, searchExcerpt, TICKET_STATUSES, type ConversationTicketDto, type TicketDto, type TicketStatus } from '@wadesk/contracts';
 import { and, count, desc, eq, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Executor } from '../../db/client.js';
-import { isoTime, jsonArrayText, jsonText } from '../../db/json-sql.js';
+import { isoTime, jsonArrayText, JsonText, jsonText } from '../../db/json-sql.js';
 import { containsPattern, foldedPattern } from '../../db/like-pattern.js';
 import { intArrayParam, prepared, preparedSql } from '../../db/prepared.js';
 import { contacts, tickets } from '../../db/schema.js';
@@ -22,6 +22,8 @@ export interface TicketListFilter {
   mineOrPendingOf?: number;
   withUnreadMessages?: boolean;
   isGroup?: boolean;
+  /** Only tickets carrying any of these labels (issue 36 §2); undefined for any. */
+  labelIds?: number[];
 }
 
 export interface TicketWrite {
@@ -35,6 +37,12 @@ export interface TicketWrite {
 }
 
 const { string, scalar, time, constant, when, object } = jsonText;
+
+/** The labels of the rows `from` reaches (`l` the label), as a JSON array by name: what a ticket or contact carries. */
+const labelsText = (from: SQL): JsonText =>
+  new JsonText(
+    sql`(select ${jsonArrayText(object({ id: scalar(sql`l.id`), name: string(sql`l.name`), color: string(sql`l.color`) }), sql`lower(l.name), l.id`)} from ${from})`,
+  );
 
 /**
  * A ticket's DTO as JSON text built by PostgreSQL (the fields of TicketDto), from the ticket row `t`, its contact
@@ -55,6 +63,7 @@ const TICKET_DTO_TEXT = object({
     profilePicUrl: string(sql`tc.profile_pic_url`),
     isGroup: scalar(sql`tc.is_group`),
     extraInfo: constant('[]'),
+    labels: labelsText(sql`contact_labels cl join labels l on l.id = cl.label_id where cl.contact_id = tc.id`),
     createdAt: time(sql`tc.created_at`),
     updatedAt: time(sql`tc.updated_at`),
   }),
@@ -76,6 +85,12 @@ const TICKET_DTO_TEXT = object({
   unreadMessages: scalar(sql`t.unread_messages`),
   isGroup: scalar(sql`t.is_group`),
   protocol: string(sql`t.protocol`),
+  labels: labelsText(sql`ticket_labels tl join labels l on l.id = tl.label_id where tl.ticket_id = t.id`),
+  arrivedOutOfHours: scalar(sql`t.arrived_out_of_hours`),
+  csat: when(
+    sql`t.csat_rating is not null`,
+    object({ rating: scalar(sql`t.csat_rating`), comment: string(sql`t.csat_comment`), at: time(sql`t.csat_at`) }),
+  ),
   createdAt: time(sql`t.created_at`),
   updatedAt: time(sql`t.updated_at`),
 });
@@ -204,6 +219,11 @@ export class TicketsRepository {
       );
     }
     if (filter.queueIds) add('queueIds', or(anyOf('queueIds', filter.queueIds), isNull(tickets.queueId)));
+    if (filter.labelIds) {
+      // The labelled tickets through ticket_labels_label_idx (label, ticket): see decision 0037 for the plan.
+      const labelIds = value('labelIds', intArrayParam(filter.labelIds));
+      add('labelIds', sql`${tickets.id} in (select tl.ticket_id from ticket_labels tl where tl.label_id = any(${labelIds}::int[]))`, false);
+    }
     if (filter.visibleTo) {
       const { userId, queueIds } = filter.visibleTo;
       add('visibleTo', or(eq(tickets.userId, value('visibleToUser', userId) as number), isNull(tickets.queueId), anyOf('visibleToQueues', queueIds)));

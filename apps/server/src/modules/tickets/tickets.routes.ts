@@ -5,6 +5,7 @@ import {
   dayOfIsoInstant,
   IdParams,
   idField,
+  labelIdsField,
   MessageAnswer,
   pageNumberField,
   searchParamField,
@@ -29,6 +30,22 @@ const optionalBoolean = z
   .enum(['true', 'false'])
   .transform((v) => v === 'true')
   .optional();
+
+/** A JSON list of ids in the query string, e.g. `[1,2]`. */
+const idListParam = () =>
+  z
+    .string()
+    .max(2000)
+    .transform((raw, ctx) => {
+      try {
+        const parsed: unknown = JSON.parse(raw);
+        return z.array(idField).max(500).parse(parsed);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be a JSON list of ids' });
+        return z.NEVER;
+      }
+    })
+    .optional();
 
 /** `queueIds` is a JSON list in the query string (§7), e.g. `[1,2]`. */
 export const queueIdsParam = z
@@ -55,6 +72,7 @@ export const TicketListQuery = z.object({
     .meta({ description: "A day, `YYYY-MM-DD`, or an ISO date-time (whaticket's client): the day it falls on in the caller's time zone." }),
   showAll: booleanString,
   queueIds: queueIdsParam.meta({ description: 'A JSON list of queue ids (`[1,2]`).' }),
+  labelIds: idListParam().meta({ description: 'A JSON list of label ids (`[1,2]`): tickets carrying any of them.' }),
   withUnreadMessages: booleanString,
   isGroup: optionalBoolean,
   timeZone: timeZoneQueryParam,
@@ -72,6 +90,7 @@ const TicketUpdateBody = z.object({
   userId: idField.nullable().optional(),
   queueId: idField.nullable().optional(),
   whatsappId: idField.optional(),
+  labelIds: labelIdsField.optional().meta({ description: "The ticket's labels become these (an empty list removes them all)." }),
 });
 
 const tags = ['Tickets'];
@@ -126,7 +145,7 @@ export function ticketsRoutes(http: FastifyInstance, tickets: TicketsService): v
     {
       schema: {
         operationId: 'updateTicket',
-        summary: 'Accept, transfer, resolve or reopen a ticket: the fields given change',
+        summary: 'Accept, transfer, resolve or reopen a ticket, or set its labels: the fields given change',
         tags,
         params: IdParams,
         body: TicketUpdateBody,

@@ -3,6 +3,7 @@ import type { Database } from '../../db/client.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
 import type { DomainEvents } from '../../events/domain-events.js';
 import { AppError } from '../../http/app-error.js';
+import { audit } from '../audit/audit.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { renderGreeting, ticketTemplateValues } from '../inbound/greeting-template.js';
 import type { MessagesService } from '../messages/messages.service.js';
@@ -10,6 +11,7 @@ import type { SettingsService } from '../settings/settings.service.js';
 import { QueuesRepository } from '../queues/queues.repository.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { WhatsappRepository } from '../whatsapp/whatsapp.repository.js';
+import { checkLabelIds, replaceTicketLabels } from '../labels/labels.service.js';
 import { canSeeTicket, type Viewer } from './ticket-access.js';
 import { TicketEventsRepository, type TicketEventWrite } from './ticket-events.repository.js';
 import { protocolNumber } from './protocol-number.js';
@@ -27,6 +29,8 @@ export interface TicketListQuery {
   queueIds?: number[];
   withUnreadMessages: boolean;
   isGroup?: boolean;
+  /** Tickets carrying any of these labels (issue 36 §2). */
+  labelIds?: number[];
 }
 
 /** What the dashboard counts: the queues chosen on the page, in the viewer's time zone. */
@@ -42,6 +46,8 @@ export interface TicketUpdate {
   userId?: number | null;
   queueId?: number | null;
   whatsappId?: number;
+  /** The ticket's labels become these (issue 36 §2). */
+  labelIds?: number[];
 }
 
 const ACTIVE_CONFLICT = 'tickets_one_active_per_contact';
@@ -84,6 +90,7 @@ export class TicketsService {
       timeZone: query.date ? (query.timeZone ?? serverTimeZone()) : undefined,
       withUnreadMessages: query.withUnreadMessages,
       isGroup: query.isGroup,
+      labelIds: query.labelIds,
     };
     if (!admin) filter.visibleTo = { userId: user.id, queueIds: viewer.queueIds };
     if (query.queueIds) filter.queueIds = admin ? query.queueIds : query.queueIds.filter((id) => viewer.queueIds.includes(id));
@@ -180,6 +187,7 @@ export class TicketsService {
     if (change.queueId && change.queueId !== current.queueId && !(await new QueuesRepository(this.db).findDto(change.queueId))) {
       throw new AppError('ERR_NO_QUEUE_FOUND', 'The queue to transfer to does not exist.');
     }
+    if (change.labelIds !== undefined) await checkLabelIds(this.db, change.labelIds);
     if (change.queueId !== undefined) write.queueId = change.queueId;
     if (change.userId !== undefined) write.userId = change.userId;
     if (change.status !== undefined) write.status = change.status;
@@ -199,7 +207,10 @@ export class TicketsService {
     }
 
     try {
-      await this.repo().update(id, write);
+      // Labels alone do not move the ticket up the lists: only a change of the ticket itself touches it.
+      if (Object.keys(write).length > 0 || change.labelIds === undefined) await this.repo().update(id, write);
+      const labelIds = change.labelIds;
+      if (labelIds !== undefined) await this.db.transaction((tx) => replaceTicketLabels(tx, id, labelIds));
     } catch (err) {
       if (isUniqueViolation(err, ACTIVE_CONFLICT)) {
         const active = await this.repo().findActive(current.contactId, write.whatsappId ?? current.whatsappId);
@@ -260,7 +271,10 @@ export class TicketsService {
     if (!isAdmin(user)) throw new AppError('ERR_NO_PERMISSION');
     const ticket = await this.repo().findDto(id);
     if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND', 'Ticket not found');
-    await this.repo().delete(id);
+    await this.db.transaction(async (tx) => {
+      await new TicketsRepository(tx).delete(id);
+      await audit.record(tx, { action: 'ticket.delete', targetType: 'ticket', targetId: id, before: ticketAuditView(ticket) });
+    });
     this.events.emit('ticket.deleted', { ticket });
   }
 
@@ -272,8 +286,12 @@ export class TicketsService {
    */
   async closeAll(user: AuthUser, view: { showAll: boolean; queueIds?: number[]; isGroup?: boolean }): Promise<number> {
     const filter = await this.listFilter(user, { searchParam: '', withUnreadMessages: false, ...view });
-    const ids = await this.repo().closeAll(filter);
-    await new TicketEventsRepository(this.db).insert(ids.map((ticketId) => ({ ticketId, kind: 'resolved', actorUserId: user.id })));
+    const ids = await this.db.transaction(async (tx) => {
+      const closed = await new TicketsRepository(tx).closeAll(filter);
+      await new TicketEventsRepository(tx).insert(closed.map((ticketId) => ({ ticketId, kind: 'resolved', actorUserId: user.id })));
+      await audit.record(tx, { action: 'ticket.close_all', targetType: 'ticket', after: { closed: closed.length, ticketIds: closed.slice(0, 1000), view } });
+      return closed;
+    });
     if (ids.length > 0) this.events.emit('tickets.changed', { ticketIds: ids });
     return ids.length;
   }
@@ -341,4 +359,19 @@ export class TicketsService {
       // The ticket is resolved even when the connection is down; the farewell is best effort.
     }
   }
+}
+
+/** A deleted ticket as the audit log keeps it: who and where, not the whole conversation. */
+function ticketAuditView(ticket: TicketDto): unknown {
+  return {
+    id: ticket.id,
+    status: ticket.status,
+    contact: { id: ticket.contact.id, name: ticket.contact.name, number: ticket.contact.number },
+    whatsappId: ticket.whatsappId,
+    queueId: ticket.queueId,
+    userId: ticket.userId,
+    protocol: ticket.protocol,
+    lastMessage: ticket.lastMessage,
+    createdAt: ticket.createdAt,
+  };
 }
