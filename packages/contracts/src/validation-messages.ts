@@ -31,10 +31,15 @@ export const SETTING_MESSAGES = {
   vonageApplicationId: 'Must be the Vonage application id (a UUID)',
   instagramAccountId: 'Must be the numeric account id',
   absolutePath: 'Must be an absolute path',
+  retentionDays: 'Must be a number of days from 1 to 36500',
 } as const;
 
 /** Other fixed texts of the forms' checks, translated by the web (`validation.fields.<key>`). */
 export const FIELD_MESSAGES = {
   invalidColor: 'Must be a colour like #1273DE',
   httpUrl: 'Must be an http or https URL',
+  invalidTime: 'Must be a time like 09:00',
+  startBeforeEnd: 'Must end after it starts (split a night shift at 24:00)',
+  overlappingIntervals: 'Overlaps another interval of the same day',
+  invalidTimeZone: 'Must be a time zone like America/Sao_Paulo',
 } as const;

@@ -114,6 +114,10 @@ export const SETTING_DEFINITIONS = {
   attendantTools: { kind: 'text', default: ATTENDANT_TOOLS.join(',') },
   /** The folder whose files /ZDGMedia2 may send by path (empty: DATA_DIR/bulk-media); attendants see its label only. */
   bulkMediaFolder: { kind: 'text', default: '', adminsOnly: true },
+  /** Two-factor sign-in (issue 37 §1): admins without it are made to turn it on before anything else. */
+  mfaRequiredForAdmins: { kind: 'option', options: onOff, default: 'disabled', adminsOnly: true },
+  /** Days the audit log keeps an entry (issue 37 §2): a daily job deletes older ones. A whole number, 1 to 36500. */
+  auditRetentionDays: { kind: 'text', default: '365', adminsOnly: true },
 } as const satisfies Record<string, SettingDefinition>;
 
 export interface SettingDefinition {
@@ -193,6 +197,9 @@ export function validateSettingValue(key: SettingKey, value: string): string | n
   }
   if (key === 'instagramAccountId' && value !== '' && !/^\d{5,30}$/.test(value)) return SETTING_MESSAGES.instagramAccountId;
   if (key === 'bulkMediaFolder' && value !== '' && !value.startsWith('/')) return SETTING_MESSAGES.absolutePath;
+  if (key === 'auditRetentionDays' && !(/^\d{1,5}$/.test(value) && Number(value) >= 1 && Number(value) <= 36500)) {
+    return SETTING_MESSAGES.retentionDays;
+  }
   if (key === 'attendantTools') {
     const unknown = listEntries(value).filter((name) => !isAttendantTool(name));
     if (unknown.length > 0) return `Unknown tool: ${unknown.join(', ')}. Must be among: ${ATTENDANT_TOOLS.join(', ')}`;

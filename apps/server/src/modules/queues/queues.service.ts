@@ -4,6 +4,7 @@ import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { DomainEvents } from '../../events/domain-events.js';
 import { AppError } from '../../http/app-error.js';
+import { audit } from '../audit/audit.js';
 import { QueuesRepository } from './queues.repository.js';
 
 export type QueueCreateData = z.output<typeof QueueInput>;
@@ -36,7 +37,11 @@ export class QueuesService {
     await this.checkUnique(data);
     let queue: QueueDto;
     try {
-      queue = await this.repo().insert(data);
+      queue = await this.db.transaction(async (tx) => {
+        const created = await new QueuesRepository(tx).insert(data);
+        await audit.record(tx, { action: 'queue.create', targetType: 'queue', targetId: created.id, after: created });
+        return created;
+      });
     } catch (err) {
       throw translateWriteError(err);
     }
@@ -45,11 +50,15 @@ export class QueuesService {
   }
 
   async update(id: number, data: QueueUpdateData): Promise<QueueDto> {
-    await this.get(id);
+    const before = await this.get(id);
     await this.checkUnique(data, id);
     let queue: QueueDto | null;
     try {
-      queue = await this.repo().update(id, data);
+      queue = await this.db.transaction(async (tx) => {
+        const updated = await new QueuesRepository(tx).update(id, data);
+        if (updated) await audit.record(tx, { action: 'queue.update', targetType: 'queue', targetId: id, before, after: updated });
+        return updated;
+      });
     } catch (err) {
       throw translateWriteError(err);
     }
@@ -60,7 +69,12 @@ export class QueuesService {
 
   /** Deletes a queue; its tickets stay, without a queue. */
   async delete(id: number): Promise<void> {
-    const ticketIds = await this.db.transaction((tx) => new QueuesRepository(tx).delete(id));
+    const ticketIds = await this.db.transaction(async (tx) => {
+      const before = await new QueuesRepository(tx).findDto(id);
+      const returned = await new QueuesRepository(tx).delete(id);
+      if (returned) await audit.record(tx, { action: 'queue.delete', targetType: 'queue', targetId: id, before });
+      return returned;
+    });
     if (!ticketIds) throw new AppError('ERR_NO_QUEUE_FOUND', 'Queue not found.');
     this.events.emit('queue.deleted', { queueId: id });
     if (ticketIds.length > 0) this.events.emit('tickets.changed', { ticketIds });

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import type { DomainEvents } from '../../events/domain-events.js';
 import { AppError } from '../../http/app-error.js';
+import { audit } from '../audit/audit.js';
 import { QuickAnswersRepository } from './quick-answers.repository.js';
 
 export type QuickAnswerData = z.output<typeof QuickAnswerInput>;
@@ -36,20 +37,37 @@ export class QuickAnswersService {
   }
 
   async create(data: QuickAnswerData): Promise<QuickAnswerDto> {
-    const quickAnswer = await this.repo().insert(data);
+    const quickAnswer = await this.db.transaction(async (tx) => {
+      const created = await new QuickAnswersRepository(tx).insert(data);
+      await audit.record(tx, { action: 'quick_answer.create', targetType: 'quickAnswer', targetId: created.id, after: created });
+      return created;
+    });
     this.events.emit('quickAnswer.saved', { quickAnswer, created: true });
     return quickAnswer;
   }
 
   async update(id: number, data: QuickAnswerData): Promise<QuickAnswerDto> {
-    const quickAnswer = await this.repo().update(id, data);
+    const quickAnswer = await this.db.transaction(async (tx) => {
+      const repo = new QuickAnswersRepository(tx);
+      const before = await repo.findDto(id);
+      const updated = await repo.update(id, data);
+      if (updated) await audit.record(tx, { action: 'quick_answer.update', targetType: 'quickAnswer', targetId: id, before, after: updated });
+      return updated;
+    });
     if (!quickAnswer) throw new AppError('ERR_NO_QUICK_ANSWER_FOUND', NOT_FOUND);
     this.events.emit('quickAnswer.saved', { quickAnswer, created: false });
     return quickAnswer;
   }
 
   async delete(id: number): Promise<void> {
-    if (!(await this.repo().delete(id))) throw new AppError('ERR_NO_QUICK_ANSWER_FOUND', NOT_FOUND);
+    const deleted = await this.db.transaction(async (tx) => {
+      const repo = new QuickAnswersRepository(tx);
+      const before = await repo.findDto(id);
+      if (!(await repo.delete(id))) return false;
+      await audit.record(tx, { action: 'quick_answer.delete', targetType: 'quickAnswer', targetId: id, before });
+      return true;
+    });
+    if (!deleted) throw new AppError('ERR_NO_QUICK_ANSWER_FOUND', NOT_FOUND);
     this.events.emit('quickAnswer.deleted', { quickAnswerId: id });
   }
 }

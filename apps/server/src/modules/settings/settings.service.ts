@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  AUDIT_MASK,
   type AttendantTool,
   isPublicSetting,
   isSettingKey,
@@ -15,6 +16,7 @@ import {
 import type { Database, Executor } from '../../db/client.js';
 import type { DomainEvents } from '../../events/domain-events.js';
 import { AppError } from '../../http/app-error.js';
+import { audit } from '../audit/audit.js';
 import { SettingsRepository } from './settings.repository.js';
 
 function newApiToken(): string {
@@ -92,15 +94,22 @@ export class SettingsService {
     const problem = validateSettingValue(key, value);
     if (problem) throw new AppError('ERR_VALIDATION', `value: ${problem}`, { issues: [{ path: 'value', message: problem }] });
     await this.checks.get(key)?.(value);
-    return masked(await this.write(key, value));
+    return masked(await this.write(key, value, key === 'attendantTools' ? 'tool_access.update' : 'settings.update'));
   }
 
   async regenerateApiToken(): Promise<SettingDto> {
-    return this.write('userApiToken', newApiToken());
+    return this.write('userApiToken', newApiToken(), 'api_token.regenerate');
   }
 
-  private async write(key: SettingKey, value: string): Promise<SettingDto> {
-    await this.repo().set(key, value);
+  /** Writes the value and its audit entry in one transaction (secrets and the API token as '***'). */
+  private async write(key: SettingKey, value: string, action: 'settings.update' | 'tool_access.update' | 'api_token.regenerate'): Promise<SettingDto> {
+    const secret = settingDefinition(key).kind === 'secret' || settingDefinition(key).kind === 'readonly';
+    const shown = (v: string | null) => (secret && v ? AUDIT_MASK : v);
+    await this.db.transaction(async (tx) => {
+      const before = await this.repo(tx).get(key);
+      await this.repo(tx).set(key, value);
+      await audit.record(tx, { action, targetType: 'setting', targetId: key, before: { value: shown(before) }, after: { value: shown(value) } });
+    });
     this.cache.set(key, { value, readAt: Date.now() });
     const setting = { key, value };
     this.events.emit('setting.updated', { setting });

@@ -8,11 +8,19 @@ import type { CloudApiConfig } from '../../db/schema.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
 import type { DomainEvents } from '../../events/domain-events.js';
 import { AppError } from '../../http/app-error.js';
+import { audit } from '../audit/audit.js';
 import { WhatsappRepository } from './whatsapp.repository.js';
 import { TicketsRepository } from '../tickets/tickets.repository.js';
 
 export type CreateData = z.output<typeof WhatsappInput>;
 export type UpdateData = z.output<typeof WhatsappUpdateInput>;
+
+/** A connection as the audit log keeps it: no QR code, no session state (the Cloud API's secrets are masked there). */
+function auditView(whatsapp: WhatsappDto | null): unknown {
+  if (!whatsapp) return null;
+  const { qrcode: _qrcode, status: _status, battery: _battery, plugged: _plugged, retries: _retries, lastError: _lastError, ...rest } = whatsapp as WhatsappDto & Record<string, unknown>;
+  return rest;
+}
 
 /** More than one queue needs a greeting that lets the contact choose. */
 function checkGreeting(queueIds: number[], greetingMessage: string): void {
@@ -99,9 +107,12 @@ export class WhatsappService {
           isDefault,
           greetingMessage: data.greetingMessage,
           farewellMessage: data.farewellMessage,
+          businessHours: data.businessHours,
+          outOfHoursMessage: data.outOfHoursMessage,
           cloud,
         });
         await repo.setQueues(newId, [...new Set(data.queueIds)]);
+        await audit.record(tx, { action: 'connection.create', targetType: 'connection', targetId: newId, after: auditView(await repo.findDto(newId)) });
         return { id: newId, unset: unsetIds };
       }),
     );
@@ -131,10 +142,14 @@ export class WhatsappService {
           channel: data.channel,
           greetingMessage: data.greetingMessage,
           farewellMessage: data.farewellMessage,
+          businessHours: data.businessHours,
+          outOfHoursMessage: data.outOfHoursMessage,
           ...(cloudChanged || data.channel ? { cloud } : {}),
           ...(makeDefault ? { isDefault: true } : {}),
         });
         if (data.queueIds) await txRepo.setQueues(id, queueIds);
+        const after = auditView(await txRepo.findDto(id));
+        await audit.record(tx, { action: 'connection.update', targetType: 'connection', targetId: id, before: auditView(current), after });
         return unsetIds;
       }),
     );
@@ -154,7 +169,9 @@ export class WhatsappService {
     const tickets = await new TicketsRepository(this.db).findDtosOfConnection(id);
     const promoted = await this.db.transaction(async (tx) => {
       const repo = new WhatsappRepository(tx);
+      const before = await repo.findDto(id);
       if (!(await repo.delete(id))) return null;
+      await audit.record(tx, { action: 'connection.delete', targetType: 'connection', targetId: id, before: auditView(before) });
       return repo.ensureDefault();
     });
     for (const ticket of tickets) this.events.emit('ticket.deleted', { ticket });
