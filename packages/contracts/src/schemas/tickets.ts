@@ -197,6 +197,8 @@ export const CloseAllTicketsInput = z
   .object({
     showAll: z.boolean().default(false),
     queueIds: z.array(idField).max(500).optional(),
+    /** The label filter (issue 36 §2): only the tickets carrying any of these. */
+    labelIds: z.array(idField).max(500).optional(),
     isGroup: z.boolean().optional(),
   })
   .nullish()

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundedString, dateTimeText, emailField, idField, pageNumberField, passwordField, searchParamField } from '../validation.js';
+import { boundedString, dateTimeText, emailField, idField, integerField, pageNumberField, passwordField, searchParamField } from '../validation.js';
 import { QueueDto } from './queues.js';
 
 export const PROFILES = ['admin', 'user'] as const;
@@ -7,6 +7,8 @@ export const Profile = z.enum(PROFILES);
 export type Profile = z.infer<typeof Profile>;
 
 const queueIds = z.array(idField).max(500);
+/** Automatic assignment gives the user no more open tickets than this (issue 36 §4); 0 = no limit. */
+const maxOpenTickets = integerField(0, 10000);
 /**
  * The user's connection; none is `null`, or as whaticket's client sends it, `false` or `""` (its form's empty
  * choice, §7 `POST /users`, `PUT /users/{id}`).
@@ -23,6 +25,7 @@ export const UserCreateInput = z.object({
   profile: Profile.default('user'),
   whatsappId: whatsappId.optional(),
   queueIds: queueIds.default([]),
+  maxOpenTickets: maxOpenTickets.default(0),
 });
 export type UserCreateInput = z.input<typeof UserCreateInput>;
 
@@ -33,6 +36,7 @@ export const UserUpdateInput = z.object({
   profile: Profile.optional(),
   whatsappId: whatsappId.optional(),
   queueIds: queueIds.optional(),
+  maxOpenTickets: maxOpenTickets.optional(),
 });
 export type UserUpdateInput = z.input<typeof UserUpdateInput>;
 
@@ -49,7 +53,10 @@ export const UserDto = z
     profile: Profile,
     whatsappId: z.number().int().nullable(),
     whatsapp: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+    mfaEnabled: z.boolean().optional().meta({ description: 'Whether the user signs in with a second factor (issue 37 §1).' }),
     queues: z.array(QueueDto),
+    /** Automatic assignment's limit of open tickets (issue 36 §4); 0 = no limit. */
+    maxOpenTickets: z.number().int(),
     createdAt: dateTimeText,
     updatedAt: dateTimeText,
   })

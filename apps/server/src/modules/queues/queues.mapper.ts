@@ -7,6 +7,9 @@ export function toQueueDto(row: typeof queues.$inferSelect): QueueDto {
     name: row.name,
     color: row.color,
     greetingMessage: row.greetingMessage,
+    businessHours: row.businessHours ?? null,
+    outOfHoursMessage: row.outOfHoursMessage,
+    autoAssign: row.autoAssign,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

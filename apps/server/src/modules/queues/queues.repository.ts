@@ -1,13 +1,16 @@
 import type { QueueDto } from '@wadesk/contracts';
 import { and, asc, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { queues, tickets } from '../../db/schema.js';
+import { queues, tickets, type BusinessHours } from '../../db/schema.js';
 import { toQueueDto } from './queues.mapper.js';
 
 export interface QueueWrite {
   name?: string;
   color?: string;
   greetingMessage?: string;
+  businessHours?: BusinessHours | null;
+  outOfHoursMessage?: string;
+  autoAssign?: boolean;
 }
 
 /** The only file that queries queues (their DTOs are mapped here). */

@@ -74,6 +74,7 @@ const TICKET_DTO_TEXT = object({
       name: string(sql`tq.name`),
       color: string(sql`tq.color`),
       greetingMessage: string(sql`tq.greeting_message`),
+      autoAssign: scalar(sql`tq.auto_assign`),
       createdAt: time(sql`tq.created_at`),
       updatedAt: time(sql`tq.updated_at`),
     }),

@@ -15,6 +15,8 @@ export interface UserRecord {
   passwordHash: string;
   /** Access tokens issued before this instant are refused; null when the password never changed. */
   tokensValidAfter: Date | null;
+  /** Two-factor sign-in is on since then (issue 37 §1); null: off. */
+  mfaEnabledAt: Date | null;
 }
 
 export interface UserWrite {
@@ -24,6 +26,8 @@ export interface UserWrite {
   profile?: Profile;
   whatsappId?: number | null;
   tokensValidAfter?: Date;
+  /** Automatic assignment's limit of open tickets (issue 36 §4); 0 = no limit. */
+  maxOpenTickets?: number;
 }
 
 const recordReader = perDatabase((db) =>
@@ -79,6 +83,7 @@ export class UsersRepository {
         passwordHash: data.passwordHash,
         profile: data.profile,
         whatsappId: data.whatsappId ?? null,
+        maxOpenTickets: data.maxOpenTickets ?? 0,
       })
       .returning({ id: users.id });
     return row!.id;
@@ -210,7 +215,9 @@ export class UsersRepository {
           profile: u.profile as Profile,
           whatsappId: u.whatsappId,
           whatsapp: u.whatsappId && r.whatsappName ? { id: u.whatsappId, name: r.whatsappName } : null,
+          mfaEnabled: u.mfaEnabledAt !== null,
           queues: queueRows.filter((q) => q.userId === id).map((q) => toQueueDto(q.queue)),
+          maxOpenTickets: u.maxOpenTickets,
           createdAt: u.createdAt.toISOString(),
           updatedAt: u.updatedAt.toISOString(),
         },

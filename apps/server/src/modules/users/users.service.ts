@@ -13,12 +13,14 @@ import type { Database } from '../../db/client.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
 import type { DomainEvents } from '../../events/domain-events.js';
 import { AppError } from '../../http/app-error.js';
+import { audit } from '../audit/audit.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { hashPassword } from '../auth/password.js';
 import { RefreshTokensRepository } from '../auth/refresh-tokens.repository.js';
 import { UsersRepository, type UserWrite } from './users.repository.js';
 
-export type CreateData = z.output<typeof UserCreateInput>;
+/** The limit of open tickets is optional in code (sign-up, bootstrap): 0, no limit. */
+export type CreateData = Omit<z.output<typeof UserCreateInput>, 'maxOpenTickets'> & { maxOpenTickets?: number };
 export type UpdateData = z.output<typeof UserUpdateInput>;
 
 export class UsersService {
@@ -72,8 +74,10 @@ export class UsersService {
           passwordHash,
           profile: data.profile,
           whatsappId: data.whatsappId ?? null,
+          maxOpenTickets: data.maxOpenTickets ?? 0,
         });
         await txRepo.setQueues(newId, data.queueIds ?? []);
+        await audit.record(tx, { action: 'user.create', targetType: 'user', targetId: newId, after: await txRepo.findDto(newId) });
         return newId;
       });
     } catch (err) {
@@ -96,7 +100,9 @@ export class UsersService {
       const currentQueues = current.queues.map((q) => q.id).sort((a, b) => a - b);
       const changesQueues =
         data.queueIds !== undefined && [...new Set(data.queueIds)].sort((a, b) => a - b).join() !== currentQueues.join();
-      if (changesProfile || changesConnection || changesQueues) throw new AppError('ERR_NO_PERMISSION');
+      // The limit of open tickets is the admins' to set (issue 36 §4).
+      const changesLimit = data.maxOpenTickets !== undefined && data.maxOpenTickets !== current.maxOpenTickets;
+      if (changesProfile || changesConnection || changesQueues || changesLimit) throw new AppError('ERR_NO_PERMISSION');
     }
     if (data.email && (await repo.emailTaken(data.email, id))) throw new AppError('ERR_EMAIL_ALREADY_EXISTS');
     if (admin && data.profile === 'user' && current.profile === 'admin' && (await repo.countAdmins()) <= 1) {
@@ -111,6 +117,7 @@ export class UsersService {
     if (admin) {
       write.profile = data.profile;
       write.whatsappId = data.whatsappId;
+      write.maxOpenTickets = data.maxOpenTickets;
     }
     try {
       await this.db.transaction(async (tx) => {
@@ -121,6 +128,8 @@ export class UsersService {
           await new RefreshTokensRepository(tx).revokeAllOf(id, actor.id === id ? actor.sessionId : undefined);
         }
         if (admin && data.queueIds !== undefined) await txRepo.setQueues(id, [...new Set(data.queueIds)]);
+        const after = await txRepo.findDto(id);
+        await audit.record(tx, { action: 'user.update', targetType: 'user', targetId: id, before: current, after: data.password ? { ...after, password: 'changed' } : after });
       });
     } catch (err) {
       throw this.translateWriteError(err);
@@ -137,8 +146,10 @@ export class UsersService {
     if (!existing) throw new AppError('ERR_NO_USER_FOUND');
     const ticketIds = await this.db.transaction(async (tx) => {
       const txRepo = new UsersRepository(tx);
+      const before = await txRepo.findDto(id);
       const returned = await txRepo.returnOpenTicketsToQueue(id);
       await txRepo.delete(id);
+      await audit.record(tx, { action: 'user.delete', targetType: 'user', targetId: id, before });
       return returned;
     });
     this.events.emit('user.deleted', { userId: id });
