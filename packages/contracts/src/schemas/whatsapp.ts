@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { boundedString, dateTimeText, idField, textField } from '../validation.js';
 import { INPUT_MESSAGES } from '../validation-messages.js';
+import { businessHoursFields, BusinessHoursSchema } from './business-hours.js';
 import { QueueDto } from './queues.js';
 
 export const CHANNELS = ['baileys', 'simulator', 'instagram', 'cloud-api'] as const;
@@ -59,6 +60,9 @@ export const WhatsappInput = z.object({
   isDefault: z.boolean().default(false),
   queueIds: z.array(idField).max(500).default([]),
   channel: Channel.default('baileys'),
+  /** The default opening schedule, before a queue is chosen (issue 36 §3); null = always open. */
+  businessHours: businessHoursFields.businessHours.default(null),
+  outOfHoursMessage: businessHoursFields.outOfHoursMessage.default(''),
   ...CloudApiFields,
 });
 export type WhatsappInput = z.input<typeof WhatsappInput>;
@@ -71,6 +75,8 @@ export const WhatsappUpdateInput = z.object({
   isDefault: z.boolean().optional(),
   queueIds: z.array(idField).max(500).optional(),
   channel: Channel.optional(),
+  businessHours: businessHoursFields.businessHours.optional(),
+  outOfHoursMessage: businessHoursFields.outOfHoursMessage.optional(),
   ...CloudApiFields,
 });
 export type WhatsappUpdateInput = z.input<typeof WhatsappUpdateInput>;
@@ -115,6 +121,9 @@ export const WhatsappDto = WhatsappSessionDto.extend({
   isDefault: z.boolean(),
   greetingMessage: z.string(),
   farewellMessage: z.string(),
+  /** The default opening schedule, before a queue is chosen (issue 36 §3); null = always open. */
+  businessHours: BusinessHoursSchema.nullable(),
+  outOfHoursMessage: z.string(),
   queues: z.array(QueueDto),
   createdAt: dateTimeText,
   /** Only on `cloud-api` connections (issue 18), for admins. */

@@ -16,6 +16,7 @@ import { TicketsRepository } from '../tickets/tickets.repository.js';
 import { WhatsappRepository } from '../whatsapp/whatsapp.repository.js';
 import { InboundRepository } from './inbound.repository.js';
 import { queueMenu, renderGreeting, ticketTemplateValues } from './greeting-template.js';
+import { checkOutOfHours } from './out-of-hours.js';
 
 /**
  * Sends the queue menu of a ticket after the contact's quiet time (`sendMenuIfDue` once the time has come): a
@@ -27,6 +28,8 @@ export interface InboundOptions {
   /** Wait this long after a contact's last message before sending the queue menu again. */
   menuDebounceMs: number;
   log: { warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
+  /** "Now" for the business hours (issue 36 §3); the system clock by default. */
+  clock?: () => Date;
 }
 
 export const MEDIA_TYPE_OF_KIND: Record<InboundMessage['kind'], MediaType | null> = {
@@ -146,6 +149,8 @@ export class InboundService {
     if (!ticket) return 'stored'; // deleted meanwhile: nothing to announce
     this.events.emit('message.created', { message, ticket });
     this.events.emit('ticket.updated', { ticket });
+    // Out of hours (decision 0039): the notice goes before any answer; the chatbot and the queue menu still run.
+    if (!msg.fromMe && !msg.isGroup) await this.noticeOutOfHours(ticket);
 
     // One answer a message (decision 0017): the chatbot first when it takes the ticket (it then runs detached and
     // falls back to the queue menu when it does not answer); otherwise the queue menu as before.
@@ -293,7 +298,7 @@ export class InboundService {
     const queues = connection.queues;
     if (queues.length === 0) return;
     if (queues.length === 1) {
-      await this.assignQueue(ticket, queues[0]!.id);
+      await this.noticeOutOfHours(await this.assignQueue(ticket, queues[0]!.id));
       return;
     }
     const choice = /^\s*(\d{1,3})\s*$/.exec(body);
@@ -303,6 +308,8 @@ export class InboundService {
       if (queue.greetingMessage.trim()) {
         await this.send(updated, renderGreeting(queue.greetingMessage, this.greetingValues(updated, connection)));
       }
+      // The queue chosen: its own schedule applies from now on (a notice already sent in this closed period counts).
+      await this.noticeOutOfHours(updated);
       return;
     }
     // Debounced: the menu goes out once the contact has been quiet for menuDebounceMs after this message.
@@ -338,6 +345,21 @@ export class InboundService {
     const updated = (await repo.findDto(ticket.id))!;
     this.events.emit('ticket.updated', { ticket: updated, previous: { queueId: ticket.queueId, userId: ticket.userId, status: ticket.status } });
     return updated;
+  }
+
+  /**
+   * The out-of-hours notice of a conversation nobody has taken, once per closed period of the schedule that applies
+   * to it now (its queue's, else its connection's); the ticket is marked "arrived out of hours" (decision 0039).
+   */
+  private async noticeOutOfHours(ticket: TicketDto): Promise<void> {
+    try {
+      const result = await checkOutOfHours(this.db, ticket, this.options.clock?.() ?? new Date());
+      if (!result) return;
+      this.events.emit('ticket.updated', { ticket: result.ticket });
+      if (result.notice) await this.send(result.ticket, renderGreeting(result.notice, ticketTemplateValues(result.ticket, result.ticket.whatsapp?.name)));
+    } catch (err) {
+      this.options.log.warn({ err, ticketId: ticket.id }, 'the out-of-hours rule failed');
+    }
   }
 
   private greetingValues(ticket: TicketDto, connection: WhatsappDto) {

@@ -3,7 +3,7 @@ import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import type { ChannelConnections, SessionTarget, SessionWrite } from '../../channels/ports.js';
 import type { Executor } from '../../db/client.js';
 import { intArrayParam, prepared } from '../../db/prepared.js';
-import { queues, whatsappQueues, whatsapps, type CloudApiConfig } from '../../db/schema.js';
+import { queues, whatsappQueues, whatsapps, type BusinessHours, type CloudApiConfig } from '../../db/schema.js';
 import { toQueueDto } from '../queues/queues.mapper.js';
 
 export interface WhatsappWrite {
@@ -12,6 +12,8 @@ export interface WhatsappWrite {
   isDefault?: boolean;
   greetingMessage?: string;
   farewellMessage?: string;
+  businessHours?: BusinessHours | null;
+  outOfHoursMessage?: string;
   cloud?: CloudApiConfig | null;
 }
 
@@ -181,6 +183,8 @@ export class WhatsappRepository implements ChannelConnections {
       isDefault: w.isDefault,
       greetingMessage: w.greetingMessage,
       farewellMessage: w.farewellMessage,
+      businessHours: w.businessHours ?? null,
+      outOfHoursMessage: w.outOfHoursMessage,
       queues: queueRows.filter((q) => q.whatsappId === w.id).map((q) => toQueueDto(q.queue)),
       createdAt: w.createdAt.toISOString(),
       updatedAt: w.updatedAt.toISOString(),
