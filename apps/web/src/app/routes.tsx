@@ -20,6 +20,7 @@ const ContactsPage = lazyPage(() => import('../features/contacts/contacts-page')
 const QuickAnswersPage = lazyPage(() => import('../features/quick-answers/quick-answers-page').then((m) => m.QuickAnswersPage));
 const UsersPage = lazyPage(() => import('../features/users/users-page').then((m) => m.UsersPage));
 const QueuesPage = lazyPage(() => import('../features/queues/queues-page').then((m) => m.QueuesPage));
+const LabelsPage = lazyPage(() => import('../features/labels/labels-page').then((m) => m.LabelsPage));
 const SettingsPage = lazyPage(() => import('../features/settings/settings-page').then((m) => m.SettingsPage));
 const campaignsModule = () => import('../features/campaigns/campaigns-page');
 const BulkTextPage = lazyPage(() => campaignsModule().then((m) => m.BulkTextPage));
@@ -45,6 +46,7 @@ const PAGE_OF_PATH: Record<string, LazyPage> = {
   quickanswers: QuickAnswersPage,
   users: UsersPage,
   queues: QueuesPage,
+  labels: LabelsPage,
   settings: SettingsPage,
   zdg: BulkTextPage,
   zdgmedia: BulkMediaUrlPage,
@@ -173,6 +175,7 @@ export function AppRoutes() {
             <Route path="/users" element={<PrivatePage><UsersPage /></PrivatePage>} />
             {/* Routes match case-insensitively, so /Queues and /Settings land here too. */}
             <Route path="/queues" element={<PrivatePage><QueuesPage /></PrivatePage>} />
+            <Route path="/labels" element={<PrivatePage><LabelsPage /></PrivatePage>} />
             <Route path="/settings" element={<PrivatePage><SettingsPage /></PrivatePage>} />
             <Route element={<SimulatorRoute />}>
               <Route path="/simulator" element={<PrivatePage><SimulatorPage /></PrivatePage>} />

@@ -8,7 +8,8 @@ export interface ConfirmDeleteDialogProps<T> {
   deletion: ConfirmedDelete<T>;
   /** The question, naming the item: "Delete contact Ana?". */
   title: (item: T) => string;
-  text: string;
+  /** The warning; a function when it depends on the item ("3 tickets carry it"). */
+  text: string | ((item: T) => string);
 }
 
 /** The "are you sure?" dialog of a delete button, with a Delete button. */
@@ -21,7 +22,7 @@ export function ConfirmDeleteDialog<T>({ deletion, title, text }: ConfirmDeleteD
     <ConfirmDialog
       open={deletion.target !== null}
       title={shown === null ? '' : title(shown)}
-      text={text}
+      text={typeof text === 'function' ? (shown === null ? '' : text(shown)) : text}
       confirmLabel={t('common.delete')}
       busy={deletion.deleting}
       onConfirm={() => void deletion.confirm()}

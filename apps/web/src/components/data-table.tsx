@@ -49,7 +49,7 @@ export interface RowDelete<T> {
   label: (row: T) => string;
   /** The dialog's question, naming the row: "Delete contact Ana?", and its text. */
   confirmTitle: (row: T) => string;
-  confirmText: string;
+  confirmText: string | ((row: T) => string);
   remove: (row: T) => Promise<unknown>;
   /** The toast once deleted. */
   deletedText: string;

@@ -284,7 +284,7 @@ export class TicketsService {
    * open tickets and the pending tickets they may see (their queues' and those without a queue), never a colleague's
    * conversation in progress. Each closed ticket goes to those who see it as a `ticket` update (`tickets.changed`).
    */
-  async closeAll(user: AuthUser, view: { showAll: boolean; queueIds?: number[]; isGroup?: boolean }): Promise<number> {
+  async closeAll(user: AuthUser, view: { showAll: boolean; queueIds?: number[]; labelIds?: number[]; isGroup?: boolean }): Promise<number> {
     const filter = await this.listFilter(user, { searchParam: '', withUnreadMessages: false, ...view });
     const ids = await this.db.transaction(async (tx) => {
       const closed = await new TicketsRepository(tx).closeAll(filter);

@@ -1,10 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ContactInput, ContactUpdateInput, NUMBER_PROBLEM_MESSAGES, type ContactDto } from '@wadesk/contracts';
+import { ContactInput, ContactUpdateInput, labelIdsField, NUMBER_PROBLEM_MESSAGES, type ContactDto } from '@wadesk/contracts';
 import Stack from '@mui/material/Stack';
-import type { Resolver, UseFormReturn } from 'react-hook-form';
+import { Controller, type Resolver, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormTextField } from '../../components/form-text-field';
 import { translateValidation } from '../../i18n/validation-message';
+import { LabelSelect } from '../labels/label-select';
 import { ExtraInfoFields } from './extra-info-fields';
 
 /** The contact form's values: the same fields and rules (§5) as the server's ContactInput. */
@@ -13,12 +14,16 @@ export interface ContactFormValues {
   number: string;
   email: string;
   extraInfo: { id?: number; name: string; value: string }[];
+  /** The contact's labels (issue 36 §2): set when editing a contact (PUT), not on creation. */
+  labelIds: number[];
 }
 
-export const EMPTY_CONTACT: ContactFormValues = { name: '', number: '', email: '', extraInfo: [] };
+export const EMPTY_CONTACT: ContactFormValues = { name: '', number: '', email: '', extraInfo: [], labelIds: [] };
 
 const newContactResolver = zodResolver(ContactInput) as unknown as Resolver<ContactFormValues>;
 const storedNumberResolver = zodResolver(ContactUpdateInput) as unknown as Resolver<ContactFormValues>;
+/** An edited contact whose number is typed anew: the phone rule, and its labels still go with it. */
+const changedNumberResolver = zodResolver(ContactInput.extend({ labelIds: labelIdsField.optional() })) as unknown as Resolver<ContactFormValues>;
 
 /**
  * One schema, three uses: the server validates with ContactInput, and so does every contact form. An edited
@@ -26,8 +31,10 @@ const storedNumberResolver = zodResolver(ContactUpdateInput) as unknown as Resol
  * a number typed in its place follows the phone-number rule (issue 33 item 11).
  */
 export function contactFormResolver(storedNumber?: string): Resolver<ContactFormValues> {
-  return (values, context, options) =>
-    (storedNumber !== undefined && values.number.trim() === storedNumber ? storedNumberResolver : newContactResolver)(values, context, options);
+  return (values, context, options) => {
+    if (storedNumber === undefined) return newContactResolver(values, context, options);
+    return (values.number.trim() === storedNumber ? storedNumberResolver : changedNumberResolver)(values, context, options);
+  };
 }
 
 export function toContactFormValues(contact: ContactDto): ContactFormValues {
@@ -36,6 +43,7 @@ export function toContactFormValues(contact: ContactDto): ContactFormValues {
     number: contact.number,
     email: contact.email,
     extraInfo: contact.extraInfo.map(({ id, name, value }) => ({ id, name, value })),
+    labelIds: contact.labels.map((l) => l.id),
   };
 }
 
@@ -55,10 +63,12 @@ export interface ContactFormFieldsProps {
   /** One field a line, for narrow places (the contact panel). */
   compact?: boolean;
   autoFocus?: boolean;
+  /** The contact's labels as they are (an edited contact): shows the label picker. */
+  labels?: ContactDto['labels'];
 }
 
 /** Name, number, e-mail and extra info fields of a contact form. */
-export function ContactFormFields({ form, numberLocked, compact = false, autoFocus = false }: ContactFormFieldsProps) {
+export function ContactFormFields({ form, numberLocked, compact = false, autoFocus = false, labels }: ContactFormFieldsProps) {
   const { t } = useTranslation();
   const size = compact ? 'small' : 'medium';
   return (
@@ -77,6 +87,13 @@ export function ContactFormFields({ form, numberLocked, compact = false, autoFoc
         />
       </Stack>
       <FormTextField form={form} name="email" label={t('contacts.fields.email')} type="email" size={size} />
+      {labels && (
+        <Controller
+          name="labelIds"
+          control={form.control}
+          render={({ field }) => <LabelSelect value={field.value} onChange={field.onChange} current={labels} size={size} testId="contact-label-select" />}
+        />
+      )}
       <ExtraInfoFields form={form} stacked={compact} />
     </>
   );

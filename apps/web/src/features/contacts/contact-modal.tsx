@@ -58,7 +58,7 @@ export function ContactModal({ onClose, contactId, initialValues, onSaved }: Con
       <Typography variant="subtitle2" color="text.secondary">
         {t('contacts.modal.mainInfo')}
       </Typography>
-      <ContactFormFields form={form} numberLocked={numberLocked} autoFocus />
+      <ContactFormFields form={form} numberLocked={numberLocked} autoFocus labels={editing ? (existing?.labels ?? []) : undefined} />
     </FormDialog>
   );
 }

@@ -1,5 +1,6 @@
 import { can, CONTACT_SEARCH_MIN_LENGTH, type ContactDto } from '@wadesk/contracts';
 import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
@@ -18,6 +19,7 @@ import { HEADER_BUTTON_SX, ListPage } from '../../components/list-page';
 import { useListSearch } from '../../hooks/use-list-search';
 import { toastError, toastSuccess } from '../../services/toast-error';
 import { useAuth } from '../auth/auth-context';
+import { LabelChip } from '../labels/label-chips';
 import { useToolAccess } from '../settings/use-tool-access';
 import { ContactModal } from './contact-modal';
 import { CsvImportDialog } from './csv-import-dialog';
@@ -140,6 +142,13 @@ export function ContactsPage() {
             cell: (contact) => (
               <>
                 {contact.name}
+                {contact.labels.length > 0 && (
+                  <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5, mt: 0.25 }} data-testid="contact-row-labels">
+                    {contact.labels.map((label) => (
+                      <LabelChip key={label.id} label={label} />
+                    ))}
+                  </Box>
+                )}
                 {/* On phones the number column is hidden: the number goes under the name. */}
                 <Typography variant="caption" color="text.secondary" component="div" sx={{ display: { xs: 'block', sm: 'none' } }}>
                   {contact.number}

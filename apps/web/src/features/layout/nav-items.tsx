@@ -9,6 +9,7 @@ import ForumIcon from '@mui/icons-material/Forum';
 import GroupsIcon from '@mui/icons-material/Groups';
 import HistoryIcon from '@mui/icons-material/History';
 import ImageIcon from '@mui/icons-material/Image';
+import LabelIcon from '@mui/icons-material/Label';
 import InstagramIcon from '@mui/icons-material/Instagram';
 import PeopleIcon from '@mui/icons-material/People';
 import PhoneAndroidIcon from '@mui/icons-material/PhoneAndroid';
@@ -52,6 +53,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { path: '/quickAnswers', titleKey: 'pages.quickAnswers', icon: <QuestionAnswerIcon />, section: 'main', ready: true },
   { path: '/users', titleKey: 'pages.users', icon: <PeopleIcon />, section: 'admin', ready: true, audience: 'admin' },
   { path: '/queues', titleKey: 'pages.queues', icon: <AccountTreeIcon />, section: 'admin', ready: true, audience: 'admin' },
+  { path: '/labels', titleKey: 'pages.labels', icon: <LabelIcon />, section: 'admin', ready: true, audience: 'admin' },
   { path: '/settings', titleKey: 'pages.settings', icon: <SettingsIcon />, section: 'admin', ready: true, audience: 'admin' },
   // The tools: each becomes `ready: true` with its issue (bulk send, groups, chatbot, schedules, history, ...).
   { path: '/ZDG', titleKey: 'pages.bulkText', icon: <SendIcon />, section: 'tools', ready: true, tool: 'bulk' },

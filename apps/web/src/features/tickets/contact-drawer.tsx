@@ -20,6 +20,7 @@ import { useTranslation } from 'react-i18next';
 import { useSocketEvent } from '../../services/socket';
 import { toastError, toastSuccess } from '../../services/toast-error';
 import { useAuth } from '../auth/auth-context';
+import { LabelChip } from '../labels/label-chips';
 import { ContactFormFields, contactFormResolver, toContactFormValues, type ContactFormValues } from '../contacts/contact-form';
 import { CONTACTS_KEY, updateContact, useContact } from '../contacts/contacts-api';
 import { SMALL_SCREEN_QUERY } from '../layout/app-layout';
@@ -141,7 +142,7 @@ function ContactPanel({ contact: ticketContact, onClose }: { contact: ContactDto
         {editing ? (
           <Box component="form" noValidate onSubmit={(e) => void save(e)} sx={{ p: 2 }} data-testid="contact-panel-form">
             <Stack spacing={2}>
-              <ContactFormFields form={form} numberLocked={numberLocked} compact autoFocus />
+              <ContactFormFields form={form} numberLocked={numberLocked} compact autoFocus labels={contact.labels} />
               <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
                 <Button onClick={() => setEditing(false)} disabled={form.formState.isSubmitting}>
                   {t('common.cancel')}
@@ -170,6 +171,22 @@ function ContactPanel({ contact: ticketContact, onClose }: { contact: ContactDto
               <Button variant="outlined" startIcon={<EditIcon />} onClick={startEditing} disabled={isLoading}>
                 {t('tickets.contact.edit')}
               </Button>
+            </Box>
+            <Box sx={{ px: 2, pb: 2 }} data-testid="contact-labels">
+              <Typography variant="subtitle2" gutterBottom>
+                {t('labels.contactTitle')}
+              </Typography>
+              {contact.labels.length === 0 ? (
+                <Typography variant="body2" color="text.secondary">
+                  {t('labels.noLabels')}
+                </Typography>
+              ) : (
+                <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
+                  {contact.labels.map((label) => (
+                    <LabelChip key={label.id} label={label} size="medium" />
+                  ))}
+                </Box>
+              )}
             </Box>
             <Box sx={{ px: 2, pb: 2 }} data-testid="contact-extra-info">
               <Typography variant="subtitle2" gutterBottom>

@@ -22,6 +22,9 @@ import { useAuth } from '../auth/auth-context';
 import { deleteTicket, resolveWithProtocol, updateTicket, type TicketChange } from './tickets-api';
 import { followTicket } from './follow-ticket';
 import { applyTicketChange } from './tickets-live';
+import { LabelChips } from '../labels/label-chips';
+import { OutOfHoursBadge } from '../business-hours/out-of-hours-badge';
+import { TicketLabelsButton } from './ticket-labels';
 import { TransferTicketModal } from './transfer-ticket-modal';
 import { useOpenedOnce } from './use-opened-once';
 import { useElementWidth } from '../../hooks/use-element-width';
@@ -144,9 +147,13 @@ export const TicketHeader = memo(function TicketHeader({ ticket, onOpenContact, 
           <Typography noWrap sx={{ fontWeight: 600 }} data-testid="ticket-title">
             {ticket.contact.name} #{ticket.id}
           </Typography>
-          <Typography noWrap variant="caption" color="text.secondary" component="div">
-            {ticket.user ? t('tickets.header.assignedTo', { name: ticket.user.name }) : t('tickets.header.unassigned')}
-          </Typography>
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
+            <Typography noWrap variant="caption" color="text.secondary" component="div" sx={{ flexShrink: 0 }}>
+              {ticket.user ? t('tickets.header.assignedTo', { name: ticket.user.name }) : t('tickets.header.unassigned')}
+            </Typography>
+            <OutOfHoursBadge show={ticket.arrivedOutOfHours} />
+            <LabelChips labels={ticket.labels} testId="ticket-header-labels" />
+          </Box>
         </Box>
       </ButtonBase>
       <Box sx={{ display: 'flex', gap: { xs: 0, sm: 1 }, alignItems: 'center', flexShrink: 0 }}>
@@ -163,6 +170,7 @@ export const TicketHeader = memo(function TicketHeader({ ticket, onOpenContact, 
             {a.label}
           </Button>
         ))}
+        <TicketLabelsButton key={ticket.id} ticket={ticket} />
         <IconButton aria-label={t('tickets.header.tools')} onClick={onToggleTools}>
           <ImportExportIcon />
         </IconButton>

@@ -7,6 +7,8 @@ import ListItemButton from '@mui/material/ListItemButton';
 import Typography from '@mui/material/Typography';
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { OutOfHoursBadge } from '../business-hours/out-of-hours-badge';
+import { LabelChips } from '../labels/label-chips';
 import { ChannelIcon } from './channel-icon';
 import { formatRowTime } from '../../services/dates';
 import { renderLastMessage, renderSearchMatch } from './format';
@@ -72,6 +74,7 @@ export const TicketRow = memo(function TicketRow({ ticket, selected, busy, onOpe
               {t('tickets.row.closed')}
             </Box>
           )}
+          <OutOfHoursBadge show={ticket.arrivedOutOfHours} />
           {/* The last message's time (§2), not the ticket's last change (accepting it, say). */}
           <Typography variant="caption" color={ticket.unreadMessages ? 'primary.main' : 'text.secondary'} sx={{ flexShrink: 0 }} data-testid="last-message-time">
             {ticket.lastMessageAt === undefined ? formatRowTime(ticket.updatedAt) : ticket.lastMessageAt ? formatRowTime(ticket.lastMessageAt) : ''}
@@ -105,7 +108,10 @@ export const TicketRow = memo(function TicketRow({ ticket, selected, busy, onOpe
               {[ticket.user?.name, ticket.whatsapp?.name].filter(Boolean).join(' · ')}
             </Box>
           )}
-          <Box sx={{ flex: 1 }} />
+          {/* The ticket's labels (issue 36 §2): as many as fit, every name in the title. */}
+          <Box sx={{ flex: 1, minWidth: 0, display: 'flex' }}>
+            <LabelChips labels={ticket.labels} testId="ticket-row-labels" />
+          </Box>
           {pending && (
             <>
               <Button

@@ -28,6 +28,8 @@ export interface TicketListParams {
   /** Undefined: no queue filter (a user without queues). */
   queueIds?: number[];
   withUnreadMessages?: boolean;
+  /** Tickets carrying any of these labels; undefined or empty: no label filter. */
+  labelIds?: number[];
 }
 
 /** The query of one ticket (the chat's header and composer). */
@@ -48,6 +50,7 @@ export function toQuery(params: TicketListParams, pageNumber: number) {
     isGroup: params.isGroup === undefined ? undefined : String(params.isGroup),
     queueIds: params.queueIds ? JSON.stringify(params.queueIds) : undefined,
     withUnreadMessages: params.withUnreadMessages ? 'true' : undefined,
+    labelIds: params.labelIds?.length ? JSON.stringify(params.labelIds) : undefined,
   };
 }
 
@@ -89,6 +92,7 @@ export interface TicketChange {
   userId?: number | null;
   queueId?: number | null;
   whatsappId?: number;
+  labelIds?: number[];
 }
 
 export async function updateTicket(id: number, change: TicketChange): Promise<TicketDto> {

@@ -15,7 +15,7 @@ function ticket(over: Partial<TicketDto> = {}): TicketDto {
     queueId: null,
     whatsappId: 1,
     contactId: 1,
-    contact: { id: 1, name: 'Ana', number: '5511999999999', email: '', profilePicUrl: '', isGroup: false, extraInfo: [], createdAt: '', updatedAt: '' },
+    contact: { id: 1, name: 'Ana', number: '5511999999999', email: '', profilePicUrl: '', isGroup: false, extraInfo: [], labels: [], createdAt: '', updatedAt: '' },
     queue: null,
     user: null,
     whatsapp: null,
@@ -23,6 +23,7 @@ function ticket(over: Partial<TicketDto> = {}): TicketDto {
     unreadMessages: 0,
     isGroup: false,
     protocol: null,
+    labels: [],
     createdAt: '2026-01-01T00:00:00Z',
     updatedAt: '2026-01-01T00:00:00Z',
     ...over,
@@ -34,6 +35,13 @@ function pages(...tickets: TicketDto[]): TicketsPages {
 }
 
 describe('live ticket lists', () => {
+  it('keeps a ticket out of a list filtered by labels it does not carry (issue 36 §2)', () => {
+    const vip = { id: 7, name: 'VIP', color: '#FF0000' };
+    expect(belongsTo(ticket(), { status: 'open', showAll: true, labelIds: [7] }, admin)).toBe(false);
+    expect(belongsTo(ticket({ labels: [vip] }), { status: 'open', showAll: true, labelIds: [3, 7] }, admin)).toBe(true);
+    expect(belongsTo(ticket(), { status: 'open', showAll: true, labelIds: [] }, admin)).toBe(true);
+  });
+
   it('keeps a ticket out of a list whose status, kind or queue filter excludes it', () => {
     expect(belongsTo(ticket({ status: 'pending' }), { status: 'open', showAll: true }, admin)).toBe(false);
     expect(belongsTo(ticket({ isGroup: true }), { status: 'open', isGroup: false, showAll: true }, admin)).toBe(false);

@@ -3,6 +3,7 @@ import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useSocket, useSocketEvent } from '../../services/socket';
 import { useAuth } from '../auth/auth-context';
+import { useLabelsLiveUpdates } from '../labels/labels-api';
 import { ticketKey, TICKETS_KEY, type TicketListParams, type TicketsPages } from './tickets-api';
 
 /** Whether a ticket belongs in a list; 'unknown' for searches (the server decides what matches). */
@@ -11,6 +12,8 @@ export function belongsTo(ticket: TicketDto, params: TicketListParams, me: Pick<
   if (params.isGroup !== undefined && ticket.isGroup !== params.isGroup) return false;
   if (params.queueIds && ticket.queueId !== null && !params.queueIds.includes(ticket.queueId)) return false;
   if (params.withUnreadMessages && ticket.unreadMessages === 0) return false;
+  const labelIds = params.labelIds;
+  if (labelIds?.length && !ticket.labels.some((l) => labelIds.includes(l.id))) return false;
   if (params.searchParam) return 'unknown';
   const seesAll = isAdmin(me) && params.showAll;
   if (!seesAll && ticket.status !== 'pending' && ticket.userId !== me?.id) return false;
@@ -118,6 +121,8 @@ export function useTicketsLiveUpdates(): void {
   const queryClient = useQueryClient();
   const socket = useSocket();
   const { user } = useAuth();
+  // Labels renamed, recoloured or deleted: the tickets carrying them are read again.
+  useLabelsLiveUpdates();
 
   useEffect(() => {
     if (!socket) return undefined;

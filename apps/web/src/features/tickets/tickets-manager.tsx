@@ -27,6 +27,8 @@ import { toastError } from '../../services/toast-error';
 import { useAuth } from '../auth/auth-context';
 import { useWhatsapps } from '../layout/use-connections-attention';
 import { NewTicketModal } from './new-ticket-modal';
+import { LabelFilter, useSelectedLabels } from '../labels/label-filter';
+import { useLabelList } from '../labels/labels-api';
 import { QueueSelect, useSelectedQueues } from './queue-select';
 import { useOpenedOnce } from './use-opened-once';
 import { closeAllTickets, TICKETS_KEY, useTicketsCount, type TicketListParams } from './tickets-api';
@@ -82,6 +84,10 @@ export const TicketsManager = memo(function TicketsManager({ follow }: { follow:
   const [closedTab, setClosedTab] = useState<ClosedTab>('private');
   const [showAll, setShowAll] = useState(admin);
   const [selectedQueues, setSelectedQueues] = useSelectedQueues(user?.id, userQueues);
+  const { data: labels = [] } = useLabelList();
+  const [selectedLabels, setSelectedLabels] = useSelectedLabels(user?.id);
+  // A label deleted since it was chosen no longer filters (once the list is known).
+  const labelIds = selectedLabels.filter((id) => labels.length === 0 || labels.some((l) => l.id === id));
   const [search, setSearch] = useState('');
   const searchParam = useDebouncedValue(search.trim().toLowerCase(), 500);
   const [newOpen, setNewOpen] = useState(false);
@@ -112,7 +118,7 @@ export const TicketsManager = memo(function TicketsManager({ follow }: { follow:
     }
   }, [search, tab]);
 
-  const base = { showAll: admin && showAll, queueIds: userQueues.length ? selectedQueues : undefined };
+  const base = { showAll: admin && showAll, queueIds: userQueues.length ? selectedQueues : undefined, labelIds: labelIds.length ? labelIds : undefined };
   const isGroup = tab === 'group';
   const openParams: TicketListParams = { ...base, status: 'open', isGroup };
   const pendingParams: TicketListParams = { ...base, status: 'pending', isGroup };
@@ -149,7 +155,7 @@ export const TicketsManager = memo(function TicketsManager({ follow }: { follow:
     setClosing(true);
     try {
       // The view the counts of Working on and Queue come from: the server closes the same tickets.
-      const closed = await closeAllTickets({ showAll: base.showAll, queueIds: base.queueIds, isGroup });
+      const closed = await closeAllTickets({ showAll: base.showAll, queueIds: base.queueIds, labelIds: base.labelIds, isGroup });
       setConfirmClose(false);
       setClosedCount(closed);
       await queryClient.invalidateQueries({ queryKey: TICKETS_KEY });
@@ -200,6 +206,7 @@ export const TicketsManager = memo(function TicketsManager({ follow }: { follow:
               />
             )}
             <QueueSelect queues={userQueues} selected={selectedQueues} onChange={setSelectedQueues} />
+            <LabelFilter labels={labels} selected={selectedLabels} onChange={setSelectedLabels} />
           </>
         )}
       </Box>
