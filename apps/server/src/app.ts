@@ -131,6 +131,9 @@ export interface AppServices {
   jobs: JobQueue;
   email: EmailService;
   outreach: OutreachService;
+  /** Outgoing webhooks (issue 37 §3) and the recorder that turns this process's events into deliveries. */
+  webhooks: WebhooksService;
+  webhookEvents: WebhookEventRecorder;
   auditLog: AuditService;
   /** Automatic assignment (issue 36 §4). */
   autoAssign: AutoAssignService;
@@ -441,7 +444,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     io,
     publishes,
     database,
-    services: { events, auth, users, settings, queues, contacts, quickAnswers, sessions, whatsapps, tickets, messages, inbound, chatbot, media, campaigns, groups, schedules, history, jobs, email, outreach, auditLog, autoAssign },
+    services: { events, auth, users, settings, queues, contacts, quickAnswers, sessions, whatsapps, tickets, messages, inbound, chatbot, media, campaigns, groups, schedules, history, jobs, email, outreach, auditLog, autoAssign, webhooks, webhookEvents },
     config,
     metrics,
     close(closeOptions = {}) {

@@ -183,4 +183,7 @@ const NO_BODY: string[] = [
   'POST /api/simulator/{whatsappId}/scan (scanSimulatorQrCode)',
   'POST /api/whatsappsession/{id} (retryConnectionSession)',
   'PUT /api/whatsappsession/{id} (renewConnectionQrCode)',
+  // Outgoing webhooks (issue 37 §3): send a test event, send a delivery again.
+  'POST /api/webhooks/{id}/test (testWebhook)',
+  'POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver (redeliverWebhookDelivery)',
 ];

@@ -85,6 +85,14 @@ export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
   'GET /api/audit': { access: 'admin' },
   'GET /api/audit/export': { access: 'admin' },
 
+  // Outgoing webhooks (issue 37 §3): admins only (the secrets are in the answers).
+  'GET /api/webhooks': { access: 'admin' },
+  'POST /api/webhooks': { access: 'admin' },
+  'PUT /api/webhooks/:id': { access: 'admin' },
+  'DELETE /api/webhooks/:id': { access: 'admin' },
+  'POST /api/webhooks/:id/test': { access: 'admin' },
+  'GET /api/webhooks/:id/deliveries': { access: 'admin' },
+  'POST /api/webhooks/:id/deliveries/:deliveryId/redeliver': { access: 'admin' },
   'GET /api/quickAnswers': { access: 'user' },
   'GET /api/quickAnswers/:id': { access: 'user' },
   'POST /api/quickAnswers': { access: 'user' },

@@ -95,8 +95,11 @@ function mimetypeOf(response: IncomingMessage, filename: string | undefined): st
   return MIME_BY_EXTENSION[ext] ?? (header || 'application/octet-stream');
 }
 
-/** Resolves a host and checks every address; the first allowed one is where the connection goes. */
-async function resolveChecked(hostname: string, allowPrivate: boolean): Promise<LookupAddress> {
+/**
+ * Resolves a host and checks every address; the first allowed one is where the connection goes (an outgoing
+ * webhook's POST uses it too, at save time and at each send).
+ */
+export async function resolveChecked(hostname: string, allowPrivate: boolean): Promise<LookupAddress> {
   const host = hostname.replace(/^\[(.*)\]$/, '$1');
   let addresses: LookupAddress[];
   if (isIP(host)) {

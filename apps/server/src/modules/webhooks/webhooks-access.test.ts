@@ -1,0 +1,43 @@
+import type { WebhookDeliveryDto } from '@wadesk/contracts';
+import { describe, expect, it } from 'vitest';
+import { webhooks } from '../../db/schema.js';
+import { useTestApp } from '../../test/test-app.js';
+
+// The default: MEDIA_FETCH_PRIVATE unset, so only public addresses.
+const t = useTestApp({ admin: true });
+
+describe('outgoing webhooks: addresses', () => {
+  it('refuses a private, loopback or link-local URL with 400 ERR_WEBHOOK_URL_REFUSED, on create and on change', async () => {
+    for (const url of ['http://127.0.0.1:8080/hook', 'http://10.1.2.3/hook', 'http://192.168.0.10/x', 'http://[::1]/x', 'http://169.254.169.254/latest', 'http://localhost/x']) {
+      const res = await t.call('POST', '/api/webhooks', { token: t.admin, body: { url, events: ['ticket.created'] } });
+      expect(res.status, url).toBe(400);
+      expect(res.body.error, url).toBe('ERR_WEBHOOK_URL_REFUSED');
+    }
+    const [row] = await t.app.database.db.insert(webhooks).values({ url: 'http://203.0.113.9/hook', events: ['ticket.created'], secret: 's'.repeat(32) }).returning();
+    const changed = await t.call('PUT', `/api/webhooks/${row!.id}`, { token: t.admin, body: { url: 'http://127.0.0.1/hook', events: ['ticket.created'] } });
+    expect(changed.status).toBe(400);
+    expect(changed.body.error).toBe('ERR_WEBHOOK_URL_REFUSED');
+  });
+
+  it('checks the address again at each send: a URL that now points inside is not called', async () => {
+    // As if the host's DNS had changed since it was saved (DNS rebinding): the row holds a loopback address.
+    const [row] = await t.app.database.db.insert(webhooks).values({ url: 'http://127.0.0.1:9/hook', events: ['ticket.created'], secret: 's'.repeat(32) }).returning();
+    const test = await t.call<WebhookDeliveryDto>('POST', `/api/webhooks/${row!.id}/test`, { token: t.admin });
+    expect(test.status).toBe(200);
+    expect(test.body.status).toBe('failed');
+    expect(test.body.responseCode).toBeNull();
+    expect(test.body.lastError).toMatch(/private or loopback/);
+  });
+
+  it('validates the URL, the events and the secret', async () => {
+    const bad = await t.call('POST', '/api/webhooks', { token: t.admin, body: { url: 'ftp://example.com/x', events: [], secret: 'short' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe('ERR_VALIDATION');
+    expect(bad.body.issues.map((i: { path: string }) => i.path).sort()).toEqual(['events', 'secret', 'url']);
+    const unknown = await t.call('POST', '/api/webhooks', { token: t.admin, body: { url: 'https://example.com/x', events: ['ticket.exploded'] } });
+    expect(unknown.status).toBe(400);
+    const missing = await t.call('PUT', '/api/webhooks/999999', { token: t.admin, body: { url: 'https://example.com/x', events: ['ticket.created'] } });
+    expect(missing.status).toBe(404);
+    expect(missing.body.error).toBe('ERR_NO_WEBHOOK_FOUND');
+  });
+});

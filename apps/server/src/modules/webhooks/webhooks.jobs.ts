@@ -1,0 +1,36 @@
+import { WebhookDeliveryJob } from '@wadesk/contracts';
+import { z } from 'zod';
+import type { JobDefinition, JobQueue } from '../../jobs/job-queue.js';
+import type { WebhooksService } from './webhooks.service.js';
+
+/**
+ * Webhook deliveries (decision 0045): one job per attempt (`webhooks.deliver`, the delivery's own retries are its
+ * rows' `next_attempt_at`, not pg-boss's), and a sweep every minute, once across processes, that queues the due
+ * deliveries again (a job lost with its process, a webhook turned back on).
+ */
+export async function registerWebhookJobs(jobs: JobQueue, webhooks: WebhooksService): Promise<void> {
+  const deliver: JobDefinition<typeof WebhookDeliveryJob> = {
+    name: 'webhooks.deliver',
+    payload: WebhookDeliveryJob,
+    handler: async ({ deliveryId }) => {
+      await webhooks.attempt(deliveryId);
+    },
+    // A throw is the database's trouble, not the receiver's (that one is the delivery's own backoff).
+    retryLimit: 3,
+    retryDelaySeconds: 5,
+    expireInSeconds: 120,
+    pollingIntervalSeconds: 0.5,
+  };
+  const sweep: JobDefinition<z.ZodObject> = {
+    name: 'webhooks.sweep',
+    payload: z.object({}),
+    handler: async () => ({ queued: await webhooks.sweep() }),
+    retryLimit: 1,
+  };
+  await jobs.register(deliver);
+  await jobs.register(sweep);
+  await jobs.schedule(sweep, '* * * * *', {});
+  webhooks.useQueue(async (deliveryId, startAfter) => {
+    await jobs.send(deliver, { deliveryId }, startAfter ? { startAfter } : {});
+  });
+}

@@ -1,0 +1,233 @@
+import { createHmac } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { WebhookDeliveryDto, WebhookDeliveryListResponse, WebhookDto } from '@wadesk/contracts';
+import { WEBHOOK_EVENTS } from '@wadesk/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectedSimulator, inbound, phoneNumbers } from '../../test/desk-factories.js';
+import { useTestApp } from '../../test/test-app.js';
+import { eventually } from '../../test/session-helpers.js';
+
+// Loopback receivers: MEDIA_FETCH_PRIVATE=allow (the private-address refusal is webhooks-access.test.ts).
+// Retries after 150 ms then 300 ms, so a receiver that was down gets its events within a second of coming back.
+const t = useTestApp({ admin: true, user: true, config: { mediaFetchAllowPrivate: true }, webhookRetry: { backoffMs: [150, 300] } });
+const numbers = phoneNumbers(41000, 7);
+
+interface Received {
+  id: string;
+  event: string;
+  createdAt: string;
+  data: Record<string, any>;
+  timestamp: string;
+  signature: string;
+  raw: string;
+}
+
+/** A webhook receiver on loopback that records what it gets and answers `status()`. */
+class Receiver {
+  readonly got: Received[] = [];
+  status: () => number = () => 200;
+  private server = http.createServer((req, res) => {
+    let raw = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (raw += chunk));
+    req.on('end', () => {
+      const code = this.status();
+      if (code >= 200 && code < 300) {
+        const body = JSON.parse(raw) as Omit<Received, 'timestamp' | 'signature' | 'raw'>;
+        this.got.push({ ...body, timestamp: String(req.headers['x-desk-timestamp']), signature: String(req.headers['x-desk-signature']), raw });
+      }
+      res.writeHead(code).end();
+    });
+  });
+  url = '';
+
+  async start(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
+  }
+
+  stop(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  events(filter?: (r: Received) => boolean): string[] {
+    return this.got.filter((r) => !filter || filter(r)).map((r) => r.event);
+  }
+}
+
+function validSignature(secret: string, r: Received): boolean {
+  return r.signature === `sha256=${createHmac('sha256', secret).update(`${r.timestamp}.${r.raw}`).digest('hex')}`;
+}
+
+async function createWebhook(url: string, events: string[] = [...WEBHOOK_EVENTS], extra: Record<string, unknown> = {}): Promise<WebhookDto> {
+  const res = await t.call<WebhookDto>('POST', '/api/webhooks', { token: t.admin, body: { url, events, ...extra } });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+const receivers: Receiver[] = [];
+async function receiver(): Promise<Receiver> {
+  const r = new Receiver();
+  await r.start();
+  receivers.push(r);
+  return r;
+}
+
+let whatsappId: number;
+beforeAll(async () => {
+  whatsappId = (await connectedSimulator(t)).id;
+});
+afterAll(async () => {
+  await Promise.all(receivers.map((r) => r.stop()));
+});
+
+/** Every webhook's deliveries settled (delivered or failed), after every event heard is stored. */
+async function settled(webhookId: number): Promise<void> {
+  await t.app.services.webhookEvents.idle();
+  await eventually(
+    async () => {
+      const res = await t.call<WebhookDto>('GET', '/api/webhooks', { token: t.admin });
+      const hook = (res.body as unknown as { webhooks: WebhookDto[] }).webhooks.find((w) => w.id === webhookId)!;
+      return hook.pending === 0;
+    },
+    10_000,
+    'deliveries settled',
+  );
+}
+
+describe('outgoing webhooks: delivery', () => {
+  it('gives a loopback receiver every event once, signed with the secret, in order per ticket', async () => {
+    const rx = await receiver();
+    const hook = await createWebhook(rx.url);
+    expect(hook.secret).toMatch(/^[0-9a-f]{64}$/);
+
+    // A contact writes in (new contact, new ticket), an attendant answers, the contact is renamed, a new contact is made.
+    const from = numbers();
+    const ticket = await inbound(t, whatsappId, { from, body: 'Olá, preciso de ajuda', name: 'Ana Webhook' });
+    const sent = await t.call('POST', `/api/messages/${ticket.id}`, { token: t.admin, body: { body: 'Bom dia, Ana!' } });
+    expect(sent.status).toBeLessThan(300);
+    const renamed = await t.call('PUT', `/api/contacts/${ticket.contact.id}`, { token: t.admin, body: { name: 'Ana W.', number: ticket.contact.number } });
+    expect(renamed.status).toBe(200);
+    const made = await t.call<{ id: number }>('POST', '/api/contacts', { token: t.admin, body: { name: 'Bruno Webhook', number: numbers() } });
+    expect(made.status).toBe(201);
+    await settled(hook.id);
+
+    // Every one signed, each id once.
+    expect(rx.got.every((r) => validSignature(hook.secret, r))).toBe(true);
+    expect(new Set(rx.got.map((r) => r.id)).size).toBe(rx.got.length);
+    for (const r of rx.got) expect(Math.abs(Number(r.timestamp) - Date.now() / 1000)).toBeLessThan(60);
+
+    const aboutTicket = (r: Received) => r.data.ticket?.id === ticket.id || r.data.message?.ticketId === ticket.id;
+    const ticketEvents = rx.events(aboutTicket);
+    // The ticket is announced once, before anything else about it; the incoming message before the answer.
+    expect(ticketEvents.filter((e) => e === 'ticket.created')).toHaveLength(1);
+    expect(ticketEvents[0]).toBe('ticket.created');
+    const messages = rx.got.filter((r) => r.event === 'message.created' && aboutTicket(r));
+    expect(messages.map((m) => [m.data.message.body, m.data.direction, m.data.origin])).toEqual([
+      ['Olá, preciso de ajuda', 'in', 'contact'],
+      ['Bom dia, Ana!', 'out', 'chat'],
+    ]);
+    expect(ticketEvents).toContain('ticket.updated');
+    // The contact: created once (it wrote in), then updated; the other contact created once.
+    const contactEvents = rx.got.filter((r) => r.data.contact?.id === ticket.contact.id).map((r) => r.event);
+    expect(contactEvents).toEqual(['contact.created', 'contact.updated']);
+    expect(rx.got.filter((r) => r.event === 'contact.created' && r.data.contact.id === made.body.id)).toHaveLength(1);
+
+    // The log shows them delivered, 200, first attempt.
+    const log = await t.call<WebhookDeliveryListResponse>('GET', `/api/webhooks/${hook.id}/deliveries`, { token: t.admin });
+    expect(log.status).toBe(200);
+    expect(log.body.count).toBe(rx.got.length);
+    expect(log.body.deliveries.every((d) => d.status === 'delivered' && d.responseCode === 200 && d.attempts === 1)).toBe(true);
+    await t.call('DELETE', `/api/webhooks/${hook.id}`, { token: t.admin });
+  });
+
+  it('keeps the events of a receiver that is down, then delivers them in order once it answers again', async () => {
+    const rx = await receiver();
+    let down = true;
+    rx.status = () => (down ? 503 : 200);
+    const hook = await createWebhook(rx.url, ['message.created']);
+    const ticket = await inbound(t, whatsappId, { from: numbers(), body: 'one' });
+    for (const body of ['two', 'three', 'four']) await t.call('POST', `/api/messages/${ticket.id}`, { token: t.admin, body: { body } });
+    await t.app.services.webhookEvents.idle();
+
+    // It keeps failing: the first waits (retried), the others wait behind it.
+    await eventually(
+      async () => {
+        const log = await t.call<WebhookDeliveryListResponse>('GET', `/api/webhooks/${hook.id}/deliveries`, { token: t.admin });
+        const oldest = log.body.deliveries.at(-1)!;
+        return oldest.attempts >= 3 && oldest.responseCode === 503 && oldest.status === 'pending';
+      },
+      10_000,
+      'retried while down',
+    );
+    const waiting = await t.call<WebhookDeliveryListResponse>('GET', `/api/webhooks/${hook.id}/deliveries`, { token: t.admin });
+    expect(waiting.body.deliveries.slice(0, -1).every((d) => d.attempts === 0 && d.status === 'pending')).toBe(true);
+    expect(waiting.body.deliveries.at(-1)!.lastError).toBe('the receiver answered 503');
+    expect(rx.got).toHaveLength(0);
+
+    down = false;
+    await settled(hook.id);
+    expect(rx.got.map((r) => r.data.message.body)).toEqual(['one', 'two', 'three', 'four']);
+    expect(rx.got.every((r) => validSignature(hook.secret, r))).toBe(true);
+    await t.call('DELETE', `/api/webhooks/${hook.id}`, { token: t.admin });
+  });
+
+  it('sends nothing to an inactive webhook, and what waited goes out when it is turned back on', async () => {
+    const rx = await receiver();
+    const hook = await createWebhook(rx.url, ['contact.created'], { active: false });
+    await t.call('POST', '/api/contacts', { token: t.admin, body: { name: 'Off Contact', number: numbers() } });
+    await t.app.services.webhookEvents.idle();
+    const log = await t.call<WebhookDeliveryListResponse>('GET', `/api/webhooks/${hook.id}/deliveries`, { token: t.admin });
+    expect(log.body.count).toBe(0);
+    await t.call('PUT', `/api/webhooks/${hook.id}`, { token: t.admin, body: { url: rx.url, events: ['contact.created'], active: true } });
+    await t.call('POST', '/api/contacts', { token: t.admin, body: { name: 'On Contact', number: numbers() } });
+    await settled(hook.id);
+    expect(rx.got.map((r) => r.data.contact.name)).toEqual(['On Contact']);
+    await t.call('DELETE', `/api/webhooks/${hook.id}`, { token: t.admin });
+  });
+
+  it('tests a webhook at once, and redelivers an event with the same id', async () => {
+    const rx = await receiver();
+    const hook = await createWebhook(rx.url, ['contact.created'], { secret: 'a-secret-of-at-least-16' });
+    expect(hook.secret).toBe('a-secret-of-at-least-16');
+    const test = await t.call<WebhookDeliveryDto>('POST', `/api/webhooks/${hook.id}/test`, { token: t.admin });
+    expect(test.status).toBe(200);
+    expect(test.body).toMatchObject({ event: 'webhook.test', status: 'delivered', responseCode: 200, attempts: 1 });
+    expect(rx.got).toHaveLength(1);
+    expect(validSignature('a-secret-of-at-least-16', rx.got[0]!)).toBe(true);
+
+    rx.status = () => 500;
+    const failed = await t.call<WebhookDeliveryDto>('POST', `/api/webhooks/${hook.id}/test`, { token: t.admin });
+    expect(failed.body).toMatchObject({ status: 'failed', responseCode: 500, lastError: 'the receiver answered 500' });
+
+    rx.status = () => 204;
+    const again = await t.call<WebhookDeliveryDto>('POST', `/api/webhooks/${hook.id}/deliveries/${test.body.id}/redeliver`, { token: t.admin });
+    expect(again.status).toBe(202);
+    expect(again.body.eventId).toBe(test.body.eventId);
+    await settled(hook.id);
+    expect(rx.got.map((r) => r.id)).toEqual([test.body.eventId, test.body.eventId]);
+
+    // Changing it without a secret keeps the secret.
+    const kept = await t.call<WebhookDto>('PUT', `/api/webhooks/${hook.id}`, { token: t.admin, body: { url: rx.url, events: ['ticket.updated'], secret: '' } });
+    expect(kept.body).toMatchObject({ secret: 'a-secret-of-at-least-16', events: ['ticket.updated'] });
+    const other = await t.call('POST', `/api/webhooks/${hook.id}/deliveries/999999/redeliver`, { token: t.admin });
+    expect(other.status).toBe(404);
+    await t.call('DELETE', `/api/webhooks/${hook.id}`, { token: t.admin });
+  });
+
+  it('refuses attendants and signed-out callers', async () => {
+    for (const [method, url] of [
+      ['GET', '/api/webhooks'],
+      ['POST', '/api/webhooks'],
+      ['PUT', '/api/webhooks/1'],
+      ['DELETE', '/api/webhooks/1'],
+      ['POST', '/api/webhooks/1/test'],
+      ['GET', '/api/webhooks/1/deliveries'],
+      ['POST', '/api/webhooks/1/deliveries/1/redeliver'],
+    ] as const) {
+      expect((await t.call(method, url, { token: t.user, body: {} })).status, `${method} ${url}`).toBe(403);
+      expect((await t.call(method, url, { body: {} })).status, `${method} ${url}`).toBe(401);
+    }
+  });
+});
