@@ -1,0 +1,189 @@
+/**
+ * bench/reports: the reports of issue 36 §6 over 30 days of the seeded data set (100,000 tickets, 1,000,000 messages),
+ * from outside, on loopback, bounded in time. The issue's target: under 200 ms at p99.
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:seed -- --database bench_reports
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_reports npx tsx bench/reports.ts [--seconds 10] [--entry apps/server/dist/main.js]
+ *
+ * Runs the built server in its own process against the seeded database, signs in as the seeded admin and an
+ * attendant, and drives each report with autocannon at 2 and 16 connections. Then it runs each report once
+ * in-process with a query logger and explains (ANALYZE, BUFFERS) the statement that computes its figures.
+ * `runReportsBench` and `reportsBenchMarkdown` are what `npm run bench` (bench/run.ts) calls.
+ */
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { sql } from 'drizzle-orm';
+import { embeddedDataDir, openDatabase, rowsOf } from '../apps/server/src/db/client.js';
+import type { AuthUser } from '../apps/server/src/modules/auth/auth-user.js';
+import { ReportsService, type ReportQuery } from '../apps/server/src/modules/reports/reports.service.js';
+import { signIn, startServer, type BenchDatabase } from './lib/server-process.js';
+import { SEED_PASSWORD } from './seed/data-set.js';
+
+const TIME_ZONE = 'America/Sao_Paulo';
+const DAYS = 30;
+/** Issue 36 §6: a 30-day report under 200 ms at p99. */
+const TARGET_P99_MS = 200;
+
+interface ReportScenario {
+  key: 'attendants' | 'queues' | 'daily';
+  title: string;
+  as: 'admin' | 'attendant';
+  queueIds?: number[];
+}
+
+const SCENARIOS: ReportScenario[] = [
+  { key: 'attendants', title: 'attendants, 30 days, all queues', as: 'admin' },
+  { key: 'queues', title: 'queues, 30 days, all queues', as: 'admin' },
+  { key: 'daily', title: 'daily, 30 days, all queues', as: 'admin' },
+  { key: 'attendants', title: 'attendants, 30 days, queues [1,2]', as: 'admin', queueIds: [1, 2] },
+  { key: 'attendants', title: "an attendant's own line, 30 days", as: 'attendant' },
+  { key: 'daily', title: "an attendant's own days, 30 days", as: 'attendant' },
+];
+
+export interface ReportsBenchRow {
+  title: string;
+  connections: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+export interface ReportsBenchResult {
+  database: string;
+  period: { from: string; to: string };
+  seconds: number;
+  rows: ReportsBenchRow[];
+  plans: { title: string; executionMs: number; plan: string }[];
+}
+
+function period(): { from: string; to: string } {
+  const to = new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+  const from = new Date(Date.parse(`${to}T00:00:00Z`) - (DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
+  return { from, to };
+}
+
+function pathOf(s: ReportScenario, p: { from: string; to: string }): string {
+  const q = new URLSearchParams({ from: p.from, to: p.to, timeZone: TIME_ZONE, ...(s.queueIds ? { queueIds: JSON.stringify(s.queueIds) } : {}) });
+  return `/api/reports/${s.key}?${q.toString()}`;
+}
+
+/** Each report once in-process, its figures' statement explained. */
+async function explainAll(database: BenchDatabase, p: { from: string; to: string }): Promise<ReportsBenchResult['plans']> {
+  const statements: { query: string; params: unknown[] }[] = [];
+  const logger = { logQuery: (query: string, params: unknown[]) => statements.push({ query, params }) };
+  const handle = await openDatabase(
+    database.kind === 'postgres' ? { databaseUrl: database.url, poolSize: 2, logger } : { dataDir: embeddedDataDir(database.dataDir), logger },
+  );
+  type Client = { query(text: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>; release?(): void };
+  const pool = (handle.db as unknown as { $client: Client & { connect?(): Promise<Client> } }).$client;
+  const plans: ReportsBenchResult['plans'] = [];
+  try {
+    const users = rowsOf<AuthUser>(await handle.db.execute(sql`select id, name, email, profile from users where email in ('admin@bench.local', 'attendant1@bench.local') order by id`));
+    const as = { admin: users.find((u) => u.profile === 'admin')!, attendant: users.find((u) => u.profile !== 'admin')! };
+    const service = new ReportsService(handle.db);
+    for (const s of SCENARIOS) {
+      const query: ReportQuery = { ...p, timeZone: TIME_ZONE, queueIds: s.queueIds };
+      await service[s.key](as[s.as], query);
+      statements.length = 0;
+      await service[s.key](as[s.as], query);
+      const figures = statements.find((x) => /^\s*with per_ticket as/i.test(x.query));
+      if (!figures) continue;
+      // As the repository runs it: in a transaction without JIT.
+      const client = pool.connect ? await pool.connect() : pool;
+      let rows: Record<string, unknown>[];
+      try {
+        await client.query('begin');
+        await client.query('set local jit = off');
+        rows = (await client.query(`explain (analyze, buffers) ${figures.query}`, figures.params)).rows;
+        await client.query('commit');
+      } finally {
+        client.release?.();
+      }
+      const plan = rows.map((r) => String(Object.values(r)[0])).join('\n');
+      plans.push({ title: s.title, executionMs: Number(/Execution Time: ([\d.]+) ms/.exec(plan)?.[1] ?? 0), plan });
+    }
+  } finally {
+    await handle.close();
+  }
+  return plans;
+}
+
+export interface ReportsBenchOptions {
+  database: BenchDatabase;
+  seconds?: number;
+  connections?: number[];
+  serverEntry?: string;
+  explain?: boolean;
+}
+
+export async function runReportsBench(options: ReportsBenchOptions): Promise<ReportsBenchResult> {
+  const seconds = options.seconds ?? 10;
+  const p = period();
+  const server = await startServer({ database: options.database, entry: options.serverEntry });
+  const rows: ReportsBenchRow[] = [];
+  try {
+    const tokens = {
+      admin: await signIn(server.baseUrl, 'admin@bench.local', SEED_PASSWORD),
+      attendant: await signIn(server.baseUrl, 'attendant1@bench.local', SEED_PASSWORD),
+    };
+    for (const s of SCENARIOS) {
+      const url = `${server.baseUrl}${pathOf(s, p)}`;
+      const headers = { authorization: `Bearer ${tokens[s.as]}` };
+      await autocannon({ url, connections: 2, duration: 1, headers });
+      for (const connections of options.connections ?? [2, 16]) {
+        const r = await autocannon({ url, connections, duration: seconds, headers });
+        const row = { title: s.title, connections, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx + r.timeouts };
+        rows.push(row);
+        console.error(`  ${s.title} @${connections}: ${row.rps} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, ${row.errors} errors`);
+      }
+    }
+  } finally {
+    await server.stop();
+  }
+  const plans = options.explain === false ? [] : await explainAll(options.database, p);
+  return { database: options.database.kind === 'postgres' ? 'PostgreSQL on loopback' : 'embedded PGlite', period: p, seconds, rows, plans };
+}
+
+export function reportsBenchMarkdown(result: ReportsBenchResult, heading = '### Reports (issue 36 §6), 30 days'): string {
+  const lines = [
+    heading,
+    '',
+    `${result.database}, the seeded data set; period ${result.period.from} to ${result.period.to} (${TIME_ZONE}); autocannon on the same machine, ${result.seconds} s a run after a 1 s warm-up.`,
+    '',
+    '| report | connections | req/s | p50 ms | p99 ms | errors | target p99 |',
+    '|---|---:|---:|---:|---:|---:|---|',
+    ...result.rows.map((r) => `| ${r.title} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.p99 <= TARGET_P99_MS && r.errors === 0 ? 'met' : '**missed**'} (≤ ${TARGET_P99_MS} ms) |`),
+  ];
+  if (result.plans.length > 0) {
+    lines.push('', 'The figures statement of each report (EXPLAIN ANALYZE, BUFFERS):', '');
+    for (const p of result.plans) lines.push(`<details><summary>${p.title}: ${p.executionMs.toFixed(2)} ms</summary>`, '', '```', p.plan, '```', '', '</details>', '');
+  }
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      seconds: { type: 'string', default: '10' },
+      connections: { type: 'string' },
+      entry: { type: 'string' },
+      'explain-only': { type: 'boolean', default: false },
+    },
+  });
+  const database: BenchDatabase = { kind: 'postgres', url: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench_reports' };
+  if (values['explain-only']) {
+    for (const p of await explainAll(database, period())) console.log(`${p.title}: ${p.executionMs.toFixed(2)} ms\n${p.plan}\n`);
+    return;
+  }
+  const result = await runReportsBench({ database, seconds: Number(values.seconds), connections: values.connections?.split(',').map(Number), serverEntry: values.entry });
+  console.log(reportsBenchMarkdown(result));
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
