@@ -186,4 +186,6 @@ const NO_BODY: string[] = [
   // Outgoing webhooks (issue 37 §3): send a test event, send a delivery again.
   'POST /api/webhooks/{id}/test (testWebhook)',
   'POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver (redeliverWebhookDelivery)',
+  // Two-factor sign-in (issue 37 §1): a new secret for the signed-in user.
+  'POST /api/auth/mfa/setup (setupMfa)',
 ];

@@ -8,6 +8,8 @@ export interface AppErrorOptions {
   retryAfterSeconds?: number;
   /** The ticket the error is about (ERR_OTHER_OPEN_TICKET: the one already active), sent as `ticketId`. */
   ticketId?: number;
+  /** ERR_MFA_REQUIRED: the token of the sign-in's password step, sent as `mfaToken`. */
+  mfaToken?: string;
 }
 
 /**
@@ -19,6 +21,7 @@ export class AppError extends Error {
   readonly issues?: ValidationIssue[];
   readonly retryAfterSeconds?: number;
   readonly ticketId?: number;
+  readonly mfaToken?: string;
 
   constructor(
     readonly code: ErrorCode,
@@ -31,5 +34,6 @@ export class AppError extends Error {
     this.issues = options.issues;
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.ticketId = options.ticketId;
+    this.mfaToken = options.mfaToken;
   }
 }

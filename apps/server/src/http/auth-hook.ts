@@ -23,6 +23,11 @@ declare module 'fastify' {
      * attendantTools lists it (several: one of them, the handler checks which); admins always pass.
      */
     tool?: RouteTool;
+    /**
+     * The route stays open to an admin who must still turn on two-factor sign-in (setting mfaRequiredForAdmins, issue
+     * 37 §1); every other signed-in route answers them 403 ERR_MFA_SETUP_REQUIRED until it is on.
+     */
+    mfaSetup?: boolean;
   }
   interface FastifyRequest {
     authUser: AuthUser | null;
@@ -100,6 +105,7 @@ export function registerAuthHook(
       const result = await auth.authenticate(token);
       if ('error' in result) return;
       if (!isAdmin(result.user)) throw new AppError('ERR_NO_PERMISSION', 'The send API takes the API token or an admin.');
+      if (result.mfaSetupRequired) throw new AppError('ERR_MFA_SETUP_REQUIRED');
       request.authUser = result.user;
       request.apiAuthorized = true;
       return;
@@ -110,6 +116,7 @@ export function registerAuthHook(
       throw new AppError('ERR_SESSION_EXPIRED', 'Invalid or expired token. Refresh it.', { status: 403 });
     }
     request.authUser = result.user;
+    if (result.mfaSetupRequired && !request.routeOptions.config?.mfaSetup) throw new AppError('ERR_MFA_SETUP_REQUIRED');
     if (access === 'admin' && !isAdmin(result.user)) {
       throw new AppError('ERR_NO_PERMISSION', "You don't have permission to access this resource.");
     }

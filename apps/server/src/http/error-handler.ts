@@ -21,6 +21,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       if (err.issues) body.issues = err.issues;
       else if (err.code === 'ERR_VALIDATION') body.issues = [issueOf(err.message)];
       if (err.ticketId !== undefined) body.ticketId = err.ticketId;
+      if (err.mfaToken !== undefined) body.mfaToken = err.mfaToken;
       if (err.retryAfterSeconds !== undefined) void reply.header('retry-after', String(Math.max(1, Math.ceil(err.retryAfterSeconds))));
       return reply.status(err.status).send(body);
     }

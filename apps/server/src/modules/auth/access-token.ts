@@ -62,6 +62,8 @@ export class AccessTokens {
       const userId = Number(payload.sub);
       if (!Number.isInteger(userId) || userId <= 0) return { ok: false, reason: 'invalid' };
       if (typeof payload.exp !== 'number' || typeof payload.iat !== 'number') return { ok: false, reason: 'invalid' };
+      // An mfaToken (mfa-token.ts) has a key of its own; its purpose claim is refused here too.
+      if (payload.pur !== undefined) return { ok: false, reason: 'invalid' };
       const sid = payload.sid;
       if (sid !== undefined && typeof sid !== 'string') return { ok: false, reason: 'invalid' };
       return { ok: true, claims: { userId, sessionId: sid, issuedAt: payload.iat, expiresAt: payload.exp } };

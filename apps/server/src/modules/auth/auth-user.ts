@@ -8,4 +8,6 @@ export interface AuthUser {
   profile: Profile;
   /** The sign-in the access token belongs to (its refresh token family), when known. */
   sessionId?: string;
+  /** Whether two-factor sign-in is on for the user (issue 37 §1). */
+  mfaEnabled?: boolean;
 }

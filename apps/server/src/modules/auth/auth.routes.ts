@@ -1,4 +1,4 @@
-import { AuthResponse, LoginInput, MessageAnswer, REFRESH_TOKEN_TTL_SECONDS, SignupInput, SignupOpenResponse } from '@wadesk/contracts';
+import { AuthResponse, LoginInput, MessageAnswer, MfaSignInInput, REFRESH_TOKEN_TTL_SECONDS, SignupInput, SignupOpenResponse } from '@wadesk/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -27,6 +27,7 @@ export function authRoutes(http: FastifyInstance, auth: AuthService, cookieSecur
     });
   const clearCookie = (reply: FastifyReply) => reply.clearCookie(REFRESH_COOKIE, { path: COOKIE_PATH });
   const config = { access: 'public' as const };
+  const answer = ({ token, user, mfaSetupRequired }: IssuedSession) => (mfaSetupRequired ? { token, user, mfaSetupRequired } : { token, user });
 
   app.post(
     '/api/auth/login',
@@ -35,7 +36,7 @@ export function authRoutes(http: FastifyInstance, auth: AuthService, cookieSecur
       schema: {
         operationId: 'login',
         summary: 'Sign in with e-mail and password: an access token, the user, and the refresh cookie',
-        description: REFRESH_COOKIE_NOTE,
+        description: `${REFRESH_COOKIE_NOTE} With two-factor sign-in on, the right password answers 401 \`{ error: 'ERR_MFA_REQUIRED', mfaToken }\` instead: send the token and a code to POST /api/auth/mfa within 5 minutes.`,
         tags,
         body: LoginInput,
         response: { 200: AuthResponse },
@@ -44,7 +45,28 @@ export function authRoutes(http: FastifyInstance, auth: AuthService, cookieSecur
     async (request, reply) => {
       const session = await auth.login(request.body, request.ip);
       setCookie(reply, session);
-      return { token: session.token, user: session.user };
+      return answer(session);
+    },
+  );
+
+  // Two-factor sign-in's second step (issue 37 §1): the mfaToken proves the password; the same answer as login.
+  app.post(
+    '/api/auth/mfa',
+    {
+      config,
+      schema: {
+        operationId: 'completeMfaSignIn',
+        summary: "Sign in's second step: the mfaToken of the password step and a code of the authenticator app (or a recovery code, once)",
+        description: `${REFRESH_COOKIE_NOTE} A code is accepted once; wrong codes are limited like passwords (per account and per address).`,
+        tags,
+        body: MfaSignInInput,
+        response: { 200: AuthResponse },
+      },
+    },
+    async (request, reply) => {
+      const session = await auth.completeMfaSignIn(request.body, request.ip);
+      setCookie(reply, session);
+      return answer(session);
     },
   );
 
@@ -64,7 +86,7 @@ export function authRoutes(http: FastifyInstance, auth: AuthService, cookieSecur
       try {
         const session = await auth.refresh(request.cookies[REFRESH_COOKIE]);
         setCookie(reply, session);
-        return { token: session.token, user: session.user };
+        return answer(session);
       } catch (err) {
         clearCookie(reply);
         throw err;

@@ -4,16 +4,19 @@ import {
   REFRESH_TOKEN_TTL_SECONDS,
   type AuthResponse,
   type LoginInput,
+  type MfaSignInInput,
   type SignupInput,
 } from '@wadesk/contracts';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../http/app-error.js';
+import { audit } from '../audit/audit.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import { UsersRepository } from '../users/users.repository.js';
 import type { UsersService } from '../users/users.service.js';
 import type { AccessTokens } from './access-token.js';
 import type { AuthUser } from './auth-user.js';
 import { LoginLimits } from './login-limits.js';
+import type { MfaService } from './mfa.service.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { RateLimitsRepository } from './rate-limits.repository.js';
 import { RefreshTokensRepository, type RefreshTokenRecord } from './refresh-tokens.repository.js';
@@ -62,6 +65,7 @@ export class AuthService {
     private readonly users: UsersService,
     private readonly settings: SettingsService,
     private readonly signupLimitPerHour: number,
+    private readonly mfa: MfaService,
   ) {}
 
   /** Called when a sign-in ends (logout, or a reused refresh token ended its family). */
@@ -75,9 +79,44 @@ export class AuthService {
     const attempt = await new LoginLimits(this.db).begin(ip, input.email);
     const record = await new UsersRepository(this.db).findRecordByEmail(input.email);
     const valid = await verifyPassword(record?.passwordHash ?? (await unknownUserHash()), input.password);
-    if (!record || !valid) throw new AppError('ERR_INVALID_CREDENTIALS', 'Invalid e-mail or password.');
+    if (!record || !valid) {
+      // Recorded with the e-mail tried (issue 37 §2); never the password.
+      await this.db.transaction((tx) =>
+        audit.record(tx, { action: 'auth.login_failed', actor: { kind: 'anonymous', userName: input.email }, ip, targetType: 'user', targetId: record?.id ?? null, after: { reason: record ? 'password' : 'unknown-email' } }),
+      );
+      throw new AppError('ERR_INVALID_CREDENTIALS', 'Invalid e-mail or password.');
+    }
     await attempt.succeeded();
-    return this.issue(record.id, randomUUID());
+    // Two-factor sign-in (issue 37 §1): the password step is proven by a short-lived token; POST /api/auth/mfa ends it.
+    if (record.mfaEnabledAt) {
+      throw new AppError('ERR_MFA_REQUIRED', undefined, { mfaToken: await this.mfa.tokens.sign(record.id) });
+    }
+    return this.issue(record.id, randomUUID(), { ip, method: 'password' });
+  }
+
+  /**
+   * The sign-in's second step: the mfaToken of the password step and a code (of the app, or a recovery code); then
+   * the same session as a login. A token of a user whose password changed since, or whose second factor is off, fails.
+   */
+  async completeMfaSignIn(input: MfaSignInInput, ip: string): Promise<IssuedSession> {
+    const claims = await this.mfa.tokens.verify(input.mfaToken);
+    const tokenInvalid = () => new AppError('ERR_MFA_TOKEN_INVALID');
+    if (!claims) throw tokenInvalid();
+    const record = await new UsersRepository(this.db).findRecordById(claims.userId);
+    if (!record?.mfaEnabledAt) throw tokenInvalid();
+    if (record.tokensValidAfter && claims.issuedAt * 1000 < record.tokensValidAfter.getTime()) throw tokenInvalid();
+    try {
+      await this.mfa.checkSignInCode(record.id, input.code, ip);
+    } catch (err) {
+      // A wrong second-factor code is a failed sign-in too (issue 37 §2).
+      if (err instanceof AppError && err.code === 'ERR_INVALID_MFA_CODE') {
+        await this.db.transaction((tx) =>
+          audit.record(tx, { action: 'auth.login_failed', actor: { kind: 'anonymous', userName: record.email }, ip, targetType: 'user', targetId: record.id, after: { reason: 'mfa-code' } }),
+        );
+      }
+      throw err;
+    }
+    return this.issue(record.id, randomUUID(), { ip, method: 'mfa' });
   }
 
   /** Whether anyone may create an account (the setting userCreation). */
@@ -149,7 +188,16 @@ export class AuthService {
    */
   async authenticate(
     accessToken: string,
-  ): Promise<{ user: AuthUser; expiresAt: number; validAfter: number | null } | { error: 'expired' | 'invalid' }> {
+  ): Promise<
+    | {
+        user: AuthUser;
+        expiresAt: number;
+        validAfter: number | null;
+        /** An admin who must turn on two-factor sign-in first (mfaRequiredForAdmins): only its set-up routes answer. */
+        mfaSetupRequired: boolean;
+      }
+    | { error: 'expired' | 'invalid' }
+  > {
     const result = await this.tokens.verify(accessToken);
     if (!result.ok) return { error: result.reason };
     const { userId, sessionId, issuedAt, expiresAt } = result.claims;
@@ -160,10 +208,12 @@ export class AuthService {
       const kept = sessionId ? await new RefreshTokensRepository(this.db).familyIsLive(sessionId, userId) : false;
       if (!kept) return { error: 'invalid' };
     }
+    const user: AuthUser = { id: record.id, name: record.name, email: record.email, profile: record.profile, sessionId, mfaEnabled: record.mfaEnabledAt !== null };
     return {
-      user: { id: record.id, name: record.name, email: record.email, profile: record.profile, sessionId },
+      user,
       expiresAt: expiresAt * 1000,
       validAfter: record.tokensValidAfter?.getTime() ?? null,
+      mfaSetupRequired: await this.mfa.setupRequired(user),
     };
   }
 
@@ -191,18 +241,34 @@ export class AuthService {
     return record;
   }
 
-  private async issue(userId: number, familyId: string): Promise<IssuedSession> {
+  /** A new refresh token (and access token); a sign-in (`signIn`) is recorded in the audit log in the same transaction. */
+  private async issue(userId: number, familyId: string, signIn?: { ip: string; method: 'password' | 'mfa' }): Promise<IssuedSession> {
     const id = randomUUID();
     const secret = randomBytes(32).toString('base64url');
-    await new RefreshTokensRepository(this.db).insert({
-      id,
-      userId,
-      familyId,
-      tokenHash: sha256(secret).toString('hex'),
-      expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL_SECONDS * 1000),
+    const user = await this.db.transaction(async (tx) => {
+      await new RefreshTokensRepository(tx).insert({
+        id,
+        userId,
+        familyId,
+        tokenHash: sha256(secret).toString('hex'),
+        expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL_SECONDS * 1000),
+      });
+      const found = await new UsersRepository(tx).findDto(userId);
+      if (found && signIn) {
+        await audit.record(tx, {
+          action: 'auth.login',
+          actor: { kind: 'user', userId, userName: found.name },
+          ip: signIn.ip,
+          targetType: 'user',
+          targetId: userId,
+          after: { method: signIn.method },
+        });
+      }
+      return found;
     });
-    const user = await new UsersRepository(this.db).findDto(userId);
     if (!user) throw sessionExpired();
-    return { token: await this.tokens.sign(userId, familyId), user, refreshToken: `${id}.${secret}` };
+    const session: IssuedSession = { token: await this.tokens.sign(userId, familyId), user, refreshToken: `${id}.${secret}` };
+    if (await this.mfa.setupRequired({ profile: user.profile, mfaEnabled: user.mfaEnabled })) session.mfaSetupRequired = true;
+    return session;
   }
 }

@@ -48,16 +48,24 @@ export interface LoginAttempt {
  * When a window is full: 429 ERR_RATE_LIMITED with Retry-After, even for the right password.
  */
 export class LoginLimits {
-  constructor(private readonly db: Executor) {}
+  /**
+   * `kind` 'mfa': the codes of two-factor sign-in (issue 37 §1), counted in windows of their own with the same limits,
+   * the account being the user's id (`user:<id>`).
+   */
+  constructor(
+    private readonly db: Executor,
+    private readonly kind: 'login' | 'mfa' = 'login',
+  ) {}
 
   async begin(ip: string, email: string): Promise<LoginAttempt> {
     const limits = new RateLimitsRepository(this.db);
-    const perAddressAndAccount: LoginWindow = { key: `login:${ip}:${email}`, limit: LOGIN_FAILURE_LIMIT, windowSeconds: LOGIN_FAILURE_WINDOW_SECONDS };
+    const kind = this.kind;
+    const perAddressAndAccount: LoginWindow = { key: `${kind}:${ip}:${email}`, limit: LOGIN_FAILURE_LIMIT, windowSeconds: LOGIN_FAILURE_WINDOW_SECONDS };
     // Rotating addresses (or forged proxy headers) does not buy more tries on one account...
-    const perAccount: LoginWindow = { key: `login-account:${email}`, limit: ACCOUNT_FAILURE_LIMIT, windowSeconds: ACCOUNT_FAILURE_WINDOW_SECONDS };
+    const perAccount: LoginWindow = { key: `${kind}-account:${email}`, limit: ACCOUNT_FAILURE_LIMIT, windowSeconds: ACCOUNT_FAILURE_WINDOW_SECONDS };
     // ...and rotating accounts does not buy more tries from one address.
     const perAddress: LoginWindow = {
-      key: `login-address:${clientAddressKey(ip)}`,
+      key: `${kind}-address:${clientAddressKey(ip)}`,
       limit: ADDRESS_FAILURE_LIMIT,
       windowSeconds: ADDRESS_FAILURE_WINDOW_SECONDS,
     };
@@ -67,7 +75,8 @@ export class LoginLimits {
     if (full.length > 0) {
       // A refused attempt checks no password: it is not a failure.
       await Promise.all(windows.map((w) => limits.release(w.key)));
-      throw new AppError('ERR_RATE_LIMITED', 'Too many failed logins. Try again in a few minutes.', {
+      const what = kind === 'mfa' ? 'codes' : 'logins';
+      throw new AppError('ERR_RATE_LIMITED', `Too many failed ${what}. Try again in a few minutes.`, {
         retryAfterSeconds: Math.max(...full.map((t) => t.retryAfterSeconds)),
       });
     }
