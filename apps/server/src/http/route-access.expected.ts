@@ -48,6 +48,13 @@ export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
   'POST /api/auth/signup': { access: 'public' },
   // Whether sign-up is open (the login page's link): the userCreation setting, nothing else.
   'GET /api/auth/signup': { access: 'public' },
+  // Two-factor sign-in (issue 37 §1): the second step's mfaToken is its proof; the rest acts on the signed-in user.
+  'POST /api/auth/mfa': { access: 'public' },
+  'POST /api/auth/mfa/setup': { access: 'user' },
+  'POST /api/auth/mfa/enable': { access: 'user' },
+  'POST /api/auth/mfa/disable': { access: 'user' },
+  // An admin turns off someone's second factor (a lost phone); audited.
+  'DELETE /api/users/:id/mfa': { access: 'admin' },
 
   // Media files: the signature in the URL is the credential (decision 0002).
   'GET /api/media/:name': { access: 'public' },
