@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { FormDialog } from '../../components/form-dialog';
 import { FormSelect } from '../../components/form-select';
 import { FormTextField } from '../../components/form-text-field';
+import { BusinessHoursFields, type BusinessHoursFormValues } from '../business-hours/business-hours-fields';
 import { QueueMultiSelect } from '../queues/queue-multi-select';
 import { useWhatsapp, useWhatsappActions } from './connections-api';
 import { MessagePlaceholderChips, useMessagePlaceholders } from './message-placeholders';
@@ -18,7 +19,7 @@ import { MODAL_SUBMIT_DELAY_MS } from '../../services/submit-delay';
 
 export { MESSAGE_PLACEHOLDERS } from './message-placeholders';
 
-interface ConnectionFormValues {
+interface ConnectionFormValues extends BusinessHoursFormValues {
   name: string;
   channel: Channel;
   greetingMessage: string;
@@ -43,6 +44,8 @@ const EMPTY: ConnectionFormValues = {
   farewellMessage: '',
   isDefault: false,
   queueIds: [],
+  businessHours: null,
+  outOfHoursMessage: '',
 };
 
 const resolver = zodResolver(WhatsappInput) as unknown as Resolver<ConnectionFormValues>;
@@ -58,6 +61,8 @@ function toFormValues(w: WhatsappDto): ConnectionFormValues {
     farewellMessage: w.farewellMessage,
     isDefault: w.isDefault,
     queueIds: w.queues.map((q) => q.id),
+    businessHours: w.businessHours,
+    outOfHoursMessage: w.outOfHoursMessage,
     cloudPhoneNumberId: w.cloud?.phoneNumberId,
     cloudBusinessAccountId: w.cloud?.businessAccountId,
     cloudAccessToken: w.cloud?.accessToken,
@@ -183,6 +188,7 @@ export function ConnectionModal({ onClose, whatsappId, first = false }: Connecti
         emptyText={t('connections.fields.noQueues')}
         helperText={t('connections.fields.queuesHelp')}
       />
+      <BusinessHoursFields form={form} />
     </FormDialog>
   );
 }

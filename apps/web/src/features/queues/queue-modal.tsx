@@ -5,10 +5,11 @@ import { useTranslation } from 'react-i18next';
 import { FormDialog } from '../../components/form-dialog';
 import { FormTextField } from '../../components/form-text-field';
 import { translateValidation } from '../../i18n/validation-message';
+import { BusinessHoursFields, type BusinessHoursFormValues } from '../business-hours/business-hours-fields';
 import { QueueColorPicker } from './queue-color-picker';
 import { useQueueActions } from './queues-api';
 
-interface QueueFormValues {
+interface QueueFormValues extends BusinessHoursFormValues {
   name: string;
   color: string;
   greetingMessage: string;
@@ -39,6 +40,8 @@ export function QueueModal({ onClose, queue }: QueueModalProps) {
       name: queue?.name ?? '',
       color: queue?.color ?? DEFAULT_QUEUE_COLOR,
       greetingMessage: queue?.greetingMessage ?? '',
+      businessHours: queue?.businessHours ?? null,
+      outOfHoursMessage: queue?.outOfHoursMessage ?? '',
     },
   });
 
@@ -75,6 +78,7 @@ export function QueueModal({ onClose, queue }: QueueModalProps) {
         maxRows={10}
         helperText={t('queues.fields.greetingHelp')}
       />
+      <BusinessHoursFields form={form} />
     </FormDialog>
   );
 }

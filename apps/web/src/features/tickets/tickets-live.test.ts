@@ -24,6 +24,8 @@ function ticket(over: Partial<TicketDto> = {}): TicketDto {
     isGroup: false,
     protocol: null,
     labels: [],
+    arrivedOutOfHours: false,
+    csat: null,
     createdAt: '2026-01-01T00:00:00Z',
     updatedAt: '2026-01-01T00:00:00Z',
     ...over,
