@@ -128,6 +128,9 @@ export async function readMultipartMessage(
         const caption = Caption.safeParse(part.value);
         if (!caption.success) throw invalid('body', caption.error.issues[0]?.message ?? 'Invalid input');
         body = caption.data;
+      } else if (part.fieldname === 'private' && /^(true|1)$/i.test(String(part.value))) {
+        // An internal note is text only (issue 36 §1): files always go to the contact, so none is taken as a note.
+        throw invalid('private', 'A note is text only: files cannot be notes');
       }
     }
   } catch (err) {

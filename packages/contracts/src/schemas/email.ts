@@ -39,8 +39,15 @@ export const SendEmailAttachUserInput = SendEmailAttachInput.extend({ zdgTo: ema
 
 /** `POST /api/settings/email/test`: a test e-mail to `to` (emailTo when absent), with the saved settings. */
 export const EmailTestInput = z.object({ to: emailAddressField.optional() });
-/** `POST /api/tickets/:ticketId/email`: the conversation's transcript to `to` (emailTo when absent). */
-export const TicketEmailInput = z.object({ to: emailAddressField.optional() });
+/**
+ * `POST /api/tickets/:ticketId/email`: the conversation's transcript to `to` (emailTo when absent). Internal notes
+ * are left out unless `includeNotes` (issue 36 §1): then each shows as "Note · <attendant>".
+ */
+export const TicketEmailInput = z.object({
+  to: emailAddressField.optional(),
+  includeNotes: z.boolean().optional().meta({ description: "Include the ticket's internal notes (left out by default)" }),
+});
+export type TicketEmailInput = z.infer<typeof TicketEmailInput>;
 
 /** The answer of every e-mail send: the SMTP server's message id and who received it. */
 export const EmailSentResponse = z

@@ -15,6 +15,8 @@ export interface TranscriptMessage {
   originId: number | null;
   /** The attendant who sent it, by name. */
   sentBy: string | null;
+  /** An internal note (issue 36 §1): left out of a transcript unless asked for. */
+  private: boolean;
   createdAt: Date;
 }
 
@@ -36,6 +38,7 @@ export class EmailRepository {
         origin: messages.origin,
         originId: messages.originId,
         sentBy: users.name,
+        private: messages.private,
         createdAt: messages.createdAt,
       })
       .from(messages)

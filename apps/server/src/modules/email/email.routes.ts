@@ -68,7 +68,7 @@ export function emailRoutes(http: FastifyInstance, email: EmailService, tickets:
     },
     async (request) => {
       const ticket = await tickets.get(currentUser(request), request.params.ticketId);
-      return email.sendTranscript(ticket, request.body.to);
+      return email.sendTranscript(ticket, request.body.to, { includeNotes: request.body.includeNotes });
     },
   );
 

@@ -177,10 +177,12 @@ export class EmailService {
 
   /**
    * The conversation of a ticket (the caller checked the user may see it): every message with its time (UTC),
-   * its sender and its text; media as attachments while they fit in MAX_EMAIL_ATTACHMENT_BYTES together.
+   * its sender and its text; media as attachments while they fit in MAX_EMAIL_ATTACHMENT_BYTES together. Internal
+   * notes are left out unless `includeNotes` (issue 36 §1), then shown as "Note · <attendant>".
    */
-  async sendTranscript(ticket: TicketDto, to: string | undefined): Promise<EmailSentResponse> {
-    const rows = await new EmailRepository(this.db).transcript(ticket.id);
+  async sendTranscript(ticket: TicketDto, to: string | undefined, options: { includeNotes?: boolean } = {}): Promise<EmailSentResponse> {
+    const all = await new EmailRepository(this.db).transcript(ticket.id);
+    const rows = options.includeNotes ? all : all.filter((m) => !m.private);
 
     const attachments: EmailAttachment[] = [];
     let total = 0;
@@ -188,7 +190,7 @@ export class EmailService {
     const lines: string[] = [];
     const names = new Set<string>();
     for (const m of rows) {
-      const from = m.fromMe ? deskSender(m) : (m.participantName ?? ticket.contact.name);
+      const from = m.private ? `Note · ${m.sentBy ?? 'Attendant'}` : m.fromMe ? deskSender(m) : (m.participantName ?? ticket.contact.name);
       let body = m.isDeleted ? '(deleted)' : m.body;
       if (!m.isDeleted && m.mediaType && m.mediaUrl) {
         const name = this.media.nameOf(m.mediaUrl);

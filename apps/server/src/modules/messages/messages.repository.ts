@@ -7,7 +7,7 @@ import { isoTime, jsonArrayText, jsonText, JsonText } from '../../db/json-sql.js
 import { intArrayParam, prepared, preparedSql } from '../../db/prepared.js';
 import { ticketEventFromJson, type TicketEventJson } from '../tickets/ticket-events.repository.js';
 import { TICKET_DTO_JOINS, TICKET_DTO_JSON } from '../tickets/tickets.repository.js';
-import { contacts, messages, tickets } from '../../db/schema.js';
+import { contacts, messages, tickets, users } from '../../db/schema.js';
 
 export interface MessageWrite {
   channelMessageId: string;
@@ -28,10 +28,13 @@ export interface MessageWrite {
   origin?: MessageOrigin | null;
   originId?: number | null;
   createdAt?: Date;
+  /** An internal note (issue 36 §1): never handed to the network. */
+  private?: boolean;
 }
 
 const quoted = alias(messages, 'quoted');
 const quotedContact = alias(contacts, 'quoted_contact');
+const sender = alias(users, 'sender');
 
 const { string, scalar, time, when, object } = jsonText;
 
@@ -71,6 +74,8 @@ const MESSAGE_DTO_TEXT = object({
   sendError: string(sql`m.send_error`),
   origin: string(sql`m.origin`),
   originId: scalar(sql`m.origin_id`),
+  private: scalar(sql`m.private`),
+  sentBy: when(sql`su.id is not null`, object({ id: scalar(sql`su.id`), name: string(sql`su.name`) })),
   createdAt: time(sql`m.created_at`),
 });
 
@@ -83,7 +88,8 @@ const MESSAGE_DTO_JSON = sql`${MESSAGE_DTO_TEXT.sql}::json`;
  */
 const messageDtoJoins = (contactsSource: SQL) => sql`left join ${contactsSource} c on c.id = m.contact_id
   left join messages q on q.id = m.quoted_msg_id
-  left join contacts qc on qc.id = q.contact_id`;
+  left join contacts qc on qc.id = q.contact_id
+  left join users su on su.id = m.sent_by_user_id`;
 
 /**
  * An insert of one message (once per network id), its ticket and contact ids given by `head` (`values (t, c, ` or
@@ -417,9 +423,10 @@ export class MessagesRepository {
 
   private selectDtos<Extra extends Record<string, SQL.Aliased | SQL>>(extra?: Extra) {
     return this.db
-      .select({ message: messages, contactName: contacts.name, quoted, quotedContactName: quotedContact.name, ...(extra as Extra) })
+      .select({ message: messages, contactName: contacts.name, quoted, quotedContactName: quotedContact.name, senderName: sender.name, ...(extra as Extra) })
       .from(messages)
       .leftJoin(contacts, eq(contacts.id, messages.contactId))
+      .leftJoin(sender, eq(sender.id, messages.sentByUserId))
       .leftJoin(quoted, eq(quoted.id, messages.quotedMsgId))
       .leftJoin(quotedContact, eq(quotedContact.id, quoted.contactId));
   }
@@ -534,6 +541,17 @@ export class MessagesRepository {
     await this.db.update(messages).set({ channelMessageId }).where(eq(messages.id, id));
   }
 
+  /**
+   * A ticket's time (`last_message_at`) as its conversation's, internal notes left out: the insert trigger moved it to
+   * a note's time, which is not the conversation's (issue 36 §1, decision 0038). Run in the note's transaction, after
+   * its insert: the trigger's update holds the ticket's row, so a message stored meanwhile waits and moves it after.
+   */
+  async keepConversationTime(ticketId: number): Promise<void> {
+    await this.db.execute(sql`
+      update tickets set last_message_at = (select max(m.created_at) from messages m where m.ticket_id = ${ticketId} and not m.private)
+      where id = ${ticketId}`);
+  }
+
   async setAck(id: number, ack: number): Promise<void> {
     await this.db.update(messages).set({ ack, updatedAt: new Date() }).where(eq(messages.id, id));
   }
@@ -606,6 +624,7 @@ type MessageRow = {
   contactName: string | null;
   quoted: typeof messages.$inferSelect | null;
   quotedContactName: string | null;
+  senderName: string | null;
 };
 
 function toMessageDto(row: MessageRow): MessageDto {
@@ -638,6 +657,8 @@ function toMessageDto(row: MessageRow): MessageDto {
     sendError: m.sendError,
     origin: (m.origin as MessageOrigin | null) ?? null,
     originId: m.originId,
+    private: m.private,
+    sentBy: m.sentByUserId !== null && row.senderName !== null ? { id: m.sentByUserId, name: row.senderName } : null,
     createdAt: m.createdAt.toISOString(),
   };
 }

@@ -8,6 +8,7 @@ import { fileField } from '../../http/route-schemas.js';
 import type { TicketsService } from '../tickets/tickets.service.js';
 import type { MessagesService } from './messages.service.js';
 import { readMultipartMessage } from '../../storage/multipart-upload.js';
+import { notesRoutes } from './notes.routes.js';
 
 /**
  * `/api/messages/{id}` names a ticket for GET and POST (its messages) and a message for DELETE: one parameter name,
@@ -43,6 +44,10 @@ const SendBody = z.object({
   mediaUrl: z.preprocess((v) => (v === '' || v === null ? undefined : v), textField(2000).optional()),
   fromMe: clientFlag,
   read: clientFlag,
+  private: z
+    .boolean()
+    .optional()
+    .meta({ description: 'true: an internal note (text only), seen by whoever may see the ticket and never sent to the contact' }),
 });
 
 /**
@@ -118,7 +123,7 @@ export function messagesRoutes(http: FastifyInstance, tickets: TicketsService, m
     {
       schema: {
         operationId: 'sendTicketMessage',
-        summary: 'Send a text, a file by URL, or uploaded files (multipart) to the contact of a ticket',
+        summary: 'Send a text, a file by URL, or uploaded files (multipart) to the contact of a ticket; or add an internal note (`private`)',
         tags,
         consumes: ['application/json', 'multipart/form-data'],
         params: TicketIdParams,
@@ -149,6 +154,13 @@ export function messagesRoutes(http: FastifyInstance, tickets: TicketsService, m
         }
       }
       const input = request.body;
+      if (input.private) {
+        // An internal note (issue 36 §1): text only, stored and shown, never handed to the connection.
+        if (input.mediaUrl) throw new AppError('ERR_VALIDATION', 'private: A note is text only', { issues: [{ path: 'private', message: 'A note is text only' }] });
+        if (!input.body.trim()) throw new AppError('ERR_VALIDATION', 'body: Required', { issues: [{ path: 'body', message: 'Required' }] });
+        const note = await messages.notes.add(ticket, { body: input.body, sentBy: user, quotedMessageId: input.quotedMsg?.id ?? null });
+        return reply.status(201).send(note);
+      }
       if (input.mediaUrl) {
         // The file the URL names, fetched here; the body is its caption.
         const message = await messages.sendMediaFromUrl(ticket, { url: input.mediaUrl, caption: input.body.trim() || undefined, sentBy: user });
@@ -220,7 +232,9 @@ export function messagesRoutes(http: FastifyInstance, tickets: TicketsService, m
       const record = await messages.messageRecord(id);
       if (!record) throw new AppError('ERR_NOT_FOUND', 'Message not found');
       const ticket = await tickets.get(user, record.ticketId);
-      return messages.delete(id, ticket);
+      return messages.delete(id, ticket, user);
     },
   );
+
+  notesRoutes(http, tickets, messages.notes);
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { isErrorCode, isReactionEmoji, lastMessageOf, MESSAGE_ORIGINS, PAGE_SIZE, type MediaType, type MessageOrigin, type ValidationIssue, type MessageDto, type MessagesPageDto, type TicketDto } from '@wadesk/contracts';
+import { isAdmin, isErrorCode, isReactionEmoji, lastMessageOf, MESSAGE_ORIGINS, PAGE_SIZE, type MediaType, type MessageOrigin, type ValidationIssue, type MessageDto, type MessagesPageDto, type TicketDto } from '@wadesk/contracts';
 import type { OutboundMedia, ReactionTarget, SendOptions } from '../../channels/channel-driver.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { Database } from '../../db/client.js';
@@ -10,11 +10,13 @@ import { AppError } from '../../http/app-error.js';
 import { mediaTypeOf, type MediaStorage } from '../../storage/media-storage.js';
 import { fetchRemoteMedia, RemoteMediaError, type RemoteMedia, type RemoteMediaOptions } from '../../storage/remote-media.js';
 import type { UploadSpool } from '../../storage/upload-spool.js';
+import { audit } from '../audit/audit.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { TicketsRepository } from '../tickets/tickets.repository.js';
 import { WhatsappRepository } from '../whatsapp/whatsapp.repository.js';
 import { audioDurationSeconds } from './audio-duration.js';
 import { MessagesRepository, type MessageWrite } from './messages.repository.js';
+import { NotesService } from './notes.service.js';
 
 /** A network-style id chosen before sending, so the stored message exists before any ack. */
 export function newChannelMessageId(): string {
@@ -102,6 +104,8 @@ export type RoutedSendOutcome = 'sent' | 'already-done' | 'elsewhere' | 'waiting
 /** Messages of a ticket: reading pages, sending through the ticket's connection, deleting for everyone. */
 export class MessagesService {
   private router: SendRouter | null = null;
+  /** Internal notes and their mentions (issue 36 §1): messages that never reach a connection. */
+  readonly notes: NotesService;
 
   constructor(
     private readonly db: Database,
@@ -109,7 +113,9 @@ export class MessagesService {
     private readonly sessions: SessionManager,
     private readonly media: MediaStorage,
     private readonly remoteMedia: Partial<RemoteMediaOptions> = {},
-  ) {}
+  ) {
+    this.notes = new NotesService(db, events);
+  }
 
   /**
    * One page of messages with the ticket's events of the same span of time: from the page's oldest message
@@ -303,6 +309,8 @@ export class MessagesService {
     const target = await repo.findRecord(messageId);
     if (!target || target.ticketId !== ticket.id) throw new AppError('ERR_NOT_FOUND', 'Message not found');
     if (target.isDeleted) throw new AppError('ERR_VALIDATION', 'messageId: the message was deleted', { issues: [{ path: 'messageId', message: 'The message was deleted' }] });
+    // A reaction goes to the contact's phone; a note never does.
+    if (target.private) throw new AppError('ERR_VALIDATION', 'messageId: an internal note', { issues: [{ path: 'messageId', message: 'Notes take no reactions' }] });
     if (emoji && !isReactionEmoji(emoji)) throw new AppError('ERR_VALIDATION', 'emoji: one emoji', { issues: [{ path: 'emoji', message: 'Must be one emoji' }] });
     if (this.routed(ticket.whatsappId)) {
       const id = await this.actElsewhere(ticket.whatsappId, { kind: 'react', messageId, ticketId: ticket.id, emoji, userId: sentBy?.id ?? null });
@@ -343,25 +351,46 @@ export class MessagesService {
     return this.announce(id, ticket, emoji);
   }
 
-  /** Deletes one of the caller's own sent messages for everyone; it stays stored as deleted. */
-  async delete(messageId: number, ticket: TicketDto): Promise<MessageDto> {
+  /**
+   * Deletes one of the caller's own sent messages for everyone; it stays stored as deleted. A note (never on the
+   * network) is only marked deleted, by its author or an admin (`by`; the routed job passes none).
+   */
+  async delete(messageId: number, ticket: TicketDto, by?: Pick<AuthUser, 'id' | 'profile'>, options: { audited?: boolean } = {}): Promise<MessageDto> {
+    // The audit entry is the caller's: written here, or by the process a routed delete came from (actStored).
+    const audited = options.audited ?? true;
     const repo = new MessagesRepository(this.db);
     const record = await repo.findRecord(messageId);
     if (!record) throw new AppError('ERR_NOT_FOUND', 'Message not found');
     if (!record.fromMe) throw new AppError('ERR_NO_PERMISSION', 'Only messages sent from here can be deleted.');
     if (record.isDeleted) return (await repo.findDto(messageId))!;
+    if (record.private) {
+      if (by && by.id !== record.sentByUserId && !isAdmin(by)) throw new AppError('ERR_NO_PERMISSION', "Only a note's author or an admin deletes it.");
+      await this.db.transaction(async (tx) => {
+        await new MessagesRepository(tx).markDeleted(messageId);
+        if (audited) await audit.record(tx, messageDeletedEntry(record));
+      });
+      const note = (await repo.findDto(messageId))!;
+      this.events.emit('message.updated', { message: note, ticket });
+      return note;
+    }
     if (this.routed(record.whatsappId)) {
       await this.actElsewhere(record.whatsappId, { kind: 'delete', messageId });
+      // Deleted by the process that runs the connection; recorded here, where the request's actor is known.
+      if (audited) await this.db.transaction((tx) => audit.record(tx, messageDeletedEntry(record)));
       return (await repo.findDto(messageId))!; // its event was sent by the process that deleted it
     }
-    await this.deleteOnNetwork(record, ticket);
+    await this.deleteOnNetwork(record, ticket, audited);
     const message = (await repo.findDto(messageId))!;
     this.events.emit('message.updated', { message, ticket });
     return message;
   }
 
   /** The network deletes the message for everyone, then it is stored as deleted. */
-  private async deleteOnNetwork(record: { id: number; whatsappId: number; channelMessageId: string }, ticket: TicketDto): Promise<void> {
+  private async deleteOnNetwork(
+    record: { id: number; whatsappId: number; channelMessageId: string; ticketId: number; body: string; private: boolean; createdAt: Date },
+    ticket: TicketDto,
+    audited: boolean,
+  ): Promise<void> {
     const driver = this.sessions.driver(record.whatsappId);
     try {
       await driver.deleteMessage(chatIdOf(ticket), record.channelMessageId, true);
@@ -369,7 +398,10 @@ export class MessagesService {
       if (err instanceof AppError) throw err; // e.g. the Cloud API, which cannot delete (ERR_CLOUD_API_CANNOT_DELETE)
       throw new AppError('ERR_DELETE_WAPP_MSG', 'The network refused to delete the message.');
     }
-    await new MessagesRepository(this.db).markDeleted(record.id);
+    await this.db.transaction(async (tx) => {
+      await new MessagesRepository(tx).markDeleted(record.id);
+      if (audited) await audit.record(tx, messageDeletedEntry(record));
+    });
     // The ticket's newest message, deleted: its preview says so (issue 33 item 4).
     const tickets = new TicketsRepository(this.db);
     if (await tickets.previewDeleted(ticket.id, record.id)) {
@@ -409,7 +441,7 @@ export class MessagesService {
     }
     const sentBy = 'userId' in action && action.userId !== null ? { id: action.userId } : null;
     try {
-      if (action.kind === 'delete') return { outcome: 'done', messageId: (await this.delete(action.messageId, ticket)).id };
+      if (action.kind === 'delete') return { outcome: 'done', messageId: (await this.delete(action.messageId, ticket, undefined, { audited: false })).id };
       if (action.kind === 'react') return { outcome: 'done', messageId: (await this.react(action.messageId, ticket, action.emoji, sentBy))?.id ?? null };
       const { name, language, variables } = action;
       const origin = { origin: action.origin ?? undefined, originId: action.originId ?? null };
@@ -601,4 +633,14 @@ function originOf(sent: { bot?: boolean; auto?: boolean; origin?: MessageOrigin;
 /** The chat a ticket talks to: the contact's number, or the group id. */
 export function chatIdOf(ticket: TicketDto): string {
   return ticket.contact.number;
+}
+
+/** The audit entry of a message (or note) deleted (issue 37 §2). */
+function messageDeletedEntry(record: { id: number; ticketId: number; whatsappId: number; body: string; private: boolean; createdAt: Date }) {
+  return {
+    action: 'message.delete' as const,
+    targetType: 'message',
+    targetId: record.id,
+    before: { id: record.id, ticketId: record.ticketId, whatsappId: record.whatsappId, private: record.private, body: record.body, createdAt: record.createdAt.toISOString() },
+  };
 }
