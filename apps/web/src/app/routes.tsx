@@ -14,6 +14,7 @@ const LoginPage = lazyPage(() => import('../features/auth/login-page').then((m) 
 const SignupPage = lazyPage(() => import('../features/auth/signup-page').then((m) => m.SignupPage));
 const PrivateLayout = lazyPage(() => import('./private-layout').then((m) => m.PrivateLayout));
 const DashboardPage = lazyPage(() => import('../features/dashboard/dashboard-page').then((m) => m.DashboardPage));
+const ReportsPage = lazyPage(() => import('../features/reports/reports-page').then((m) => m.ReportsPage));
 const TicketsPage = lazyPage(() => import('../features/tickets/tickets-page').then((m) => m.TicketsPage));
 const ConnectionsPage = lazyPage(() => import('../features/connections/connections-page').then((m) => m.ConnectionsPage));
 const ContactsPage = lazyPage(() => import('../features/contacts/contacts-page').then((m) => m.ContactsPage));
@@ -22,6 +23,7 @@ const UsersPage = lazyPage(() => import('../features/users/users-page').then((m)
 const QueuesPage = lazyPage(() => import('../features/queues/queues-page').then((m) => m.QueuesPage));
 const LabelsPage = lazyPage(() => import('../features/labels/labels-page').then((m) => m.LabelsPage));
 const SettingsPage = lazyPage(() => import('../features/settings/settings-page').then((m) => m.SettingsPage));
+const WebhooksPage = lazyPage(() => import('../features/webhooks/webhooks-page').then((m) => m.WebhooksPage));
 const campaignsModule = () => import('../features/campaigns/campaigns-page');
 const BulkTextPage = lazyPage(() => campaignsModule().then((m) => m.BulkTextPage));
 const BulkMediaUrlPage = lazyPage(() => campaignsModule().then((m) => m.BulkMediaUrlPage));
@@ -44,10 +46,12 @@ const PAGE_OF_PATH: Record<string, LazyPage> = {
   connections: ConnectionsPage,
   contacts: ContactsPage,
   quickanswers: QuickAnswersPage,
+  reports: ReportsPage,
   users: UsersPage,
   queues: QueuesPage,
   labels: LabelsPage,
   settings: SettingsPage,
+  webhooks: WebhooksPage,
   zdg: BulkTextPage,
   zdgmedia: BulkMediaUrlPage,
   zdgmedia2: BulkMediaPathPage,
@@ -140,6 +144,8 @@ export function AppRoutes() {
           <Route path="/connections" element={<PrivatePage><ConnectionsPage /></PrivatePage>} />
           <Route path="/contacts" element={<PrivatePage><ContactsPage /></PrivatePage>} />
           <Route path="/quickAnswers" element={<PrivatePage><QuickAnswersPage /></PrivatePage>} />
+          {/* Reports (issue 36 §6): everyone; an attendant's page shows their own line (the server decides). */}
+          <Route path="/reports" element={<PrivatePage><ReportsPage /></PrivatePage>} />
           {/*
             The tool pages of §2 (/ZDG, /ZDGMedia, ... /VoiceCall): any signed-in user's (§6), as far as the admin
             setting attendantTools opens each tool to attendants (issue 32; the server refuses the others too).
@@ -177,6 +183,7 @@ export function AppRoutes() {
             <Route path="/queues" element={<PrivatePage><QueuesPage /></PrivatePage>} />
             <Route path="/labels" element={<PrivatePage><LabelsPage /></PrivatePage>} />
             <Route path="/settings" element={<PrivatePage><SettingsPage /></PrivatePage>} />
+            <Route path="/webhooks" element={<PrivatePage><WebhooksPage /></PrivatePage>} />
             <Route element={<SimulatorRoute />}>
               <Route path="/simulator" element={<PrivatePage><SimulatorPage /></PrivatePage>} />
             </Route>

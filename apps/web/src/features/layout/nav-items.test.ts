@@ -18,17 +18,17 @@ describe('drawer items', () => {
     }
   });
 
-  it('gives an attendant the desk pages, connections and every tool by default (§6), not the admin pages nor the simulator', () => {
-    expect(paths({ admin: false, simulator: true })).toEqual(['/', '/tickets', '/connections', '/contacts', '/quickAnswers', ...TOOL_PAGES]);
+  it('gives an attendant the desk pages, reports (their own line), connections and every tool by default (§6), not the admin pages nor the simulator', () => {
+    expect(paths({ admin: false, simulator: true })).toEqual(['/', '/tickets', '/connections', '/contacts', '/quickAnswers', '/reports', ...TOOL_PAGES]);
   });
 
   it('shows an attendant only the tools the setting attendantTools lists; admins every one', () => {
     expect(paths({ admin: false, simulator: false, tools: 'bulk,schedules' })).toEqual([
-      '/', '/tickets', '/connections', '/contacts', '/quickAnswers', '/ZDG', '/ZDGMedia', '/ZDGMedia2', '/ZDGMedia3', '/ZDGAgendamento',
+      '/', '/tickets', '/connections', '/contacts', '/quickAnswers', '/reports', '/ZDG', '/ZDGMedia', '/ZDGMedia2', '/ZDGMedia3', '/ZDGAgendamento',
     ]);
     expect(paths({ admin: false, simulator: false, tools: 'sms' })).toContain('/SMS');
     expect(paths({ admin: false, simulator: false, tools: 'sms' })).not.toContain('/VoiceCall');
-    expect(paths({ admin: false, simulator: false, tools: '' })).toEqual(['/', '/tickets', '/connections', '/contacts', '/quickAnswers']);
+    expect(paths({ admin: false, simulator: false, tools: '' })).toEqual(['/', '/tickets', '/connections', '/contacts', '/quickAnswers', '/reports']);
     expect(paths({ admin: true, simulator: false, tools: '' })).toEqual(expect.arrayContaining(TOOL_PAGES));
   });
 

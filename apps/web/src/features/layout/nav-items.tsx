@@ -1,5 +1,6 @@
 import AccountTreeIcon from '@mui/icons-material/AccountTree';
 import AlarmIcon from '@mui/icons-material/Alarm';
+import AssessmentIcon from '@mui/icons-material/Assessment';
 import AudiotrackIcon from '@mui/icons-material/Audiotrack';
 import CallIcon from '@mui/icons-material/Call';
 import ContactPhoneIcon from '@mui/icons-material/ContactPhone';
@@ -19,6 +20,7 @@ import SettingsIcon from '@mui/icons-material/Settings';
 import SmartToyIcon from '@mui/icons-material/SmartToy';
 import SmsIcon from '@mui/icons-material/Sms';
 import SyncAltIcon from '@mui/icons-material/SyncAlt';
+import WebhookIcon from '@mui/icons-material/Webhook';
 import type { AttendantTool } from '@wadesk/contracts';
 import type { ReactNode } from 'react';
 
@@ -51,9 +53,12 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { path: '/connections', titleKey: 'pages.connections', icon: <SyncAltIcon />, section: 'main', ready: true },
   { path: '/contacts', titleKey: 'pages.contacts', icon: <ContactPhoneIcon />, section: 'main', ready: true },
   { path: '/quickAnswers', titleKey: 'pages.quickAnswers', icon: <QuestionAnswerIcon />, section: 'main', ready: true },
+  // Issue 36 §6: everyone; an attendant sees their own line.
+  { path: '/reports', titleKey: 'pages.reports', icon: <AssessmentIcon />, section: 'main', ready: true },
   { path: '/users', titleKey: 'pages.users', icon: <PeopleIcon />, section: 'admin', ready: true, audience: 'admin' },
   { path: '/queues', titleKey: 'pages.queues', icon: <AccountTreeIcon />, section: 'admin', ready: true, audience: 'admin' },
   { path: '/labels', titleKey: 'pages.labels', icon: <LabelIcon />, section: 'admin', ready: true, audience: 'admin' },
+  { path: '/webhooks', titleKey: 'pages.webhooks', icon: <WebhookIcon />, section: 'admin', ready: true, audience: 'admin' },
   { path: '/settings', titleKey: 'pages.settings', icon: <SettingsIcon />, section: 'admin', ready: true, audience: 'admin' },
   // The tools: each becomes `ready: true` with its issue (bulk send, groups, chatbot, schedules, history, ...).
   { path: '/ZDG', titleKey: 'pages.bulkText', icon: <SendIcon />, section: 'tools', ready: true, tool: 'bulk' },
