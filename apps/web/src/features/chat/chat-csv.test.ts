@@ -20,6 +20,13 @@ describe('the chat export (CSV)', () => {
     expect(lines[2]).toMatch(/,Ana,Sim$/);
   });
 
+  it('marks an internal note as one, with its author (issue 36 §1)', () => {
+    const note = { ...message('Cliente VIP', true), private: true, sentBy: { id: 3, name: 'Bia' } } as MessageDto;
+    const lines = chatCsv(ticket, [note, message('Olá', true)], 'Ana', 'Nota').split('\r\n');
+    expect(lines[1]).toMatch(/,Nota · Bia,Cliente VIP$/);
+    expect(lines[2]).toMatch(/,Ana,Olá$/);
+  });
+
   it("opens a customer's formula as text, in `,` and `;` spreadsheets alike", () => {
     const typed = ['=HYPERLINK("http://evil.example","click")', '+5511999990000', '-1+1', '@SUM(1)', 'ok;=cmd|calc', 'line\n=1+1'];
     const csv = chatCsv(ticket, typed.map((body) => message(body)), 'Ana');

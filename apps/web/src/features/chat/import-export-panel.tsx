@@ -39,7 +39,7 @@ export function ImportExportPanel({ open, ticket, messages, me }: { open: boolea
     }
   };
   const downloadCsv = () => {
-    const blob = new Blob([chatCsv(ticket, messages, me)], { type: 'text/csv;charset=utf-8' });
+    const blob = new Blob([chatCsv(ticket, messages, me, t('chat.note.csvLabel'))], { type: 'text/csv;charset=utf-8' });
     const url = URL.createObjectURL(blob);
     const a = document.createElement('a');
     a.href = url;

@@ -13,6 +13,7 @@ import DoneIcon from '@mui/icons-material/Done';
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlineOutlined';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import SmartToyOutlinedIcon from '@mui/icons-material/SmartToyOutlined';
+import StickyNote2OutlinedIcon from '@mui/icons-material/StickyNote2Outlined';
 import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../../services/dates';
@@ -168,6 +169,8 @@ export const MessageBubble = memo(function MessageBubble({ message, isGroup, ear
   const { t } = useTranslation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const mine = message.fromMe;
+  // An internal note (issue 36 §1): the team's, never sent to the contact; no delivery state, no reaction.
+  const note = message.private;
   // Greeting, queue menu, farewell, protocol: sent by the desk, not typed by an attendant; bot: the Typebot chatbot.
   const auto = message.senderKind === 'auto' || message.senderKind === 'bot';
   // Where a message not typed in this chat came from (a bulk send, the send API, the chatbot, the phone…): one label
@@ -185,10 +188,11 @@ export const MessageBubble = memo(function MessageBubble({ message, isGroup, ear
         data-message-id={message.id}
         data-from-me={mine ? 'true' : 'false'}
         data-sender-kind={message.senderKind}
+        data-private={note ? 'true' : undefined}
         data-highlighted={highlighted ? 'true' : undefined}
-        className={classes(styles.bubble, mine && styles.mine, auto && styles.auto, highlighted && styles.highlighted)}
+        className={classes(styles.bubble, mine && styles.mine, auto && styles.auto, note && styles.note, highlighted && styles.highlighted)}
       >
-        {options && onReact && !isReaction(message) && <ReactionPicker message={message} mine={mine} reaction={reactions?.mine} onReact={onReact} />}
+        {options && onReact && !note && !isReaction(message) && <ReactionPicker message={message} mine={mine} reaction={reactions?.mine} onReact={onReact} />}
         {shown.length > 0 && (
           <div data-testid="message-reactions" aria-label={t('chat.message.reactions')} className={classes(styles.reactions, mine && styles.reactionsMine)}>
             {shown.map((emoji, i) => (
@@ -200,6 +204,12 @@ export const MessageBubble = memo(function MessageBubble({ message, isGroup, ear
           <button type="button" className={classes('message-menu', styles.iconButton, styles.menu)} aria-label={t('chat.message.options')} onClick={(e) => setAnchor(e.currentTarget)}>
             <ExpandMoreIcon fontSize="inherit" />
           </button>
+        )}
+        {note && (
+          <span className={classes(styles.caption, styles.noteHeader)} data-testid="note-header">
+            <StickyNote2OutlinedIcon className={styles.autoIcon} />
+            {t('chat.note.header', { name: message.sentBy?.name ?? t('chat.note.someone') })}
+          </span>
         )}
         {sender && <span className={classes(styles.caption, styles.sender)}>{sender}</span>}
         {message.quotedMsg && !message.isDeleted && <QuotedMessage quoted={message.quotedMsg} />}
@@ -232,7 +242,7 @@ export const MessageBubble = memo(function MessageBubble({ message, isGroup, ear
             </>
           )}
           <span data-testid="message-time">{formatTime(message.createdAt)}</span>
-          {mine && <AckIcon ack={message.ack} />}
+          {mine && !note && <AckIcon ack={message.ack} />}
         </div>
         {message.sendError && (
           <span className={classes(styles.caption, styles.sendError)} data-testid="message-send-error">

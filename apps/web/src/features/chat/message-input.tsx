@@ -1,4 +1,4 @@
-import type { ContactDto, MessageDto, QuickAnswerListResponse } from '@wadesk/contracts';
+import { mentionQueryAt, nameMatches, type ContactDto, type MessageDto, type QuickAnswerListResponse } from '@wadesk/contracts';
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -9,6 +9,8 @@ import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
 import Switch from '@mui/material/Switch';
+import ToggleButton from '@mui/material/ToggleButton';
+import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
@@ -19,6 +21,8 @@ import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import CloseIcon from '@mui/icons-material/Close';
 import InsertDriveFileIcon from '@mui/icons-material/InsertDriveFile';
 import MicIcon from '@mui/icons-material/Mic';
+import ReplyIcon from '@mui/icons-material/Reply';
+import StickyNote2OutlinedIcon from '@mui/icons-material/StickyNote2Outlined';
 import ScheduleSendIcon from '@mui/icons-material/ScheduleSend';
 import SendIcon from '@mui/icons-material/Send';
 import { useQuery } from '@tanstack/react-query';
@@ -36,7 +40,7 @@ import { renderMarkdown } from '../tickets/format';
 import { encodeMp3, formatTimer, microphoneProblem, MIN_AUDIO_BYTES, startRecording, type Recording } from './audio-recorder';
 import { EmojiPicker } from './emoji-picker';
 import { TemplateDialog } from './template-dialog';
-import { sendMedia, sendText, useUpsertMessage } from './messages-api';
+import { fetchMentionable, sendMedia, sendText, useUpsertMessage } from './messages-api';
 
 export const SIGN_OPTION_KEY = 'signOption';
 /** The composer's width from which the sign switch fits in the row beside the text box. */
@@ -100,6 +104,26 @@ export const MessageInput = memo(function MessageInput({ ticketId, contact, what
   const [seconds, setSeconds] = useState(0);
   const fileRef = useRef<HTMLInputElement>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
+  /** Reply to the contact, or an internal note the team sees (issue 36 §1): notes are text only and never signed. */
+  const [mode, setMode] = useState<'reply' | 'note'>('reply');
+  const note = mode === 'note';
+  /** Where the caret is: the `@` autocomplete reads the word typed before it. */
+  const [caret, setCaret] = useState(0);
+  const mention = note ? mentionQueryAt(text, caret) : null;
+  const { data: mentionable } = useQuery({
+    queryKey: ['mentionable', ticketId],
+    enabled: note,
+    staleTime: 60_000,
+    queryFn: () => fetchMentionable(ticketId),
+  });
+  const mentionOptions = useMemo(
+    () => (mention && mentionable ? mentionable.filter((u) => nameMatches(u.name, mention.query)).slice(0, 8) : []),
+    [mention?.query, mention !== null, mentionable], // eslint-disable-line react-hooks/exhaustive-deps
+  );
+  const [mentionActive, setMentionActive] = useState(0);
+  const [mentionDismissed, setMentionDismissed] = useState<number | null>(null);
+  const showMentions = mention !== null && mention.start !== mentionDismissed && mentionOptions.length > 0;
+  useEffect(() => setMentionActive(0), [mentionOptions.length, mention?.query]);
 
   const slash = text.startsWith('/') && !text.includes('\n') ? text.slice(1).toLowerCase() : null;
   const quickSearch = useDebouncedValue(slash, 300);
@@ -128,6 +152,19 @@ export const MessageInput = memo(function MessageInput({ ticketId, contact, what
     return () => cancelAnimationFrame(frame);
   }, [replyingTo]);
 
+  /** Puts `@Name ` in place of the `@` word being typed, the caret after it. */
+  const pickMention = (name: string) => {
+    if (!mention) return;
+    const next = `${text.slice(0, mention.start)}@${name} ${text.slice(caret)}`;
+    const at = mention.start + name.length + 2;
+    setText(next);
+    setCaret(at);
+    requestAnimationFrame(() => {
+      inputRef.current?.focus();
+      inputRef.current?.setSelectionRange(at, at);
+    });
+  };
+
   const pickQuick = (message: string) => {
     setText(message);
     inputRef.current?.focus();
@@ -141,9 +178,10 @@ export const MessageInput = memo(function MessageInput({ ticketId, contact, what
     return () => clearInterval(id);
   }, [recording]);
 
-  // Another ticket starts empty (no render when it already is: this runs on mount too).
+  // Another ticket starts empty (no render when it already is: this runs on mount too), as a reply.
   useEffect(() => {
     setText('');
+    setMode('reply');
     setFiles((current) => (current.length > 0 ? [] : current));
     setCaption('');
   }, [ticketId]);
@@ -158,7 +196,8 @@ export const MessageInput = memo(function MessageInput({ ticketId, contact, what
     if (!body || sending) return;
     setSending(true);
     try {
-      const message = await sendText(ticketId, signBody(body, user?.name, sign), replyingTo?.id);
+      // A note carries its author on its own ("Note · <name>"): it is not signed.
+      const message = note ? await sendText(ticketId, body, replyingTo?.id, true) : await sendText(ticketId, signBody(body, user?.name, sign), replyingTo?.id);
       upsert(message);
       setText('');
       onCancelReply();
@@ -187,6 +226,24 @@ export const MessageInput = memo(function MessageInput({ ticketId, contact, what
   };
 
   const onKeyDown = (e: KeyboardEvent) => {
+    if (showMentions) {
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault();
+        const step = e.key === 'ArrowDown' ? 1 : -1;
+        setMentionActive((i) => (i + step + mentionOptions.length) % mentionOptions.length);
+        return;
+      }
+      if ((e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) || e.key === 'Tab') {
+        e.preventDefault();
+        pickMention((mentionOptions[mentionActive] ?? mentionOptions[0]!).name);
+        return;
+      }
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        setMentionDismissed(mention.start);
+        return;
+      }
+    }
     if (showQuick && quickAnswers && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
       e.preventDefault();
       const step = e.key === 'ArrowDown' ? 1 : -1;
@@ -291,7 +348,62 @@ export const MessageInput = memo(function MessageInput({ ticketId, contact, what
   return (
     // A size container: the sign switch sits in the row only when the composer (not the screen) is wide enough to
     // leave the text box a width to type in (issue 33 item 1); otherwise under it.
-    <Paper square elevation={0} sx={{ borderTop: 1, borderColor: 'divider', position: 'relative', bgcolor: '#f0f2f5', containerType: 'inline-size', containerName: 'composer' }} data-testid="composer">
+    <Paper
+      square
+      elevation={0}
+      sx={{ borderTop: 1, borderColor: note ? '#ecd67a' : 'divider', position: 'relative', bgcolor: note ? '#fff8d6' : '#f0f2f5', containerType: 'inline-size', containerName: 'composer' }}
+      data-testid="composer"
+      data-mode={mode}
+    >
+      {showMentions && (
+        <Paper elevation={4} sx={{ position: 'absolute', bottom: '100%', left: 8, right: 8, maxHeight: 260, overflowY: 'auto', zIndex: 3 }}>
+          <List dense data-testid="mention-options" role="listbox" aria-label={t('chat.input.mentionsLabel')}>
+            {mentionOptions.map((u, i) => (
+              <ListItemButton
+                key={u.id}
+                role="option"
+                selected={i === mentionActive}
+                aria-selected={i === mentionActive}
+                tabIndex={-1}
+                onMouseEnter={() => setMentionActive(i)}
+                onMouseDown={(e) => e.preventDefault()}
+                onClick={() => pickMention(u.name)}
+              >
+                <ListItemText primary={`@${u.name}`} />
+              </ListItemButton>
+            ))}
+          </List>
+        </Paper>
+      )}
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, px: 1, pt: 0.75 }}>
+        <ToggleButtonGroup
+          size="small"
+          exclusive
+          value={mode}
+          onChange={(_, value: 'reply' | 'note' | null) => {
+            if (!value) return;
+            setMode(value);
+            inputRef.current?.focus();
+          }}
+          aria-label={t('chat.input.modeLabel')}
+          disabled={disabled}
+          sx={{ bgcolor: 'background.paper', '& .MuiToggleButton-root': { py: 0.25, px: 1, textTransform: 'none', gap: 0.5 } }}
+        >
+          <ToggleButton value="reply" data-testid="composer-mode-reply">
+            <ReplyIcon fontSize="small" />
+            {t('chat.input.reply')}
+          </ToggleButton>
+          <ToggleButton value="note" data-testid="composer-mode-note" sx={{ '&.Mui-selected': { bgcolor: '#ffe58a', color: '#5c4600' } }}>
+            <StickyNote2OutlinedIcon fontSize="small" />
+            {t('chat.input.note')}
+          </ToggleButton>
+        </ToggleButtonGroup>
+        {note && (
+          <Typography variant="caption" color="#7a5d00" sx={{ minWidth: 0, display: 'none', [SIGN_IN_ROW]: { display: 'block' } }} noWrap>
+            {t('chat.input.noteHelp')}
+          </Typography>
+        )}
+      </Box>
       {showQuick && (
         <Paper elevation={4} sx={{ position: 'absolute', bottom: '100%', left: 8, right: 8, maxHeight: 260, overflowY: 'auto', zIndex: 2 }}>
           <List dense data-testid="quick-answers" ref={quickListRef} role="listbox" aria-label={t('chat.quickAnswersLabel')}>
@@ -356,11 +468,13 @@ export const MessageInput = memo(function MessageInput({ ticketId, contact, what
                 e.target.value = '';
               }}
             />
-            <IconButton aria-label={t('chat.input.attach')} disabled={disabled} onClick={() => fileRef.current?.click()}>
-              <AttachFileIcon />
-            </IconButton>
+            {!note && (
+              <IconButton aria-label={t('chat.input.attach')} disabled={disabled} onClick={() => fileRef.current?.click()}>
+                <AttachFileIcon />
+              </IconButton>
+            )}
             <FormControlLabel
-              sx={{ mx: 0.5, display: 'none', [SIGN_IN_ROW]: { display: 'flex' } }}
+              sx={{ mx: 0.5, display: 'none', [SIGN_IN_ROW]: { display: note ? 'none' : 'flex' } }}
               control={<Switch size="small" checked={sign} onChange={(e) => toggleSign(e.target.checked)} />}
               label={<Typography variant="caption">{t('chat.input.sign')}</Typography>}
               labelPlacement="bottom"
@@ -371,18 +485,24 @@ export const MessageInput = memo(function MessageInput({ ticketId, contact, what
               maxRows={5}
               fullWidth
               disabled={disabled}
-              placeholder={disabled ? t('chat.input.disabled') : t('chat.input.placeholder')}
+              placeholder={disabled ? t('chat.input.disabled') : note ? t('chat.input.notePlaceholder') : t('chat.input.placeholder')}
               value={text}
               onChange={(e) => {
                 setText(e.target.value);
+                setCaret(e.target.selectionStart ?? e.target.value.length);
                 if (!e.target.value.startsWith('/')) setQuickDismissed(null);
               }}
+              onSelect={(e) => setCaret((e.target as HTMLTextAreaElement).selectionStart ?? 0)}
               onKeyDown={onKeyDown}
-              inputProps={{ 'aria-label': t('chat.input.placeholder') }}
+              inputProps={{
+                'aria-label': note ? t('chat.input.notePlaceholder') : t('chat.input.placeholder'),
+                'aria-expanded': showMentions || showQuick,
+                'aria-autocomplete': note ? 'list' : undefined,
+              }}
               sx={{ bgcolor: 'background.paper', borderRadius: 2, px: 1.5, py: 1, alignSelf: 'center', minWidth: 0 }}
               data-testid="message-box"
             />
-            {cloud && (
+            {cloud && !note && (
               <Tooltip title={t('chat.template.open')}>
                 <span>
                   <IconButton aria-label={t('chat.template.open')} disabled={disabled || sending} onClick={() => setTemplating({ windowClosed: false })} data-testid="open-templates">
@@ -391,7 +511,7 @@ export const MessageInput = memo(function MessageInput({ ticketId, contact, what
                 </span>
               </Tooltip>
             )}
-            {maySchedule && (
+            {maySchedule && !note && (
               <Tooltip title={t('chat.input.schedule')}>
                 <span>
                   <IconButton aria-label={t('chat.input.schedule')} disabled={disabled || sending} onClick={() => setScheduling(true)} data-testid="schedule-message">
@@ -400,8 +520,8 @@ export const MessageInput = memo(function MessageInput({ ticketId, contact, what
                 </span>
               </Tooltip>
             )}
-            {text.trim() ? (
-              <IconButton color="primary" aria-label={t('chat.input.send')} disabled={disabled || sending} onClick={() => void send()}>
+            {text.trim() || note ? (
+              <IconButton color="primary" aria-label={t('chat.input.send')} disabled={disabled || sending || !text.trim()} onClick={() => void send()} data-testid="composer-send">
                 {sending ? <CircularProgress size={22} /> : <SendIcon />}
               </IconButton>
             ) : (
@@ -430,7 +550,7 @@ export const MessageInput = memo(function MessageInput({ ticketId, contact, what
         />
       )}
       {/* The sign switch of a narrow composer sits under the input. */}
-      <Box sx={{ display: 'flex', px: 1.5, pb: 0.5, [SIGN_IN_ROW]: { display: 'none' } }}>
+      <Box sx={{ display: note ? 'none' : 'flex', px: 1.5, pb: 0.5, [SIGN_IN_ROW]: { display: 'none' } }}>
         <FormControlLabel
           control={<Switch size="small" checked={sign} onChange={(e) => toggleSign(e.target.checked)} />}
           label={<Typography variant="caption">{t('chat.input.sign')}</Typography>}

@@ -1,4 +1,4 @@
-import type { ConversationTicketDto, MessageDto, TicketDto, TicketEventDto } from '@wadesk/contracts';
+import type { ConversationTicketDto, MentionableListResponse, MessageDto, TicketDto, TicketEventDto } from '@wadesk/contracts';
 import { infiniteQueryOptions, useInfiniteQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef } from 'react';
 import { api } from '../../services/api';
@@ -135,8 +135,15 @@ export function useUpsertMessage() {
   return (message: MessageDto) => upsertMessage(queryClient, message);
 }
 
-export async function sendText(ticketId: number, body: string, quotedMsgId?: number): Promise<MessageDto> {
-  return (await api.post<MessageDto>(`/messages/${ticketId}`, { body, quotedMsg: quotedMsgId ? { id: quotedMsgId } : undefined })).data;
+/** Sends a text to the contact, or with `asNote` stores an internal note (issue 36 §1), never sent. */
+export async function sendText(ticketId: number, body: string, quotedMsgId?: number, asNote = false): Promise<MessageDto> {
+  const payload = { body, quotedMsg: quotedMsgId ? { id: quotedMsgId } : undefined, ...(asNote ? { private: true } : {}) };
+  return (await api.post<MessageDto>(`/messages/${ticketId}`, payload)).data;
+}
+
+/** The colleagues who may see the ticket: whom a note's @Name may name. */
+export async function fetchMentionable(ticketId: number): Promise<MentionableListResponse['users']> {
+  return (await api.get<MentionableListResponse>(`/tickets/${ticketId}/mentionable`)).data.users;
 }
 
 export async function sendMedia(ticketId: number, files: File[], body: string): Promise<MessageDto[]> {

@@ -1,12 +1,14 @@
 import { isEmailAddress, type TicketDto } from '@wadesk/contracts';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
 import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
+import FormControlLabel from '@mui/material/FormControlLabel';
 import TextField from '@mui/material/TextField';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -25,6 +27,8 @@ export function EmailButton({ ticket }: { ticket: TicketDto }) {
   const [open, setOpen] = useState(false);
   const [to, setTo] = useState('');
   const [busy, setBusy] = useState(false);
+  /** Internal notes are the team's: left out unless the sender chooses (issue 36 §1). */
+  const [includeNotes, setIncludeNotes] = useState(false);
   const [error, setError] = useState<ShownError | null>(null);
   const { data: settings } = useSettings();
   const defaultTo = settings?.find((s) => s.key === 'emailTo')?.value ?? '';
@@ -44,11 +48,12 @@ export function EmailButton({ ticket }: { ticket: TicketDto }) {
     setBusy(true);
     setError(null);
     try {
-      const sent = await emailTicket(ticket.id, typed || undefined);
+      const sent = await emailTicket(ticket.id, typed || undefined, includeNotes);
       toast.info(t('chat.emailDialog.sent', { to: sent.to }));
       if (sent.omittedAttachments) toast.warn(t('chat.emailDialog.omitted', { count: sent.omittedAttachments }));
       setOpen(false);
       setTo('');
+      setIncludeNotes(false);
     } catch (err) {
       setError(errorMessage(err));
     } finally {
@@ -79,6 +84,11 @@ export function EmailButton({ ticket }: { ticket: TicketDto }) {
             error={invalid}
             helperText={invalid ? t('chat.emailDialog.invalid') : defaultTo ? t('chat.emailDialog.toHelp', { to: defaultTo }) : t('chat.emailDialog.toHelpNone')}
             slotProps={{ inputLabel: { shrink: true } }}
+          />
+          <FormControlLabel
+            sx={{ mt: 1 }}
+            control={<Checkbox size="small" checked={includeNotes} onChange={(e) => setIncludeNotes(e.target.checked)} data-testid="chat-email-include-notes" />}
+            label={t('chat.emailDialog.includeNotes')}
           />
           {error && (
             <Alert severity="error" sx={{ mt: 2 }} data-testid="chat-email-error">

@@ -9,6 +9,7 @@ import ListItemText from '@mui/material/ListItemText';
 import Popover from '@mui/material/Popover';
 import Typography from '@mui/material/Typography';
 import NotificationsIcon from '@mui/icons-material/Notifications';
+import AlternateEmailIcon from '@mui/icons-material/AlternateEmail';
 import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -21,7 +22,7 @@ import { previewText } from '../tickets/format';
 export function NotificationsBell() {
   const { t } = useTranslation();
   const navigate = useStableNavigate();
-  const { tickets, count, transfers, openTransfer, markTransfersSeen } = useUnreadTickets();
+  const { tickets, count, transfers, openTransfer, mentions, openMention, markTransfersSeen } = useUnreadTickets();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [permission, setPermission] = useState(() => (notificationsSupported() ? Notification.permission : 'denied'));
   return (
@@ -46,12 +47,34 @@ export function NotificationsBell() {
         anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
         transformOrigin={{ vertical: 'top', horizontal: 'right' }}
       >
-        {tickets.length === 0 && transfers.length === 0 ? (
+        {tickets.length === 0 && transfers.length === 0 && mentions.length === 0 ? (
           <Typography sx={{ p: 2, minWidth: 240 }} color="text.secondary">
             {t('notifications.empty')}
           </Typography>
         ) : (
           <List dense sx={{ width: 320, maxWidth: '90vw', maxHeight: 400, overflowY: 'auto' }}>
+            {/* Notes that named the user (issue 36 §1), newest first, until opened from here or from their toast. */}
+            {mentions.map(({ messageId, ticketId, from, contactName, excerpt }) => (
+              <ListItemButton
+                key={`mention-${messageId}`}
+                data-testid="mention-notification"
+                onClick={() => {
+                  setAnchor(null);
+                  openMention(messageId, ticketId);
+                }}
+              >
+                <ListItemAvatar>
+                  <Avatar sx={{ bgcolor: '#ffe58a', color: '#5c4600' }}>
+                    <AlternateEmailIcon />
+                  </Avatar>
+                </ListItemAvatar>
+                <ListItemText
+                  primary={t('ticketNotifications.mentioned', { name: from.name, contact: contactName })}
+                  secondary={excerpt}
+                  slotProps={{ secondary: { noWrap: true } }}
+                />
+              </ListItemButton>
+            ))}
             {/* Tickets colleagues transferred to the user, newest first, until opened from here or from their toast. */}
             {transfers.map(({ ticket, by }) => (
               <ListItemButton

@@ -15,7 +15,10 @@ export const UNREAD_PARAMS: TicketListParams = { withUnreadMessages: true, showA
 /** A transfer a colleague made to the signed-in user, as the bell lists it. */
 export type TransferNotice = ServerEventPayload<'ticketTransfer'> & { seen: boolean };
 
-/** The bell keeps the newest transfers of this session, up to this many. */
+/** A colleague named the user in a note (issue 36 §1), as the bell lists it. */
+export type MentionNotice = ServerEventPayload<'mention'> & { seen: boolean };
+
+/** The bell keeps the newest transfers (and mentions) of this session, up to this many. */
 const MAX_TRANSFERS = 10;
 
 /**
@@ -31,7 +34,8 @@ export function useUnreadTickets() {
   const { data } = useTicketsList(UNREAD_PARAMS, !!user);
   const tickets = data?.pages.flatMap((p) => p.tickets) ?? [];
   const [transfers, setTransfers] = useState<TransferNotice[]>([]);
-  const unseenTransfers = transfers.filter((n) => !n.seen).length;
+  const [mentions, setMentions] = useState<MentionNotice[]>([]);
+  const unseenTransfers = transfers.filter((n) => !n.seen).length + mentions.filter((n) => !n.seen).length;
   const count = (data?.pages[0]?.count ?? 0) + unseenTransfers;
 
   useSocketEvent('appMessage', (e) => {
@@ -66,9 +70,29 @@ export function useUnreadTickets() {
     else showBrowserNotification(t('ticketNotifications.transferTitle'), text, e.ticket.contact.profilePicUrl || undefined, () => openTransfer(e.ticket.id));
   });
 
-  /** The bell was opened: its transfers are seen (no longer counted), and stay listed until opened. */
+  /** Opens the ticket of a note that named the user, and takes that mention off the bell. */
+  const openMention = useCallback(
+    (messageId: number, ticketId: number) => {
+      setMentions((list) => list.filter((n) => n.messageId !== messageId));
+      navigate(`/tickets/${ticketId}`);
+    },
+    [navigate],
+  );
+
+  useSocketEvent('mention', (e) => {
+    if (!user || e.from.id === user.id) return;
+    setMentions((list) => [{ ...e, seen: false }, ...list.filter((n) => n.messageId !== e.messageId)].slice(0, MAX_TRANSFERS));
+    const text = t('ticketNotifications.mentioned', { name: e.from.name, contact: e.contactName });
+    toast.info(`${text}: ${e.excerpt}`, { toastId: `mention-${e.messageId}`, onClick: () => openMention(e.messageId, e.ticketId) });
+    // As a transfer: the toast (with the chime) in view, the desktop notification in the background.
+    if (document.visibilityState === 'visible') playChime();
+    else showBrowserNotification(t('ticketNotifications.mentionTitle'), `${text}: ${e.excerpt}`, undefined, () => openMention(e.messageId, e.ticketId));
+  });
+
+  /** The bell was opened: its transfers and mentions are seen (no longer counted), and stay listed until opened. */
   const markTransfersSeen = useCallback(() => {
     setTransfers((list) => (list.some((n) => !n.seen) ? list.map((n) => ({ ...n, seen: true })) : list));
+    setMentions((list) => (list.some((n) => !n.seen) ? list.map((n) => ({ ...n, seen: true })) : list));
   }, []);
 
   // Ask once, politely, whether the browser may show notifications.
@@ -82,5 +106,5 @@ export function useUnreadTickets() {
     });
   }, [user, t]);
 
-  return { tickets, count, transfers, openTransfer, markTransfersSeen };
+  return { tickets, count, transfers, openTransfer, mentions, openMention, markTransfersSeen };
 }
