@@ -20,7 +20,9 @@ export const api = axios.create({ baseURL: '/api', withCredentials: true });
 const timeZone = browserTimeZone();
 if (timeZone) api.defaults.headers.common['X-Time-Zone'] = timeZone;
 
-type SessionListener = (event: { type: 'refreshed'; auth: AuthResponse } | { type: 'loggedOut' }) => void;
+type SessionListener = (
+  event: { type: 'refreshed'; auth: AuthResponse } | { type: 'loggedOut' } | { type: 'mfaSetupRequired' },
+) => void;
 const listeners = new Set<SessionListener>();
 
 /** Subscribe to session changes made by the client itself (token refreshed, session lost). */
@@ -108,7 +110,9 @@ interface RetriableConfig extends InternalAxiosRequestConfig {
   _retried?: boolean;
 }
 
-const NO_REFRESH_CODES = new Set(['ERR_NO_PERMISSION', 'ERR_USER_CREATION_DISABLED']);
+const NO_REFRESH_CODES = new Set(['ERR_NO_PERMISSION', 'ERR_USER_CREATION_DISABLED', 'ERR_MFA_SETUP_REQUIRED']);
+/** A 401 about what the user typed (a password, a code of two-factor sign-in), not about the session: no sign-out. */
+const TYPED_CREDENTIAL_CODES = new Set(['ERR_INVALID_CREDENTIALS', 'ERR_INVALID_MFA_CODE']);
 
 api.interceptors.response.use(
   (response) => {
@@ -123,6 +127,8 @@ api.interceptors.response.use(
     const status = error.response.status;
     const code = (error.response.data as Partial<ErrorBody> | undefined)?.error;
 
+    // An admin who must turn on two-factor sign-in first (mfaRequiredForAdmins): the app shows its set-up.
+    if (status === 403 && code === 'ERR_MFA_SETUP_REQUIRED') emit({ type: 'mfaSetupRequired' });
     if (status === 403 && config && !config._retried && !isAuthCall(config) && !NO_REFRESH_CODES.has(code ?? '')) {
       config._retried = true;
       try {
@@ -135,7 +141,7 @@ api.interceptors.response.use(
       }
       return api.request(config);
     }
-    if (status === 401 && !isAuthCall(config)) {
+    if (status === 401 && !isAuthCall(config) && !TYPED_CREDENTIAL_CODES.has(code ?? '')) {
       markLoggedOut();
     }
     throw error;

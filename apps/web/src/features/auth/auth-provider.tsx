@@ -1,4 +1,5 @@
-import type { AuthResponse, LoginInput, UserDto } from '@wadesk/contracts';
+import type { AuthResponse, ErrorBody, LoginInput, UserDto } from '@wadesk/contracts';
+import { AxiosError } from 'axios';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +17,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<AuthStatus>('loading');
   const [user, setUser] = useState<UserDto | null>(null);
+  const [mfaSetupRequired, setMfaSetupRequired] = useState(false);
   const [publicRedirect, setPublicRedirect] = useState('/');
   const clearPublicRedirect = useCallback(() => setPublicRedirect('/'), []);
 
@@ -25,7 +27,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       onSessionChange((event) => {
         if (event.type === 'refreshed') {
           setUser(event.auth.user);
+          setMfaSetupRequired(event.auth.mfaSetupRequired === true);
           setStatus('authenticated');
+        } else if (event.type === 'mfaSetupRequired') {
+          setMfaSetupRequired(true);
         } else {
           setUser(null);
           setStatus('anonymous');
@@ -54,18 +59,47 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     };
   }, []);
 
-  const login = useCallback(
-    async (input: LoginInput) => {
-      const { data } = await api.post<AuthResponse>('/auth/login', input);
+  const signedIn = useCallback(
+    (data: AuthResponse) => {
       setSessionToken(data.token);
       // The public route's redirect takes the user to /tickets.
       setPublicRedirect('/tickets');
       setUser(data.user);
+      setMfaSetupRequired(data.mfaSetupRequired === true);
       setStatus('authenticated');
       toastSuccess(t('auth.loginSuccess'));
     },
     [t],
   );
+
+  const login = useCallback(
+    async (input: LoginInput) => {
+      try {
+        const { data } = await api.post<AuthResponse>('/auth/login', input);
+        signedIn(data);
+        return null;
+      } catch (err) {
+        // Two-factor sign-in is on: the password was right, a code comes next (POST /auth/mfa).
+        const body = err instanceof AxiosError ? (err.response?.data as Partial<ErrorBody> | undefined) : undefined;
+        if (body?.error === 'ERR_MFA_REQUIRED' && body.mfaToken) return { mfaToken: body.mfaToken };
+        throw err;
+      }
+    },
+    [signedIn],
+  );
+
+  const completeMfa = useCallback(
+    async (mfaToken: string, code: string) => {
+      const { data } = await api.post<AuthResponse>('/auth/mfa', { mfaToken, code });
+      signedIn(data);
+    },
+    [signedIn],
+  );
+
+  const setMfaEnabled = useCallback((enabled: boolean) => {
+    setUser((current) => (current ? { ...current, mfaEnabled: enabled } : current));
+    if (enabled) setMfaSetupRequired(false);
+  }, []);
 
   const logout = useCallback(async () => {
     try {
@@ -78,8 +112,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [navigate]);
 
   const value = useMemo<AuthContextValue>(
-    () => ({ status, publicRedirect, clearPublicRedirect, user, login, logout, setUser }),
-    [status, publicRedirect, clearPublicRedirect, user, login, logout],
+    () => ({ status, publicRedirect, clearPublicRedirect, user, login, completeMfa, mfaSetupRequired, setMfaEnabled, logout, setUser }),
+    [status, publicRedirect, clearPublicRedirect, user, login, completeMfa, mfaSetupRequired, setMfaEnabled, logout],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

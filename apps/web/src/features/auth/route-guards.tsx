@@ -1,7 +1,8 @@
 import { isAdmin } from '@wadesk/contracts';
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
+import { lazyPage } from '../../app/lazy-page';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet } from 'react-router-dom';
 import { EmptyState } from '../../components/empty-state';
@@ -17,15 +18,25 @@ export function FullPageLoader() {
   );
 }
 
-/** Signed-in users only; others go to /login. */
+/** The set-up an admin must go through first (mfaRequiredForAdmins): its own chunk, as the pages. */
+const MfaRequiredPage = lazyPage(() => import('../mfa/mfa-required-page').then((m) => m.MfaRequiredPage));
+
+/** Signed-in users only; others go to /login. An admin who must turn on two-factor sign-in first sees only that. */
 export function PrivateRoute() {
-  const { status, publicRedirect, clearPublicRedirect } = useAuth();
+  const { status, publicRedirect, clearPublicRedirect, mfaSetupRequired } = useAuth();
   const inside = status === 'authenticated';
   useEffect(() => {
     if (inside && publicRedirect !== '/') clearPublicRedirect();
   }, [inside, publicRedirect, clearPublicRedirect]);
   if (status === 'loading') return <FullPageLoader />;
   if (status === 'anonymous') return <Navigate to="/login" replace />;
+  if (mfaSetupRequired) {
+    return (
+      <Suspense fallback={<FullPageLoader />}>
+        <MfaRequiredPage />
+      </Suspense>
+    );
+  }
   return <Outlet />;
 }
 

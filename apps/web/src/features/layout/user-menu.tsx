@@ -9,9 +9,11 @@ import AccountCircle from '@mui/icons-material/AccountCircle';
 import HelpOutlineIcon from '@mui/icons-material/HelpOutlineOutlined';
 import LogoutIcon from '@mui/icons-material/Logout';
 import PersonIcon from '@mui/icons-material/Person';
+import SecurityIcon from '@mui/icons-material/Security';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../auth/auth-context';
+import { TwoFactorDialog } from '../mfa/two-factor-dialog';
 import { UserModal } from '../users/user-modal';
 import { guideLink } from './guide-link';
 import { useServerFeatures } from './use-server-features';
@@ -24,6 +26,7 @@ export function UserMenu() {
   const guide = guideLink(features.guideUrl, i18n.resolvedLanguage ?? i18n.language);
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [profileOpen, setProfileOpen] = useState(false);
+  const [twoFactorOpen, setTwoFactorOpen] = useState(false);
   return (
     <>
       <IconButton color="inherit" aria-label={t('aria.userMenu')} aria-haspopup="menu" onClick={(e) => setAnchor(e.currentTarget)}>
@@ -53,6 +56,18 @@ export function UserMenu() {
           </ListItemIcon>
           <ListItemText>{t('layout.profile')}</ListItemText>
         </MenuItem>
+        <MenuItem
+          onClick={() => {
+            setAnchor(null);
+            setTwoFactorOpen(true);
+          }}
+          data-testid="menu-two-factor"
+        >
+          <ListItemIcon>
+            <SecurityIcon fontSize="small" />
+          </ListItemIcon>
+          <ListItemText>{t('mfa.title')}</ListItemText>
+        </MenuItem>
         <MenuItem component="a" href={guide} target="_blank" rel="noopener noreferrer" onClick={() => setAnchor(null)}>
           <ListItemIcon>
             <HelpOutlineIcon fontSize="small" />
@@ -71,6 +86,7 @@ export function UserMenu() {
           <ListItemText>{t('layout.logout')}</ListItemText>
         </MenuItem>
       </Menu>
+      {user && twoFactorOpen && <TwoFactorDialog onClose={() => setTwoFactorOpen(false)} />}
       {user && profileOpen && (
         <UserModal open onClose={() => setProfileOpen(false)} userId={user.id} ownProfile />
       )}

@@ -26,6 +26,7 @@ import { regenerateApiToken, saveSetting, useApplySetting, useSettings, useSetti
 const GROUPS: { id: string; keys: SettingKey[] }[] = [
   { id: 'general', keys: ['userCreation', 'groups', 'CheckMsgIsGroup', 'acceptCalls', 'callRejectMessage', 'timeCreateNewTicket'] },
   { id: 'attendants', keys: ['attendantTools'] },
+  { id: 'security', keys: ['mfaRequiredForAdmins'] },
   { id: 'notices', keys: ['transferMessage', 'protocolMessage'] },
   { id: 'typebot', keys: ['typebot', 'typebotUrl', 'typebotName', 'typebotRestart', 'typebotOff', 'typebotTime'] },
   { id: 'email', keys: ['emailHost', 'emailPort', 'emailSecure', 'emailUser', 'emailPass', 'emailFrom', 'emailTo'] },

@@ -5,6 +5,7 @@ import { DataTable } from '../../components/data-table';
 import { ListPage } from '../../components/list-page';
 import { useListSearch } from '../../hooks/use-list-search';
 import { useAuth } from '../auth/auth-context';
+import { ResetMfaAction } from '../mfa/reset-mfa-action';
 import { UserModal } from './user-modal';
 import { USER_SEARCH_MIN_LENGTH, useUserActions, useUsersList, useUsersLiveUpdates } from './users-api';
 
@@ -46,6 +47,7 @@ export function UsersPage() {
         paging={list}
         noWrap
         actions={{
+          extra: (u) => <ResetMfaAction user={u} />,
           edit: { label: (u) => t('users.editUser', { name: u.name }), onClick: (u) => setModal({ userId: u.id }) },
           delete: {
             label: (u) => t('users.deleteUser', { name: u.name }),
