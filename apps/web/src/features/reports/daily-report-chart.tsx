@@ -25,9 +25,9 @@ export function DailyReportChart({ rows }: { rows: DailyReportRow[] }) {
           contentStyle={{ background: theme.palette.background.paper, border: `1px solid ${theme.palette.divider}`, borderRadius: 8 }}
         />
         <Legend wrapperStyle={{ fontSize: 12 }} />
-        <Bar yAxisId="tickets" dataKey="ticketsHandled" name={t('reports.columns.ticketsHandled')} fill={theme.palette.primary.main} radius={[4, 4, 0, 0]} maxBarSize={28} />
-        <Bar yAxisId="tickets" dataKey="ticketsResolved" name={t('reports.columns.ticketsResolved')} fill={theme.palette.success.main} radius={[4, 4, 0, 0]} maxBarSize={28} />
-        <Line yAxisId="messages" type="monotone" dataKey="messagesSent" name={t('reports.columns.messagesSent')} stroke={theme.palette.warning.main} strokeWidth={2} dot={false} />
+        <Bar yAxisId="tickets" dataKey="ticketsHandled" name={t('reports.columns.ticketsHandled')} fill={theme.palette.primary.main} radius={[4, 4, 0, 0]} maxBarSize={28} isAnimationActive={false} />
+        <Bar yAxisId="tickets" dataKey="ticketsResolved" name={t('reports.columns.ticketsResolved')} fill={theme.palette.success.main} radius={[4, 4, 0, 0]} maxBarSize={28} isAnimationActive={false} />
+        <Line yAxisId="messages" type="linear" dataKey="messagesSent" name={t('reports.columns.messagesSent')} stroke={theme.palette.warning.main} strokeWidth={2} dot={rows.length <= 31} isAnimationActive={false} />
       </ComposedChart>
     </ResponsiveContainer>
   );
