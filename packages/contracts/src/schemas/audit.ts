@@ -37,6 +37,7 @@ export const AUDIT_ACTIONS = [
   'contact.export',
   'campaign.create',
   'campaign.start',
+  'campaign.pause',
   'campaign.cancel',
   'group_action.create',
   'outreach.batch',

@@ -1,6 +1,6 @@
 import type { CampaignDto, CampaignKind, CampaignRecipientDto, CampaignStatus, MessageTemplate, RecipientStatus } from '@wadesk/contracts';
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
-import type { Database } from '../../db/client.js';
+import type { Database, Executor } from '../../db/client.js';
 import { campaignRecipients, campaigns, users, whatsapps } from '../../db/schema.js';
 
 export interface CampaignWrite {
@@ -108,10 +108,10 @@ const UNKNOWN_OUTCOME = 'The server stopped during this send: it is not known wh
 
 /** The only file that queries campaigns and their recipients. */
 export class CampaignsRepository {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Executor) {}
 
-  /** Stores a campaign and all its recipients in one transaction. */
-  async insert(data: CampaignWrite, recipients: RecipientWrite[]): Promise<number> {
+  /** Stores a campaign and all its recipients in one transaction; `alsoInTransaction` adds its own writes (the audit entry). */
+  async insert(data: CampaignWrite, recipients: RecipientWrite[], alsoInTransaction?: (tx: Executor, id: number) => Promise<void>): Promise<number> {
     return this.db.transaction(async (tx) => {
       const total = recipients.filter((r) => r.status === 'pending').length;
       const [row] = await tx
@@ -122,6 +122,7 @@ export class CampaignsRepository {
       for (let i = 0; i < recipients.length; i += RECIPIENT_BATCH) {
         await tx.insert(campaignRecipients).values(recipients.slice(i, i + RECIPIENT_BATCH).map((r) => ({ ...r, campaignId: id })));
       }
+      await alsoInTransaction?.(tx, id);
       return id;
     });
   }

@@ -24,12 +24,13 @@ import { CloudApiDriver } from '../../channels/cloud-api/cloud-api-driver.js';
 import { approvedTemplate, checkTemplateRule, renderTemplate, sendTemplateTo } from '../../channels/cloud-api/cloud-templates.js';
 import { MIME_BY_EXTENSION, mediaTypeOf } from '../../storage/media-storage.js';
 import type { SessionManager } from '../../channels/session-manager.js';
-import type { Database } from '../../db/client.js';
+import type { Database, Executor } from '../../db/client.js';
 import type { DomainEvents } from '../../events/domain-events.js';
 import { AppError } from '../../http/app-error.js';
 import type { JobLog } from '../../jobs/job-queue.js';
 import { NETWORK_TIMEOUT_MS, NetworkTimeout, newChain, withTimeout } from '../../jobs/paced-steps.js';
 import { connectionOf } from '../whatsapp/connection-of.js';
+import { audit } from '../audit/audit.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { Clock } from '../tickets/tickets.service.js';
 import { WhatsappRepository } from '../whatsapp/whatsapp.repository.js';
@@ -135,7 +136,7 @@ export class CampaignsService {
       ...numbers.map((n) => ({ line: n.line, number: n.number, status: 'pending' as const, error: null })),
       ...invalid.map((i) => ({ line: i.line, number: i.text, status: 'invalid' as const, error: REASON_TEXT[i.reason] })),
     ].sort((a, b) => a.line - b.line);
-    const { id } = await this.store(user.id, 'campaign', whatsappId, data, recipients);
+    const { id } = await this.store(user.id, 'campaign', whatsappId, data, recipients, true);
     return { id, total: numbers.length, invalid: invalid.map((i) => ({ line: i.line, reason: i.reason })) };
   }
 
@@ -160,8 +161,19 @@ export class CampaignsService {
     whatsappId: number,
     data: CampaignData,
     recipients: { line: number; number: string; status: 'pending' | 'invalid'; error: string | null }[],
+    audited = false,
   ): Promise<{ id: number; jobId: string }> {
     const chain = newChain();
+    // A bulk send is recorded with its campaign (the send API's single sends are recorded as api_token.use).
+    const recordCreation = async (tx: Executor, id: number) => {
+      const { numbers: _numbers, ...settings } = data;
+      await audit.record(tx, {
+        action: 'campaign.create',
+        targetType: 'campaign',
+        targetId: id,
+        after: { ...settings, whatsappId, recipients: recipients.filter((r) => r.status === 'pending').length, invalid: recipients.filter((r) => r.status === 'invalid').length },
+      });
+    };
     const id = await this.repo().insert(
       {
         kind: data.kind,
@@ -178,6 +190,7 @@ export class CampaignsService {
         chain,
       },
       recipients,
+      audited ? recordCreation : undefined,
     );
     const first = this.after(this.pauseMs(data));
     await this.repo().setNextSend(id, chain, first);
@@ -216,10 +229,24 @@ export class CampaignsService {
     return toCsv([['line', 'number', 'status', 'error', 'sentAt'], ...rows.map((r: CampaignRecipientDto) => [r.line, r.number, r.status, r.error, r.sentAt])]);
   }
 
+  /** A state change made by a user and its audit entry (status before and after), in one transaction. */
+  private async audited(id: number, action: 'campaign.pause' | 'campaign.start' | 'campaign.cancel', change: (repo: CampaignsRepository) => Promise<boolean>): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const repo = new CampaignsRepository(tx);
+      const before = await repo.findRecord(id);
+      const moved = await change(repo);
+      if (moved) {
+        const after = await repo.findRecord(id);
+        await audit.record(tx, { action, targetType: 'campaign', targetId: id, before: { status: before?.status }, after: { status: after?.status } });
+      }
+      return moved;
+    });
+  }
+
   /** Holds a queued or running campaign: its pending step finds its chain changed and sends nothing. */
   async pause(user: AuthUser, id: number): Promise<CampaignDto> {
     await this.get(user, id);
-    const moved = await this.repo().transition(id, ['queued', 'running'], 'paused', { chain: newChain(), now: this.clock() });
+    const moved = await this.audited(id, 'campaign.pause', (repo) => repo.transition(id, ['queued', 'running'], 'paused', { chain: newChain(), now: this.clock() }));
     if (!moved) throw stateError('paused');
     return this.announce(id);
   }
@@ -229,7 +256,7 @@ export class CampaignsService {
     const campaign = await this.get(user, id);
     const chain = newChain();
     const at = this.after(this.pauseMs(campaign));
-    const moved = await this.repo().transition(id, ['paused'], 'running', { chain, now: this.clock(), lastError: null, nextSendAt: at });
+    const moved = await this.audited(id, 'campaign.start', (repo) => repo.transition(id, ['paused'], 'running', { chain, now: this.clock(), lastError: null, nextSendAt: at }));
     if (!moved) throw stateError('resumed');
     await this.scheduleStep({ campaignId: id, chain }, at);
     return this.announce(id);
@@ -238,7 +265,7 @@ export class CampaignsService {
   /** Stops a campaign for good; recipients not reached stay `pending` in its results. */
   async cancel(user: AuthUser, id: number): Promise<CampaignDto> {
     await this.get(user, id);
-    const moved = await this.repo().transition(id, ['queued', 'running', 'paused'], 'cancelled', { chain: newChain(), now: this.clock() });
+    const moved = await this.audited(id, 'campaign.cancel', (repo) => repo.transition(id, ['queued', 'running', 'paused'], 'cancelled', { chain: newChain(), now: this.clock() }));
     if (!moved) throw stateError('cancelled');
     this.media.forget(id);
     return this.announce(id);

@@ -18,6 +18,7 @@ import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { DomainEvents } from '../../events/domain-events.js';
 import { AppError } from '../../http/app-error.js';
+import { audit } from '../audit/audit.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import {
   noDeviceContacts,
@@ -159,7 +160,14 @@ export class ContactsService {
     }
     // Its tickets go with it (foreign key cascade): tell open lists to drop them.
     const tickets = await new TicketsRepository(this.db).findDtosOfContact(id);
-    if (!(await this.repo().delete(id))) throw new AppError('ERR_NO_CONTACT_FOUND', 'Contact not found.');
+    const deleted = await this.db.transaction(async (tx) => {
+      const repo = new ContactsRepository(tx);
+      const before = await repo.findDto(id);
+      if (!(await repo.delete(id))) return false;
+      await audit.record(tx, { action: 'contact.delete', targetType: 'contact', targetId: id, before: before && { ...before, tickets: tickets.length } });
+      return true;
+    });
+    if (!deleted) throw new AppError('ERR_NO_CONTACT_FOUND', 'Contact not found.');
     for (const ticket of tickets) this.events.emit('ticket.deleted', { ticket });
     this.events.emit('contact.deleted', { contactId: id });
   }
@@ -169,7 +177,11 @@ export class ContactsService {
    * token). Open lists are told contact by contact up to 1,000; past that, clients see it on their next load.
    */
   async deleteAll(): Promise<number> {
-    const ids = await this.repo().deleteAll();
+    const ids = await this.db.transaction(async (tx) => {
+      const deleted = await new ContactsRepository(tx).deleteAll();
+      await audit.record(tx, { action: 'contact.delete', targetType: 'contact', targetId: null, after: { deleted: deleted.length, all: true } });
+      return deleted;
+    });
     if (ids.length <= 1000) for (const contactId of ids) this.events.emit('contact.deleted', { contactId });
     return ids.length;
   }
@@ -180,14 +192,20 @@ export class ContactsService {
     if (deviceContacts === null) {
       throw new AppError('ERR_NO_DEF_WAPP_FOUND', 'No default connection can list its contacts right now.');
     }
-    const created = await this.repo().insertNew(normalizeDeviceContacts(deviceContacts));
+    const created = await this.db.transaction(async (tx) => {
+      const inserted = await new ContactsRepository(tx).insertNew(normalizeDeviceContacts(deviceContacts));
+      await audit.record(tx, { action: 'contact.import', targetType: 'contact', after: { source: 'device', created: inserted.length } });
+      return inserted;
+    });
     for (const contact of created) this.events.emit('contact.saved', { contact, created: true });
     return { imported: created.length };
   }
 
   /** Every contact as a CSV document (UTF-8 with BOM). */
   async exportCsv(): Promise<string> {
-    return contactsCsv(await this.repo().listAll());
+    const contacts = await this.repo().listAll();
+    await this.db.transaction((tx) => audit.record(tx, { action: 'contact.export', targetType: 'contact', after: { rows: contacts.length } }));
+    return contactsCsv(contacts);
   }
 
   /**
@@ -212,7 +230,16 @@ export class ContactsService {
     let created = 0;
     for (let start = 0; start < toCreate.length; start += IMPORT_CHUNK) {
       const chunk = toCreate.slice(start, start + IMPORT_CHUNK);
-      const contacts = await this.db.transaction((tx) => new ContactsRepository(tx).insertNewWithExtraInfo(chunk));
+      // One entry per chunk, in the chunk's transaction: what was imported is what the log says.
+      const contacts = await this.db.transaction(async (tx) => {
+        const inserted = await new ContactsRepository(tx).insertNewWithExtraInfo(chunk);
+        await audit.record(tx, {
+          action: 'contact.import',
+          targetType: 'contact',
+          after: { source: 'csv', created: inserted.length, lines: preview.length, numbers: inserted.slice(0, 100).map((c) => c.number) },
+        });
+        return inserted;
+      });
       created += contacts.length;
       for (const contact of contacts) this.events.emit('contact.saved', { contact, created: true });
     }

@@ -1,6 +1,6 @@
 import type { GroupActionDto, GroupActionItemDto, GroupActionKind, GroupActionStatus, GroupItemStatus } from '@wadesk/contracts';
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
 import { groupActionItems, groupActions, users, whatsapps } from '../../db/schema.js';
 
 export interface GroupActionWrite {
@@ -108,7 +108,7 @@ function toItemDto(row: typeof groupActionItems.$inferSelect): GroupActionItemDt
 
 /** The only file that queries group actions and their items. */
 export class GroupsRepository {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Executor) {}
 
   async insert(data: GroupActionWrite): Promise<number> {
     const [row] = await this.db.insert(groupActions).values(data).returning({ id: groupActions.id });

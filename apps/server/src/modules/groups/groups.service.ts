@@ -19,6 +19,7 @@ import type { DomainEvents } from '../../events/domain-events.js';
 import { AppError } from '../../http/app-error.js';
 import type { JobLog } from '../../jobs/job-queue.js';
 import { NetworkTimeout, newChain, randomBetween, withTimeout } from '../../jobs/paced-steps.js';
+import { audit } from '../audit/audit.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { Clock } from '../tickets/tickets.service.js';
 import { connectionOf } from '../whatsapp/connection-of.js';
@@ -130,7 +131,7 @@ export class GroupsService {
     const { action } = input;
     const chain = newChain();
     const at = this.after(randomBetween(this.options.startDelayMs.min, this.options.startDelayMs.max, this.random));
-    const id = await this.repo().insert({
+    const write = {
       kind: action,
       whatsappId,
       userId,
@@ -143,6 +144,18 @@ export class GroupsService {
       maxInterval: action === 'privateMessage' ? (input.maxInterval ?? 0) : 0,
       chain,
       nextRunAt: at,
+    };
+    // The action and its audit entry in one transaction (issue 37 §2).
+    const id = await this.db.transaction(async (tx) => {
+      const newId = await new GroupsRepository(tx).insert(write);
+      const { chain: _chain, nextRunAt: _nextRunAt, participants: list, ...shown } = write;
+      await audit.record(tx, {
+        action: 'group_action.create',
+        targetType: 'groupAction',
+        targetId: newId,
+        after: { ...shown, participants: list ? list.split('\n').length : null },
+      });
+      return newId;
     });
     const jobId = await this.scheduleStep({ groupActionId: id, chain }, at);
     return { groupAction: await this.announce(id), jobId };

@@ -4,6 +4,7 @@ import type { Database, Executor } from '../../db/client.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
 import type { DomainEvents } from '../../events/domain-events.js';
 import { AppError } from '../../http/app-error.js';
+import { audit } from '../audit/audit.js';
 import { LabelsRepository } from './labels.repository.js';
 
 export type LabelCreateData = z.output<typeof LabelInput>;
@@ -37,7 +38,12 @@ export class LabelsService {
     if (await this.repo().nameTaken(data.name)) throw new AppError('ERR_DUPLICATED_LABEL', NAME_TAKEN);
     let id: number;
     try {
-      id = await this.repo().insert({ name: data.name, color: data.color });
+      id = await this.db.transaction(async (tx) => {
+        const repo = new LabelsRepository(tx);
+        const newId = await repo.insert({ name: data.name, color: data.color });
+        await audit.record(tx, { action: 'label.create', targetType: 'label', targetId: newId, after: await repo.findDto(newId) });
+        return newId;
+      });
     } catch (err) {
       throw translateWriteError(err);
     }
@@ -47,10 +53,14 @@ export class LabelsService {
   }
 
   async update(id: number, data: LabelUpdateData): Promise<LabelDto> {
-    await this.get(id);
+    const before = await this.get(id);
     if (data.name !== undefined && (await this.repo().nameTaken(data.name, id))) throw new AppError('ERR_DUPLICATED_LABEL', NAME_TAKEN);
     try {
-      if (!(await this.repo().update(id, data))) throw new AppError('ERR_NO_LABEL_FOUND', NOT_FOUND);
+      await this.db.transaction(async (tx) => {
+        const repo = new LabelsRepository(tx);
+        if (!(await repo.update(id, data))) throw new AppError('ERR_NO_LABEL_FOUND', NOT_FOUND);
+        await audit.record(tx, { action: 'label.update', targetType: 'label', targetId: id, before, after: await repo.findDto(id) });
+      });
     } catch (err) {
       throw translateWriteError(err);
     }
@@ -61,7 +71,14 @@ export class LabelsService {
 
   /** Deletes a label: every ticket and contact carrying it loses it (the clients drop it on the `label` event). */
   async delete(id: number): Promise<void> {
-    if (!(await this.repo().delete(id))) throw new AppError('ERR_NO_LABEL_FOUND', NOT_FOUND);
+    const deleted = await this.db.transaction(async (tx) => {
+      const repo = new LabelsRepository(tx);
+      const before = await repo.findDto(id);
+      if (!(await repo.delete(id))) return false;
+      await audit.record(tx, { action: 'label.delete', targetType: 'label', targetId: id, before });
+      return true;
+    });
+    if (!deleted) throw new AppError('ERR_NO_LABEL_FOUND', NOT_FOUND);
     this.events.emit('label.deleted', { labelId: id });
   }
 }

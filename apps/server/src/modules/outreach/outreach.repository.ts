@@ -1,6 +1,6 @@
 import type { OutreachChannel, OutreachDto, OutreachItemDto, OutreachItemStatus, OutreachStatus } from '@wadesk/contracts';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
 import { outreachBatches, outreachItems, users } from '../../db/schema.js';
 
 export interface BatchWrite {
@@ -53,10 +53,10 @@ function toItemDto(row: typeof outreachItems.$inferSelect): OutreachItemDto {
 
 /** The only file that queries outreach batches and their recipients. */
 export class OutreachRepository {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Executor) {}
 
   /** The batch and its recipients, in one transaction. */
-  async insert(data: BatchWrite, recipients: string[]): Promise<number> {
+  async insert(data: BatchWrite, recipients: string[], alsoInTransaction?: (tx: Executor, id: number) => Promise<void>): Promise<number> {
     return this.db.transaction(async (tx) => {
       const [row] = await tx
         .insert(outreachBatches)
@@ -64,6 +64,7 @@ export class OutreachRepository {
         .returning({ id: outreachBatches.id });
       const id = row!.id;
       await tx.insert(outreachItems).values(recipients.map((recipient, i) => ({ batchId: id, line: i + 1, recipient })));
+      await alsoInTransaction?.(tx, id);
       return id;
     });
   }

@@ -16,6 +16,7 @@ import type { DomainEvents } from '../../events/domain-events.js';
 import { AppError } from '../../http/app-error.js';
 import type { JobLog } from '../../jobs/job-queue.js';
 import { newChain, randomBetween } from '../../jobs/paced-steps.js';
+import { audit } from '../audit/audit.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { Clock } from '../tickets/tickets.service.js';
 import { OutreachRepository, type ItemOutcome } from './outreach.repository.js';
@@ -136,6 +137,14 @@ export class OutreachService {
         nextRunAt: at,
       },
       recipients,
+      // The batch and its audit entry in one transaction (issue 37 §2).
+      (tx, newId) =>
+        audit.record(tx, {
+          action: 'outreach.batch',
+          targetType: 'outreachBatch',
+          targetId: newId,
+          after: { channel: input.channel, from: input.from ?? null, text: input.text, recipients: recipients.length },
+        }),
     );
     const jobId = await this.scheduleStep({ batchId: id, chain }, at);
     return { batch: await this.announce(id), jobId };

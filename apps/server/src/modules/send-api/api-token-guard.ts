@@ -5,6 +5,7 @@ import { AppError } from '../../http/app-error.js';
 import { bearerToken } from '../../http/auth-hook.js';
 import { RateLimitsRepository } from '../auth/rate-limits.repository.js';
 import type { SettingsService } from '../settings/settings.service.js';
+import { audit } from '../audit/audit.js';
 
 export interface ApiTokenLimits {
   /** Calls one token may make per minute. */
@@ -60,6 +61,12 @@ export function registerApiTokenGuard(app: FastifyInstance, db: Database, settin
     if ((await counters.hit(key, 60)) > limits.perTokenPerMinute) {
       void reply.header('retry-after', '60');
       throw new AppError('ERR_RATE_LIMITED', `At most ${limits.perTokenPerMinute} calls a minute.`);
+    }
+    // Every call made with the API token is recorded (issue 37 §2); what it changes is recorded by the services too.
+    if (!request.authUser) {
+      await db.transaction((tx) =>
+        audit.record(tx, { action: 'api_token.use', targetType: 'route', targetId: `${request.method} ${request.routeOptions.url ?? request.url}` }),
+      );
     }
   });
 }
