@@ -3,10 +3,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { WebhookDeliveryDto, WebhookDeliveryListResponse, WebhookDto } from '@wadesk/contracts';
 import { WEBHOOK_EVENTS } from '@wadesk/contracts';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectedSimulator, inbound, phoneNumbers } from '../../test/desk-factories.js';
 import { useTestApp } from '../../test/test-app.js';
 import { eventually } from '../../test/session-helpers.js';
+import { WebhooksService } from './webhooks.service.js';
 
 // Loopback receivers: MEDIA_FETCH_PRIVATE=allow (the private-address refusal is webhooks-access.test.ts).
 // Retries after 150 ms then 300 ms, so a receiver that was down gets its events within a second of coming back.
@@ -213,6 +215,41 @@ describe('outgoing webhooks: delivery', () => {
     expect(kept.body).toMatchObject({ secret: 'a-secret-of-at-least-16', events: ['ticket.updated'] });
     const other = await t.call('POST', `/api/webhooks/${hook.id}/deliveries/999999/redeliver`, { token: t.admin });
     expect(other.status).toBe(404);
+    await t.call('DELETE', `/api/webhooks/${hook.id}`, { token: t.admin });
+  });
+
+  it('gives a delivery up 24 h after its event (failed), and the next of its ticket goes then', async () => {
+    const rx = await receiver();
+    rx.status = () => 500;
+    const hook = await createWebhook(rx.url, ['ticket.updated'], { active: false });
+    // A service of its own with a clock the test moves, years ahead so the app's own sweep never finds these due
+    // (the app's job queue is left out: the test runs each attempt).
+    let now = new Date('2099-03-01T12:00:00Z');
+    const queued: { id: number; at?: Date }[] = [];
+    const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
+    const service = new WebhooksService(t.app.database.db, { allowPrivate: true, clock: () => now, log });
+    service.useQueue(async (id, at) => {
+      queued.push({ id, at });
+    });
+    await t.app.database.db.execute(sql`update webhooks set active = true where id = ${hook.id}`);
+    await service.record([{ webhookId: hook.id, event: 'ticket.updated' }], 'ticket:424242', { n: 1 });
+    await service.record([{ webhookId: hook.id, event: 'ticket.updated' }], 'ticket:424242', { n: 2 });
+    const [first, second] = queued.splice(0).map((q) => q.id);
+
+    // The second waits behind the first; the first fails and is retried after 10 s.
+    await service.attempt(second!);
+    expect(queued).toEqual([]);
+    await service.attempt(first!);
+    expect(queued).toEqual([{ id: first, at: new Date('2099-03-01T12:00:10Z') }]);
+    queued.length = 0;
+
+    // 24 h later it fails for good, and the second is queued.
+    now = new Date('2099-03-02T12:00:00Z');
+    await service.attempt(first!);
+    expect(queued).toEqual([{ id: second, at: undefined }]);
+    const deliveries = await t.call<WebhookDeliveryListResponse>('GET', `/api/webhooks/${hook.id}/deliveries`, { token: t.admin });
+    expect(deliveries.body.deliveries.find((d) => d.id === first)).toMatchObject({ status: 'failed', attempts: 2, responseCode: 500 });
+    expect(rx.got).toHaveLength(0);
     await t.call('DELETE', `/api/webhooks/${hook.id}`, { token: t.admin });
   });
 
