@@ -63,6 +63,7 @@ import { mediaRoutes } from './storage/media.routes.js';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { ReportsService } from './modules/reports/reports.service.js';
+import { CsatService } from './modules/csat/csat.service.js';
 import { InboundService } from './modules/inbound/inbound.service.js';
 import { MessagesService } from './modules/messages/messages.service.js';
 import { messagesRoutes } from './modules/messages/messages.routes.js';
@@ -306,6 +307,12 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     { menuDebounceMs: config.queueMenuDebounceMs, log: http.log.child({ module: 'inbound' }), clock: options.clock },
     chatbot,
   );
+  // Customer satisfaction (issue 36 §5): the survey after an attendant resolves a ticket (after the farewell), the answers in inbound.
+  const csat = new CsatService(db, events, settings, messages, options.clock);
+  inbound.useCsat(csat);
+  events.on('ticket.closed', ({ ticket }) => {
+    csat.requestSurvey(ticket).catch((err: unknown) => http.log.warn({ err, ticketId: ticket.id }, 'the satisfaction survey was not sent'));
+  });
   sessions.onMessage(async (whatsappId, message) => {
     const outcome = await inbound.handleMessage(whatsappId, message);
     if (metrics && outcome === 'stored' && !message.fromMe) await metrics.countInbound(whatsappId).catch(() => undefined);

@@ -52,6 +52,10 @@ export const DEFAULT_CALL_REJECT_MESSAGE = [
   'No atendemos llamadas por aquí. Por favor, envíanos un mensaje.',
 ].join('\n');
 
+/** csatMessage's default: Portuguese, as the other default messages (protocolMessage). */
+export const DEFAULT_CSAT_MESSAGE =
+  'Como você avalia o nosso atendimento, {{name}}? Responda com uma nota de 1 (ruim) a 5 (excelente). Se quiser, envie um comentário em seguida.';
+
 /**
  * Every setting key of the specification (§3), with its kind and default.
  * - option: one of a few values, shown as a select;
@@ -79,6 +83,12 @@ export const SETTING_DEFINITIONS = {
   transferMessage: { kind: 'text', default: '' },
   /** Sent to the contact by the Protocolo button; {{protocol}} is the number (and the greetings' placeholders); empty: not sent. */
   protocolMessage: { kind: 'text', default: '*Protocolo:* {{protocol}}' },
+  /**
+   * Customer satisfaction (issue 36 §5, decision 0041): when an attendant resolves a 1:1 ticket, the contact is asked
+   * csatMessage (the greetings' placeholders) and a reply of 1 to 5 within 24 h is kept on that ticket.
+   */
+  csatEnabled: { kind: 'option', options: onOff, default: 'disabled' },
+  csatMessage: { kind: 'text', default: DEFAULT_CSAT_MESSAGE },
   typebot: { kind: 'option', options: onOff, default: 'disabled' },
   typebotUrl: { kind: 'text', default: '' },
   typebotName: { kind: 'text', default: '' },

@@ -5,6 +5,7 @@ import type { Database, Transaction } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { DomainEvents } from '../../events/domain-events.js';
 import type { ChatbotService } from '../chatbot/chatbot.service.js';
+import type { CsatService } from '../csat/csat.service.js';
 import type { MediaStorage } from '../../storage/media-storage.js';
 import { ContactsInboundRepository, contactNameFrom, keepsItsName, type InboundContact } from '../contacts/contacts-inbound.repository.js';
 import { conversationTicket } from '../messages/conversation-record.js';
@@ -62,6 +63,8 @@ interface PreparedMessage {
 export class InboundService {
   /** Set by inbound.jobs.ts once the job queue runs, before any connection starts (app.ts). */
   private menuScheduler: MenuScheduler | null = null;
+  /** The satisfaction survey's answers (issue 36 §5), set by app.ts. */
+  private csat: CsatService | null = null;
 
   constructor(
     private readonly db: Database,
@@ -112,6 +115,11 @@ export class InboundService {
     const onlyQueue = connection?.queues.length === 1 ? connection.queues[0]!.id : null;
     const write = messageWrite(whatsappId, msg, prepared, quotedMsgId);
     const messages = new MessagesRepository(this.db);
+    // A reply to the satisfaction survey of the contact's resolved ticket is kept there, opening nothing (decision 0041).
+    if (this.csat && found.contact && !found.activeTicketId && !msg.fromMe && !msg.isGroup && msg.kind === 'text') {
+      const answered = await this.answerSurvey(found.contact.id, whatsappId, msg.body, write, preview);
+      if (answered) return answered;
+    }
     // A known contact in an active ticket (the usual way) and a new number answer the ticket as they left it; the
     // others read it after. Both share their statement with the messages of other requests arriving at the same time.
     let saved: { contact: InboundContact; ticketId: number; stored: MessageDto; ticket?: TicketDto } | null;
@@ -315,6 +323,47 @@ export class InboundService {
     // Debounced: the menu goes out once the contact has been quiet for menuDebounceMs after this message.
     if (this.menuScheduler) await this.menuScheduler(ticket.id, messageId, this.options.menuDebounceMs);
     else this.options.log.warn({ ticketId: ticket.id }, 'queue menu not sent: the job queue is not running yet');
+  }
+
+  useCsat(csat: CsatService): void {
+    this.csat = csat;
+  }
+
+  /**
+   * Keeps a survey answer (a rating, or the comment after it) on the resolved ticket it answers, with the message
+   * stored in that ticket (read, the ticket left closed); null when the message is no answer (it goes on as before).
+   */
+  private async answerSurvey(
+    contactId: number,
+    whatsappId: number,
+    body: string,
+    write: Omit<MessageWrite, 'ticketId' | 'contactId'>,
+    preview: string,
+  ): Promise<InboundOutcome | null> {
+    let stored: MessageDto | null = null;
+    let duplicate = false;
+    const answer = await this.csat!.answer(contactId, whatsappId, body, (ticketId, keep) =>
+      this.db
+        .transaction(async (tx) => {
+          if (!(await keep(tx))) return false;
+          const inserted = await new MessagesRepository(tx).insertIntoTicket({ ...write, ticketId, contactId, read: true }, preview, false);
+          if (!inserted) throw new DuplicateDelivery();
+          stored = inserted.message;
+          return true;
+        })
+        .catch((err: unknown) => {
+          if (!(err instanceof DuplicateDelivery)) throw err;
+          duplicate = true;
+          return false;
+        }),
+    );
+    if (duplicate) return 'duplicate';
+    if (!answer || !stored) return null;
+    const ticket = await new TicketsRepository(this.db).findDto(answer.ticketId);
+    if (!ticket) return 'stored';
+    this.events.emit('message.created', { message: stored, ticket });
+    this.csat!.announce(ticket);
+    return 'stored';
   }
 
   /** Menus go through the job queue: once across processes, over a restart. */
