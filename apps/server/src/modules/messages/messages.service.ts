@@ -152,6 +152,8 @@ export class MessagesService {
     if (text.quotedMessageId && (!quoted || quoted.ticketId !== ticket.id)) {
       throw new AppError('ERR_VALIDATION', 'quotedMsg: not a message of this ticket');
     }
+    // A quote travels to the contact's phone with its text: an internal note is never quoted to them.
+    if (quoted?.private) throw new AppError('ERR_VALIDATION', 'quotedMsg: an internal note', { issues: [{ path: 'quotedMsg', message: 'An internal note cannot be quoted to the contact' }] });
     const options: SendOptions = { messageId: newChannelMessageId() };
     if (quoted) options.quoted = { id: quoted.channelMessageId, fromMe: quoted.fromMe, body: quoted.body };
     const id = await this.store(ticket, {
@@ -468,6 +470,8 @@ export class MessagesService {
     if (text.quotedMessageId && (!quoted || quoted.ticketId !== ticket.id)) {
       throw new AppError('ERR_VALIDATION', 'quotedMsg: not a message of this ticket');
     }
+    // A quote travels to the contact's phone with its text: an internal note is never quoted to them.
+    if (quoted?.private) throw new AppError('ERR_VALIDATION', 'quotedMsg: an internal note', { issues: [{ path: 'quotedMsg', message: 'An internal note cannot be quoted to the contact' }] });
     const id = await this.store(ticket, {
       channelMessageId: newChannelMessageId(),
       body: text.body,

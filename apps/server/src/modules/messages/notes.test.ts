@@ -108,6 +108,19 @@ describe('internal notes (issue 36 §1)', () => {
     expect(react.status).toBe(400);
   });
 
+  it('is never quoted to the contact; a note may quote a note', async () => {
+    const { ticket, number } = await salesTicket();
+    const first = await note(ticket.id, 'primeira nota interna');
+    const sentBefore = (await outbox(t, conn.id, number)).length;
+    const quoting = await t.call('POST', `/api/messages/${ticket.id}`, { token: t.admin, body: { body: 'sobre isso', quotedMsg: { id: first.body.id } } });
+    expect(quoting.status).toBe(400);
+    expect(quoting.body).toMatchObject({ error: 'ERR_VALIDATION', issues: [{ path: 'quotedMsg' }] });
+    expect(await outbox(t, conn.id, number)).toHaveLength(sentBefore);
+    const answer = await note(ticket.id, 'concordo', t.admin, { quotedMsg: { id: first.body.id } });
+    expect(answer.status).toBe(201);
+    expect(answer.body.quotedMsg).toMatchObject({ id: first.body.id, body: 'primeira nota interna' });
+  });
+
   it('is seen by whoever may see the ticket and by no one else', async () => {
     const { ticket } = await salesTicket();
     expect((await note(ticket.id, 'do colega', bia.token)).status).toBe(201);

@@ -1,4 +1,4 @@
-import { isReaction, REACTION_EMOJIS, type MessageDto } from '@wadesk/contracts';
+import { isAdmin, isReaction, REACTION_EMOJIS, type MessageDto } from '@wadesk/contracts';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Menu from '@mui/material/Menu';
@@ -17,6 +17,7 @@ import StickyNote2OutlinedIcon from '@mui/icons-material/StickyNote2Outlined';
 import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../../services/dates';
+import { useAuth } from '../auth/auth-context';
 import { renderMarkdown, renderQuotedBody } from '../tickets/format';
 import styles from './message-bubble.module.css';
 import { MessageMedia, showsBody } from './message-media';
@@ -171,6 +172,9 @@ export const MessageBubble = memo(function MessageBubble({ message, isGroup, ear
   const mine = message.fromMe;
   // An internal note (issue 36 §1): the team's, never sent to the contact; no delivery state, no reaction.
   const note = message.private;
+  const { user } = useAuth();
+  // A note is deleted by its author or an admin (the server's rule); any message of the desk otherwise.
+  const mayDelete = mine && (!note || isAdmin(user) || message.sentBy?.id === user?.id);
   // Greeting, queue menu, farewell, protocol: sent by the desk, not typed by an attendant; bot: the Typebot chatbot.
   const auto = message.senderKind === 'auto' || message.senderKind === 'bot';
   // Where a message not typed in this chat came from (a bulk send, the send API, the chatbot, the phone…): one label
@@ -179,8 +183,8 @@ export const MessageBubble = memo(function MessageBubble({ message, isGroup, ear
   const originText = originLabel(t, message);
   const sender = isGroup && !mine ? (message.participantName ?? message.contact?.name) : null;
   const shown = message.isDeleted ? [] : [reactions?.theirs, reactions?.mine].filter((e): e is string => !!e);
-  // Reply and delete are this ticket's; an earlier ticket's message has no options.
-  const options = !message.isDeleted && !earlier;
+  // Reply and delete are this ticket's; an earlier ticket's message has no options; a note only Delete, for whoever may.
+  const options = !message.isDeleted && !earlier && (!note || mayDelete);
   return (
     <div className={classes(styles.row, mine && styles.rowMine, shown.length > 0 && styles.rowReacted, earlier && styles.rowEarlier)} data-earlier={earlier ? 'true' : undefined}>
       <div
@@ -252,15 +256,18 @@ export const MessageBubble = memo(function MessageBubble({ message, isGroup, ear
         )}
         {anchor && (
         <Menu anchorEl={anchor} open onClose={() => setAnchor(null)}>
-          <MenuItem
-            onClick={() => {
-              setAnchor(null);
-              onReply(message);
-            }}
-          >
-            {t('chat.message.reply')}
-          </MenuItem>
-          {mine && (
+          {/* A reply quotes its message to the contact's phone: never a note. */}
+          {!note && (
+            <MenuItem
+              onClick={() => {
+                setAnchor(null);
+                onReply(message);
+              }}
+            >
+              {t('chat.message.reply')}
+            </MenuItem>
+          )}
+          {mayDelete && (
             <MenuItem
               onClick={() => {
                 setAnchor(null);
