@@ -103,6 +103,7 @@ test.describe('reports', () => {
     await expect(page.getByRole('heading', { name: 'Relatórios', level: 1 })).toBeVisible();
     await expect(page.getByText('Por atendente')).toBeVisible();
     await expect(row.getByTestId('messages')).toHaveText('3');
+    await expect(page.getByTestId('report-daily').locator('.recharts-bar-rectangle').first()).toBeAttached();
     await shot(page, 'reports-pt-admin');
     await useLanguage(page, 'en');
   });
@@ -112,6 +113,11 @@ test.describe('reports', () => {
     const other = await createUser(request, { name: `Outro ${unique()}`, queueIds: [queue.id] });
     await page.setViewportSize({ width: 390, height: 844 });
     await uiLogin(page, attendant.email, attendant.password);
+    await page.goto('/reports');
+    await expect(page.getByTestId('report-attendants-row')).toHaveCount(1);
+    await expect(page.getByTestId('report-daily').locator('.recharts-bar-rectangle').first()).toBeAttached();
+    await shot(page, 'reports-en-attendant-phone');
+    await page.goto('/tickets');
     await useLanguage(page, 'pt');
     await page.getByRole('button', { name: 'abrir menu' }).click();
     await page.getByTestId('drawer').getByRole('link', { name: 'Relatórios', exact: true }).click();
@@ -121,6 +127,7 @@ test.describe('reports', () => {
     await expect(rows).toHaveCount(1);
     await expect(rows.first()).toContainText(attendant.name);
     await expect(rows.first().getByTestId('messages')).toHaveText('3');
+    await expect(page.getByTestId('report-daily').locator('.recharts-bar-rectangle').first()).toBeAttached();
     await expect(page.getByText(other.name)).toHaveCount(0);
     await expect(page.getByTestId('report-queues-table')).toHaveCount(0);
     // The page fits the phone: only the tables scroll sideways.

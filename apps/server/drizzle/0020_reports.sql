@@ -1,7 +1,8 @@
 CREATE INDEX "messages_attendant_sent_idx" ON "messages" USING btree ("created_at","sent_by_user_id","ticket_id") WHERE "messages"."sender_kind" = 'user' and not "messages"."private" and "messages"."origin" is null and "messages"."sent_by_user_id" is not null;--> statement-breakpoint
-CREATE INDEX "tickets_first_response_idx" ON "tickets" USING btree ("first_response_at") WHERE "tickets"."first_response_at" is not null;--> statement-breakpoint
-CREATE INDEX "tickets_resolved_idx" ON "tickets" USING btree ("resolved_at") WHERE "tickets"."resolved_at" is not null;--> statement-breakpoint
-CREATE INDEX "tickets_csat_idx" ON "tickets" USING btree ("csat_at") WHERE "tickets"."csat_rating" is not null;--> statement-breakpoint
+CREATE INDEX "tickets_first_response_idx" ON "tickets" USING btree ("first_response_at","user_id","queue_id","created_at") WHERE "tickets"."first_response_at" is not null;--> statement-breakpoint
+CREATE INDEX "tickets_resolved_idx" ON "tickets" USING btree ("resolved_at","user_id","queue_id","created_at") WHERE "tickets"."resolved_at" is not null;--> statement-breakpoint
+CREATE INDEX "tickets_csat_idx" ON "tickets" USING btree ("csat_at","user_id","queue_id","csat_rating") WHERE "tickets"."csat_rating" is not null;--> statement-breakpoint
+CREATE INDEX "tickets_report_queue_idx" ON "tickets" USING btree ("id","queue_id");--> statement-breakpoint
 -- Issue 36 §6 (decision 0042): a ticket keeps when an attendant first answered it and when it was last resolved, so
 -- that the reports read their times from the tickets' own columns through the indexes above. The database keeps
 -- them, whoever writes messages or closes tickets (the chat, the auto-close job, history import, the bench seed).
