@@ -24,6 +24,7 @@ const QueuesPage = lazyPage(() => import('../features/queues/queues-page').then(
 const LabelsPage = lazyPage(() => import('../features/labels/labels-page').then((m) => m.LabelsPage));
 const SettingsPage = lazyPage(() => import('../features/settings/settings-page').then((m) => m.SettingsPage));
 const WebhooksPage = lazyPage(() => import('../features/webhooks/webhooks-page').then((m) => m.WebhooksPage));
+const AuditPage = lazyPage(() => import('../features/audit/audit-page').then((m) => m.AuditPage));
 const campaignsModule = () => import('../features/campaigns/campaigns-page');
 const BulkTextPage = lazyPage(() => campaignsModule().then((m) => m.BulkTextPage));
 const BulkMediaUrlPage = lazyPage(() => campaignsModule().then((m) => m.BulkMediaUrlPage));
@@ -52,6 +53,7 @@ const PAGE_OF_PATH: Record<string, LazyPage> = {
   labels: LabelsPage,
   settings: SettingsPage,
   webhooks: WebhooksPage,
+  audit: AuditPage,
   zdg: BulkTextPage,
   zdgmedia: BulkMediaUrlPage,
   zdgmedia2: BulkMediaPathPage,
@@ -184,6 +186,7 @@ export function AppRoutes() {
             <Route path="/labels" element={<PrivatePage><LabelsPage /></PrivatePage>} />
             <Route path="/settings" element={<PrivatePage><SettingsPage /></PrivatePage>} />
             <Route path="/webhooks" element={<PrivatePage><WebhooksPage /></PrivatePage>} />
+            <Route path="/audit" element={<PrivatePage><AuditPage /></PrivatePage>} />
             <Route element={<SimulatorRoute />}>
               <Route path="/simulator" element={<PrivatePage><SimulatorPage /></PrivatePage>} />
             </Route>

@@ -8,6 +8,7 @@ import DashboardIcon from '@mui/icons-material/Dashboard';
 import FolderIcon from '@mui/icons-material/Folder';
 import ForumIcon from '@mui/icons-material/Forum';
 import GroupsIcon from '@mui/icons-material/Groups';
+import HistoryEduIcon from '@mui/icons-material/HistoryEdu';
 import HistoryIcon from '@mui/icons-material/History';
 import ImageIcon from '@mui/icons-material/Image';
 import LabelIcon from '@mui/icons-material/Label';
@@ -59,6 +60,8 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { path: '/queues', titleKey: 'pages.queues', icon: <AccountTreeIcon />, section: 'admin', ready: true, audience: 'admin' },
   { path: '/labels', titleKey: 'pages.labels', icon: <LabelIcon />, section: 'admin', ready: true, audience: 'admin' },
   { path: '/webhooks', titleKey: 'pages.webhooks', icon: <WebhookIcon />, section: 'admin', ready: true, audience: 'admin' },
+  // Issue 37 §2: who did what.
+  { path: '/audit', titleKey: 'pages.audit', icon: <HistoryEduIcon />, section: 'admin', ready: true, audience: 'admin' },
   { path: '/settings', titleKey: 'pages.settings', icon: <SettingsIcon />, section: 'admin', ready: true, audience: 'admin' },
   // The tools: each becomes `ready: true` with its issue (bulk send, groups, chatbot, schedules, history, ...).
   { path: '/ZDG', titleKey: 'pages.bulkText', icon: <SendIcon />, section: 'tools', ready: true, tool: 'bulk' },

@@ -26,8 +26,9 @@ import { regenerateApiToken, saveSetting, useApplySetting, useSettings, useSetti
 const GROUPS: { id: string; keys: SettingKey[] }[] = [
   { id: 'general', keys: ['userCreation', 'groups', 'CheckMsgIsGroup', 'acceptCalls', 'callRejectMessage', 'timeCreateNewTicket'] },
   { id: 'attendants', keys: ['attendantTools'] },
-  { id: 'security', keys: ['mfaRequiredForAdmins'] },
+  { id: 'security', keys: ['mfaRequiredForAdmins', 'auditRetentionDays'] },
   { id: 'notices', keys: ['transferMessage', 'protocolMessage'] },
+  { id: 'csat', keys: ['csatEnabled', 'csatMessage'] },
   { id: 'typebot', keys: ['typebot', 'typebotUrl', 'typebotName', 'typebotRestart', 'typebotOff', 'typebotTime'] },
   { id: 'email', keys: ['emailHost', 'emailPort', 'emailSecure', 'emailUser', 'emailPass', 'emailFrom', 'emailTo'] },
   { id: 'vonage', keys: ['vonageApiKey', 'vonageApiSecret', 'vonageApiId', 'vonagePrivateKey'] },
