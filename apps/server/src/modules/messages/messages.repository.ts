@@ -505,7 +505,8 @@ export class MessagesRepository {
     const [row] = await this.db
       .select({ fromMe: messages.fromMe, origin: messages.origin })
       .from(messages)
-      .where(eq(messages.ticketId, ticketId))
+      // An internal note is not the conversation (issue 36 §1).
+      .where(and(eq(messages.ticketId, ticketId), eq(messages.private, false)))
       .orderBy(desc(messages.createdAt), desc(messages.id))
       .limit(1);
     return Boolean(row?.fromMe && row.origin !== null && ANSWERED_ORIGINS.has(row.origin));

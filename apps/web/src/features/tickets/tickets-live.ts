@@ -151,7 +151,8 @@ export function useTicketsLiveUpdates(): void {
     else applyTicketChange(queryClient, user, { type: 'read', ticketId: e.ticketId });
   });
   useSocketEvent('appMessage', (e) => {
-    if (e.action === 'create') applyTicketChange(queryClient, user, { type: 'update', ticket: e.ticket, moveToTop: true });
+    // An internal note (issue 36 §1) leaves the ticket's place: its time and preview are the conversation's.
+    if (e.action === 'create') applyTicketChange(queryClient, user, { type: 'update', ticket: e.ticket, moveToTop: !e.message.private });
   });
   useSocketEvent('contact', (e) => {
     if (e.action === 'delete') return;
