@@ -100,6 +100,9 @@ export default defineConfig({
       TZ: process.env.E2E_SERVER_TZ,
       // Cloud API connections (issue 18) call the fake Graph server cloud-api.spec.ts starts on the next port.
       WHATSAPP_GRAPH_URL: `http://127.0.0.1:${port + 1}/v21.0`,
+      // Outgoing webhooks (issue 37 §3): webhooks.spec.ts's receiver listens on loopback, which the URL rule refuses
+      // otherwise (the refusal itself is an API test).
+      MEDIA_FETCH_PRIVATE: 'allow',
       ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
     },
   },
