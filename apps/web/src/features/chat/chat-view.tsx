@@ -193,7 +193,7 @@ export function ChatView({ ticketId, onContactPanel }: { ticketId: number; onCon
       />
       <MessageInput ticketId={ticketId} contact={ticket.contact} whatsappId={ticket.whatsappId} disabled={ticket.status !== 'open'} replyingTo={replyingTo} onCancelReply={onCancelReply} />
     </Box>
-      <ContactDrawer contact={ticket.contact} open={contactOpen} onClose={onCloseContact} />
+      <ContactDrawer contact={ticket.contact} open={contactOpen} onClose={onCloseContact} csat={ticket.csat} />
       {deleteDialogMounted && (
         <ConfirmDialog
           open={!!messageDeletion.target}

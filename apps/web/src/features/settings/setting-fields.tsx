@@ -87,7 +87,7 @@ export function ToolsSettingField({ settingKey, value, onSave }: FieldProps) {
 }
 
 /** The messages sent to contacts: several lines (Enter starts a new line; saved on blur, Ctrl+Enter or the button). */
-const MULTILINE_KEYS: readonly SettingKey[] = ['callRejectMessage', 'transferMessage', 'protocolMessage'];
+const MULTILINE_KEYS: readonly SettingKey[] = ['callRejectMessage', 'transferMessage', 'protocolMessage', 'csatMessage'];
 
 /** Free text (or a secret): saved on blur, on Enter, or with the save button. */
 export function TextSettingField({ settingKey, value, onSave, secret }: FieldProps & { secret?: boolean }) {

@@ -1,4 +1,4 @@
-import { can, type ContactDto, type TicketDto } from '@wadesk/contracts';
+import { can, type ContactDto, type TicketCsatDto, type TicketDto } from '@wadesk/contracts';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -26,6 +26,7 @@ import { CONTACTS_KEY, updateContact, useContact } from '../contacts/contacts-ap
 import { SMALL_SCREEN_QUERY } from '../layout/app-layout';
 import { ContactSchedules } from '../schedules/contact-schedules';
 import { useToolAccess } from '../settings/use-tool-access';
+import { CsatRating } from '../csat/csat-rating';
 import { TICKETS_KEY } from './tickets-api';
 
 export const CONTACT_DRAWER_WIDTH = 320;
@@ -35,6 +36,8 @@ export interface ContactDrawerProps {
   contact: ContactDto;
   open: boolean;
   onClose: () => void;
+  /** The open ticket's satisfaction rating (issue 36 §5), shown in the panel. */
+  csat?: TicketCsatDto | null;
 }
 
 /**
@@ -50,7 +53,7 @@ export const PANEL_BESIDE_LIST_QUERY = '(min-width:1600px)';
  * screens a panel to the right of the chat that shrinks it (the ticket list gives way under 1600 px, see
  * TicketsPage); on narrower ones a drawer over the chat (the whole width under 600 px).
  */
-export function ContactDrawer({ contact, open, onClose }: ContactDrawerProps) {
+export function ContactDrawer({ contact, open, onClose, csat = null }: ContactDrawerProps) {
   const small = useMediaQuery(SMALL_SCREEN_QUERY, { noSsr: true });
   const side = useMediaQuery(SIDE_PANEL_QUERY, { noSsr: true });
   if (!side) {
@@ -62,7 +65,7 @@ export function ContactDrawer({ contact, open, onClose }: ContactDrawerProps) {
         onClose={onClose}
         sx={{ zIndex: (theme) => theme.zIndex.modal, '& .MuiDrawer-paper': { width: small ? '100%' : CONTACT_DRAWER_WIDTH } }}
       >
-        <ContactPanel contact={contact} onClose={onClose} />
+        <ContactPanel contact={contact} onClose={onClose} csat={csat} />
       </Drawer>
     );
   }
@@ -81,7 +84,7 @@ export function ContactDrawer({ contact, open, onClose }: ContactDrawerProps) {
         minHeight: 0,
       }}
     >
-      <ContactPanel contact={contact} onClose={onClose} />
+      <ContactPanel contact={contact} onClose={onClose} csat={csat} />
     </Box>
   );
 }
@@ -94,7 +97,7 @@ function applySavedContact(queryClient: QueryClient, contact: ContactDto): void 
   );
 }
 
-function ContactPanel({ contact: ticketContact, onClose }: { contact: ContactDto; onClose: () => void }) {
+function ContactPanel({ contact: ticketContact, onClose, csat }: { contact: ContactDto; onClose: () => void; csat: TicketCsatDto | null }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const { user } = useAuth();
@@ -188,6 +191,14 @@ function ContactPanel({ contact: ticketContact, onClose }: { contact: ContactDto
                 </Box>
               )}
             </Box>
+            {csat && (
+              <Box sx={{ px: 2, pb: 2 }} data-testid="contact-csat">
+                <Typography variant="subtitle2" gutterBottom>
+                  {t('csat.title')}
+                </Typography>
+                <CsatRating csat={csat} full testId="contact-csat-rating" />
+              </Box>
+            )}
             <Box sx={{ px: 2, pb: 2 }} data-testid="contact-extra-info">
               <Typography variant="subtitle2" gutterBottom>
                 {t('tickets.contact.extraInfo')}

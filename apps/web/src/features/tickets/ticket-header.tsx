@@ -24,6 +24,7 @@ import { followTicket } from './follow-ticket';
 import { applyTicketChange } from './tickets-live';
 import { LabelChips } from '../labels/label-chips';
 import { OutOfHoursBadge } from '../business-hours/out-of-hours-badge';
+import { CsatRating } from '../csat/csat-rating';
 import { TicketLabelsButton } from './ticket-labels';
 import { TransferTicketModal } from './transfer-ticket-modal';
 import { useOpenedOnce } from './use-opened-once';
@@ -152,6 +153,7 @@ export const TicketHeader = memo(function TicketHeader({ ticket, onOpenContact, 
               {ticket.user ? t('tickets.header.assignedTo', { name: ticket.user.name }) : t('tickets.header.unassigned')}
             </Typography>
             <OutOfHoursBadge show={ticket.arrivedOutOfHours} />
+            <CsatRating csat={ticket.csat} testId="ticket-header-csat" />
             <LabelChips labels={ticket.labels} testId="ticket-header-labels" />
           </Box>
         </Box>
