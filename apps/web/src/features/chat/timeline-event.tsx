@@ -31,6 +31,8 @@ export function timelineText(t: TFunction, event: TicketEventDto): string {
       return t('chat.timeline.botFailed', { error: event.error ?? '' });
     case 'callRejected':
       return t(event.video ? 'chat.timeline.videoCallRejected' : 'chat.timeline.callRejected');
+    case 'assigned':
+      return t('autoAssign.timeline', { user: event.toUser?.name ?? t('chat.timeline.someone') });
     default:
       return event.kind;
   }

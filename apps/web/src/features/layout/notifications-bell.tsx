@@ -91,8 +91,12 @@ export function NotificationsBell() {
                   </Avatar>
                 </ListItemAvatar>
                 <ListItemText
-                  primary={t('ticketNotifications.transferred', { name: by.name, contact: ticket.contact.name })}
-                  secondary={t('ticketNotifications.transferTitle')}
+                  primary={
+                    by
+                      ? t('ticketNotifications.transferred', { name: by.name, contact: ticket.contact.name })
+                      : t('autoAssign.assigned', { contact: ticket.contact.name })
+                  }
+                  secondary={by ? t('ticketNotifications.transferTitle') : t('autoAssign.bellAssigned')}
                 />
               </ListItemButton>
             ))}

@@ -12,8 +12,11 @@ import { markPermissionOffered, playChime, requestPermission, shouldOfferPermiss
 
 export const UNREAD_PARAMS: TicketListParams = { withUnreadMessages: true, showAll: false };
 
-/** A transfer a colleague made to the signed-in user, as the bell lists it. */
-export type TransferNotice = ServerEventPayload<'ticketTransfer'> & { seen: boolean };
+/**
+ * A ticket handed to the signed-in user, as the bell lists it: a colleague's transfer (`by`), or automatic assignment
+ * (`by` null, issue 36 §4).
+ */
+export type TransferNotice = { ticket: ServerEventPayload<'ticketTransfer'>['ticket']; by: ServerEventPayload<'ticketTransfer'>['by'] | null; seen: boolean };
 
 /** A colleague named the user in a note (issue 36 §1), as the bell lists it. */
 export type MentionNotice = ServerEventPayload<'mention'> & { seen: boolean };
@@ -68,6 +71,16 @@ export function useUnreadTickets() {
     // A page in view has the toast; one in the background also gets the desktop notification (each plays the chime).
     if (document.visibilityState === 'visible') playChime();
     else showBrowserNotification(t('ticketNotifications.transferTitle'), text, e.ticket.contact.profilePicUrl || undefined, () => openTransfer(e.ticket.id));
+  });
+
+  // Automatic assignment gave the user a ticket (issue 36 §4): the same sound, toast and bell line as a transfer.
+  useSocketEvent('ticketAssigned', (e) => {
+    if (!user) return;
+    setTransfers((list) => [{ ticket: e.ticket, by: null, seen: false }, ...list.filter((n) => n.ticket.id !== e.ticket.id)].slice(0, MAX_TRANSFERS));
+    const text = t('autoAssign.assigned', { contact: e.ticket.contact.name });
+    toast.info(text, { toastId: `assigned-${e.ticket.id}`, onClick: () => openTransfer(e.ticket.id) });
+    if (document.visibilityState === 'visible') playChime();
+    else showBrowserNotification(t('autoAssign.assignedTitle'), text, e.ticket.contact.profilePicUrl || undefined, () => openTransfer(e.ticket.id));
   });
 
   /** Opens the ticket of a note that named the user, and takes that mention off the bell. */

@@ -1,5 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { DEFAULT_QUEUE_COLOR, QueueInput, type QueueDto } from '@wadesk/contracts';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormHelperText from '@mui/material/FormHelperText';
+import Switch from '@mui/material/Switch';
 import { Controller, useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormDialog } from '../../components/form-dialog';
@@ -13,6 +16,7 @@ interface QueueFormValues extends BusinessHoursFormValues {
   name: string;
   color: string;
   greetingMessage: string;
+  autoAssign: boolean;
 }
 
 const resolver = zodResolver(QueueInput) as unknown as Resolver<QueueFormValues>;
@@ -29,7 +33,7 @@ export interface QueueModalProps {
   queue?: QueueDto;
 }
 
-/** Add or edit a queue: name, colour (50 presets or a custom one) and greeting (§5). */
+/** Add or edit a queue: name, colour (50 presets or a custom one), greeting (§5), automatic assignment and hours (issue 36). */
 export function QueueModal({ onClose, queue }: QueueModalProps) {
   const { t } = useTranslation();
   const editing = queue !== undefined;
@@ -40,6 +44,7 @@ export function QueueModal({ onClose, queue }: QueueModalProps) {
       name: queue?.name ?? '',
       color: queue?.color ?? DEFAULT_QUEUE_COLOR,
       greetingMessage: queue?.greetingMessage ?? '',
+      autoAssign: queue?.autoAssign ?? false,
       businessHours: queue?.businessHours ?? null,
       outOfHoursMessage: queue?.outOfHoursMessage ?? '',
     },
@@ -77,6 +82,28 @@ export function QueueModal({ onClose, queue }: QueueModalProps) {
         minRows={3}
         maxRows={10}
         helperText={t('queues.fields.greetingHelp')}
+      />
+      <Controller
+        name="autoAssign"
+        control={form.control}
+        render={({ field }) => (
+          <div>
+            <FormControlLabel
+              control={
+                <Switch
+                  checked={field.value}
+                  onChange={(e) => field.onChange(e.target.checked)}
+                  onBlur={field.onBlur}
+                  slotProps={{ input: { 'aria-describedby': 'queue-auto-assign-help' } }}
+                />
+              }
+              label={t('queues.fields.autoAssign')}
+            />
+            <FormHelperText id="queue-auto-assign-help" sx={{ mt: 0 }}>
+              {t('queues.fields.autoAssignHelp')}
+            </FormHelperText>
+          </div>
+        )}
       />
       <BusinessHoursFields form={form} />
     </FormDialog>

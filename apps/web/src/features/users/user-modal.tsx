@@ -28,9 +28,11 @@ export interface UserFormValues {
   profile: Profile;
   whatsappId: number | null;
   queueIds: number[];
+  /** Automatic assignment's limit of open tickets (issue 36 §4): 0, no limit. A number field gives text until parsed. */
+  maxOpenTickets: number | string;
 }
 
-const EMPTY: UserFormValues = { name: '', email: '', password: '', profile: 'user', whatsappId: null, queueIds: [] };
+const EMPTY: UserFormValues = { name: '', email: '', password: '', profile: 'user', whatsappId: null, queueIds: [], maxOpenTickets: 0 };
 
 const createResolver = zodResolver(UserCreateInput) as unknown as Resolver<UserFormValues>;
 const updateResolver = zodResolver(UserUpdateInput) as unknown as Resolver<UserFormValues>;
@@ -43,6 +45,7 @@ function toFormValues(user: UserDto): UserFormValues {
     profile: user.profile,
     whatsappId: user.whatsappId,
     queueIds: user.queues.map((q) => q.id),
+    maxOpenTickets: user.maxOpenTickets,
   };
 }
 
@@ -75,11 +78,13 @@ export function UserModal({ open, onClose, userId, ownProfile = false }: UserMod
     const base = { name: values.name, email: values.email };
     if (editing) {
       const password = values.password ? { password: values.password } : {};
-      const admin = adminFields ? { profile: values.profile, whatsappId: values.whatsappId, queueIds: values.queueIds } : {};
+      const admin = adminFields
+        ? { profile: values.profile, whatsappId: values.whatsappId, queueIds: values.queueIds, maxOpenTickets: Number(values.maxOpenTickets) }
+        : {};
       await update(userId, { ...base, ...password, ...admin });
     } else {
       const { profile, whatsappId, queueIds } = values;
-      await create({ ...base, password: values.password, profile, whatsappId, queueIds });
+      await create({ ...base, password: values.password, profile, whatsappId, queueIds, maxOpenTickets: Number(values.maxOpenTickets) });
     }
   };
 
@@ -124,6 +129,17 @@ export function UserModal({ open, onClose, userId, ownProfile = false }: UserMod
       </Stack>
       {adminFields && (
         <QueueMultiSelect form={form} name="queueIds" label={t('users.fields.queues')} emptyText={t('users.fields.noQueues')} />
+      )}
+      {adminFields && (
+        <FormTextField
+          form={form}
+          name="maxOpenTickets"
+          label={t('autoAssign.maxOpenTickets')}
+          helperText={t('autoAssign.maxOpenTicketsHelp')}
+          errorText={(message) => (message ? t('autoAssign.maxOpenTicketsError') : undefined)}
+          type="number"
+          slotProps={{ htmlInput: { min: 0, max: 10000, step: 1, 'data-testid': 'user-max-open-tickets' } }}
+        />
       )}
       {adminFields && (
         <FormSelect
