@@ -3,6 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { contacts, messages, queues, tickets, whatsapps } from '../../db/schema.js';
 import { createQueue, queryRows } from '../../test/desk-factories.js';
+import { isOpenAt } from '../queues/business-hours.js';
 import { useTestApp } from '../../test/test-app.js';
 import { ReportsService } from './reports.service.js';
 
@@ -292,5 +293,32 @@ describe('business_seconds (migration 0020): the open time of a schedule between
     expect(await seconds(weekdays('America/New_York'), '2026-03-09T12:00:00Z', '2026-03-09T14:00:00Z')).toBe(3600);
     // A whole day to 24:00.
     expect(await seconds({ timeZone: 'Asia/Tokyo', days: [{ weekday: 2, start: '00:00', end: '24:00' }], holidays: [] }, '2026-03-02T00:00:00Z', '2026-03-05T00:00:00Z')).toBe(86400);
+  });
+
+  it('agrees with the open/closed rule of business hours (modules/queues/business-hours.ts), minute by minute', async () => {
+    // A small deterministic generator: schedules of 1–2 intervals a weekday on whole quarter hours, spans of up to
+    // three days starting on whole minutes, in zones with and without daylight saving (New York changes on 2026-03-08).
+    let seed = 42;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const hhmm = (quarters: number) => `${String(Math.floor(quarters / 4)).padStart(2, '0')}:${String((quarters % 4) * 15).padStart(2, '0')}`;
+    for (let round = 0; round < 6; round += 1) {
+      const timeZone = ['America/Sao_Paulo', 'America/New_York', 'Asia/Kolkata'][round % 3]!;
+      const days = [0, 1, 2, 3, 4, 5, 6].flatMap((weekday) => {
+        const a = random(40);
+        const b = a + 1 + random(20);
+        const c = b + 1 + random(20);
+        const d = c + 1 + random(96 - c - 1);
+        return random(3) === 0 ? [] : [{ weekday, start: hhmm(a), end: hhmm(b) }, { weekday, start: hhmm(c), end: d >= 96 ? '24:00' : hhmm(d) }];
+      });
+      const hours = { timeZone, days, holidays: ['2026-03-09'] };
+      const from = Date.parse('2026-03-05T00:00:00Z') + random(4 * 1440) * 60_000;
+      const to = from + random(3 * 1440) * 60_000;
+      let expected = 0;
+      for (let at = from; at < to; at += 60_000) if (isOpenAt(hours, new Date(at))) expected += 60;
+      expect(await seconds(hours, new Date(from).toISOString(), new Date(to).toISOString()), JSON.stringify({ hours, from, to })).toBe(expected);
+    }
   });
 });
