@@ -5,7 +5,7 @@ import type { WebhookDeliveryDto, WebhookDeliveryListResponse, WebhookDto } from
 import { WEBHOOK_EVENTS } from '@wadesk/contracts';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectedSimulator, inbound, phoneNumbers } from '../../test/desk-factories.js';
+import { connectedSimulator, createQueue, inbound, phoneNumbers } from '../../test/desk-factories.js';
 import { useTestApp } from '../../test/test-app.js';
 import { eventually } from '../../test/session-helpers.js';
 import { WebhooksService } from './webhooks.service.js';
@@ -141,6 +141,52 @@ describe('outgoing webhooks: delivery', () => {
     expect(log.status).toBe(200);
     expect(log.body.count).toBe(rx.got.length);
     expect(log.body.deliveries.every((d) => d.status === 'delivered' && d.responseCode === 200 && d.attempts === 1)).toBe(true);
+    await t.call('DELETE', `/api/webhooks/${hook.id}`, { token: t.admin });
+  });
+
+  it('tells a message deleted, a ticket changed (with where it was), a rating once and a bulk send finished once', async () => {
+    const rx = await receiver();
+    const hook = await createWebhook(rx.url, ['message.updated', 'ticket.updated', 'csat.received', 'campaign.finished']);
+    const queueId = await createQueue(t, `Webhooks ${Date.now()}`);
+    const surveyed = await connectedSimulator(t, { queueIds: [queueId] });
+    expect((await t.call('PUT', '/api/settings/csatEnabled', { token: t.admin, body: { value: 'enabled' } })).status).toBe(200);
+
+    const from = numbers();
+    const ticket = await inbound(t, surveyed.id, { from, body: 'Oi' });
+    expect((await t.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body: { status: 'open' } })).status).toBe(200);
+    const sent = await t.call<{ id: number }>('POST', `/api/messages/${ticket.id}`, { token: t.admin, body: { body: 'to be deleted' } });
+    expect((await t.call('DELETE', `/api/messages/${sent.body.id}`, { token: t.admin })).status).toBeLessThan(300);
+    expect((await t.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body: { status: 'closed' } })).status).toBe(200);
+    // The survey goes on resolve; the rating, then its comment, come back.
+    await eventually(async () => rx.got.some((r) => r.event === 'ticket.updated' && r.data.ticket.status === 'closed'), 10_000, 'closed told');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await inbound(t, surveyed.id, { from, body: '5' }).catch(() => undefined);
+    await eventually(async () => rx.got.some((r) => r.event === 'csat.received'), 10_000, 'csat.received');
+    await t.call('POST', `/api/simulator/${surveyed.id}/inbound`, { token: t.admin, body: { from, body: 'Muito bom!' } });
+
+    const campaign = await t.call<{ id: number }>('POST', '/api/campaigns', {
+      token: t.admin,
+      body: { whatsappId: surveyed.id, minInterval: 0, maxInterval: 0, kind: 'text', numbers: numbers(), message: 'Promoção' },
+    });
+    expect(campaign.status).toBe(201);
+    await eventually(async () => rx.got.some((r) => r.event === 'campaign.finished'), 20_000, 'campaign.finished');
+    await settled(hook.id);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await settled(hook.id);
+
+    const deleted = rx.got.find((r) => r.event === 'message.updated' && r.data.message.id === sent.body.id && r.data.message.isDeleted);
+    expect(deleted?.data).toMatchObject({ direction: 'out', origin: 'chat', ticket: { id: ticket.id } });
+    const statuses = rx.got.filter((r) => r.event === 'ticket.updated' && r.data.ticket.id === ticket.id && r.data.previous);
+    expect(statuses.some((r) => r.data.previous.status === 'pending' && r.data.ticket.status === 'open')).toBe(true);
+    expect(statuses.some((r) => r.data.previous.status === 'open' && r.data.ticket.status === 'closed')).toBe(true);
+    const ratings = rx.got.filter((r) => r.event === 'csat.received');
+    expect(ratings).toHaveLength(1);
+    expect(ratings[0]!.data).toMatchObject({ ticket: { id: ticket.id }, csat: { rating: 5 } });
+    const finished = rx.got.filter((r) => r.event === 'campaign.finished');
+    expect(finished).toHaveLength(1);
+    expect(finished[0]!.data.campaign).toMatchObject({ id: campaign.body.id, status: 'done' });
+    expect(rx.got.every((r) => validSignature(hook.secret, r))).toBe(true);
+    await t.call('PUT', '/api/settings/csatEnabled', { token: t.admin, body: { value: 'disabled' } });
     await t.call('DELETE', `/api/webhooks/${hook.id}`, { token: t.admin });
   });
 
