@@ -25,7 +25,7 @@ import { applyTicketChange } from './tickets-live';
 import { LabelChips } from '../labels/label-chips';
 import { OutOfHoursBadge } from '../business-hours/out-of-hours-badge';
 import { CsatRating } from '../csat/csat-rating';
-import { TicketLabelsButton } from './ticket-labels';
+import { TicketLabelsButton, TicketLabelsEditor } from './ticket-labels';
 import { TransferTicketModal } from './transfer-ticket-modal';
 import { useOpenedOnce } from './use-opened-once';
 import { useElementWidth } from '../../hooks/use-element-width';
@@ -68,6 +68,8 @@ export const TicketHeader = memo(function TicketHeader({ ticket, onOpenContact, 
   const isButton = (a: Action) => a.from === undefined || headerWidth >= a.from;
   const [transfer, setTransfer] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [labelsAnchor, setLabelsAnchor] = useState<HTMLElement | null>(null);
+  const labelsButton = headerWidth >= SECONDARY_FROM;
 
   const [protocolNumber, setProtocolNumber] = useState<string | null>(null);
   // The menu and dialogs mount when first opened, not with every chat.
@@ -133,6 +135,8 @@ export const TicketHeader = memo(function TicketHeader({ ticket, onOpenContact, 
     actions.push({ key: 'reopen', label: t('tickets.actions.reopen'), run: () => void change({ status: 'open' }, false, t('tickets.done.reopened')), variant: 'contained', color: 'primary' });
   }
   const more: Action[] = [];
+  // Narrow headers: the label picker is in the menu, opened under the header.
+  if (!labelsButton) more.push({ key: 'labels', label: t('labels.edit'), run: () => setLabelsAnchor(headerRef.current) });
   if (can(user?.profile, 'ticket-options:deleteTicket')) more.push({ key: 'delete', label: t('tickets.actions.delete'), run: () => setConfirmDelete(true), color: 'error' });
 
   return (
@@ -149,12 +153,14 @@ export const TicketHeader = memo(function TicketHeader({ ticket, onOpenContact, 
             {ticket.contact.name} #{ticket.id}
           </Typography>
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
-            <Typography noWrap variant="caption" color="text.secondary" component="div" sx={{ flexShrink: 0 }}>
+            <Typography noWrap variant="caption" color="text.secondary" component="div" sx={{ minWidth: 0, flexShrink: 1 }}>
               {ticket.user ? t('tickets.header.assignedTo', { name: ticket.user.name }) : t('tickets.header.unassigned')}
             </Typography>
             <OutOfHoursBadge show={ticket.arrivedOutOfHours} />
             <CsatRating csat={ticket.csat} testId="ticket-header-csat" />
-            <LabelChips labels={ticket.labels} testId="ticket-header-labels" />
+            <Box sx={{ display: 'flex', minWidth: 0, maxWidth: '60%', flexShrink: 0 }}>
+              <LabelChips labels={ticket.labels} testId="ticket-header-labels" />
+            </Box>
           </Box>
         </Box>
       </ButtonBase>
@@ -172,7 +178,7 @@ export const TicketHeader = memo(function TicketHeader({ ticket, onOpenContact, 
             {a.label}
           </Button>
         ))}
-        <TicketLabelsButton key={ticket.id} ticket={ticket} />
+        {labelsButton && <TicketLabelsButton onOpen={setLabelsAnchor} />}
         <IconButton aria-label={t('tickets.header.tools')} onClick={onToggleTools}>
           <ImportExportIcon />
         </IconButton>
@@ -194,6 +200,7 @@ export const TicketHeader = memo(function TicketHeader({ ticket, onOpenContact, 
           ))}
         </Menu>
       )}
+      <TicketLabelsEditor key={ticket.id} ticket={ticket} anchor={labelsAnchor} onClose={() => setLabelsAnchor(null)} />
       {transferMounted && (
         <TransferTicketModal ticket={ticket} open={transfer} onClose={() => setTransfer(false)} onDone={() => {
             toastSuccess(t('tickets.done.transferred'));

@@ -13,22 +13,32 @@ import { LabelSelect } from '../labels/label-select';
 import { updateTicket } from './tickets-api';
 import { applyTicketChange } from './tickets-live';
 
+/** The header's button that opens the label picker (wide headers; narrow ones offer it in their menu). */
+export function TicketLabelsButton({ onOpen }: { onOpen: (anchor: HTMLElement) => void }) {
+  const { t } = useTranslation();
+  return (
+    <IconButton aria-label={t('labels.edit')} onClick={(e) => onOpen(e.currentTarget)} data-testid="ticket-labels-button">
+      <NewLabelIcon />
+    </IconButton>
+  );
+}
+
 /**
- * The ticket header's label control (issue 36 §2): a button that opens a multi-select of every label; each change
- * is saved at once (PUT /api/tickets/:id with labelIds) and shown in the lists and the header.
+ * The ticket header's label picker (issue 36 §2), open while `anchor` is set: a multi-select of every label; each
+ * change is saved at once (PUT /api/tickets/:id with labelIds) and shown in the lists and the header.
  */
-export function TicketLabelsButton({ ticket }: { ticket: TicketDto }) {
+export function TicketLabelsEditor({ ticket, anchor, onClose }: { ticket: TicketDto; anchor: HTMLElement | null; onClose: () => void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const { user } = useAuth();
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [saving, setSaving] = useState(false);
   const [value, setValue] = useState<number[]>(ticket.labels.map((l) => l.id));
-
-  const open = (el: HTMLElement) => {
-    setValue(ticket.labels.map((l) => l.id));
-    setAnchor(el);
-  };
+  // Opened again: start from the ticket's labels as they are now.
+  const [openedFor, setOpenedFor] = useState<HTMLElement | null>(null);
+  if (anchor !== openedFor) {
+    setOpenedFor(anchor);
+    if (anchor) setValue(ticket.labels.map((l) => l.id));
+  }
 
   const change = async (ids: number[]) => {
     const before = value;
@@ -47,13 +57,10 @@ export function TicketLabelsButton({ ticket }: { ticket: TicketDto }) {
 
   return (
     <>
-      <IconButton aria-label={t('labels.edit')} onClick={(e) => open(e.currentTarget)} data-testid="ticket-labels-button">
-        <NewLabelIcon />
-      </IconButton>
       <Popover
         open={!!anchor}
         anchorEl={anchor}
-        onClose={() => setAnchor(null)}
+        onClose={onClose}
         anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
         transformOrigin={{ vertical: 'top', horizontal: 'right' }}
         slotProps={{ paper: { sx: { width: 340, maxWidth: 'calc(100vw - 16px)', p: 2 } } }}

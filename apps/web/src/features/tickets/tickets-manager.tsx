@@ -84,10 +84,11 @@ export const TicketsManager = memo(function TicketsManager({ follow }: { follow:
   const [closedTab, setClosedTab] = useState<ClosedTab>('private');
   const [showAll, setShowAll] = useState(admin);
   const [selectedQueues, setSelectedQueues] = useSelectedQueues(user?.id, userQueues);
-  const { data: labels = [] } = useLabelList();
+  const { data: labelList } = useLabelList();
+  const labels = labelList ?? [];
   const [selectedLabels, setSelectedLabels] = useSelectedLabels(user?.id);
   // A label deleted since it was chosen no longer filters (once the list is known).
-  const labelIds = selectedLabels.filter((id) => labels.length === 0 || labels.some((l) => l.id === id));
+  const labelIds = labelList ? selectedLabels.filter((id) => labelList.some((l) => l.id === id)) : selectedLabels;
   const [search, setSearch] = useState('');
   const searchParam = useDebouncedValue(search.trim().toLowerCase(), 500);
   const [newOpen, setNewOpen] = useState(false);
