@@ -14,8 +14,9 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useTheme } from '@mui/material/styles';
 import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
@@ -90,22 +91,68 @@ function Changes({ entry }: { entry: AuditEntryDto }) {
   );
 }
 
+function useTargetText(entry: AuditEntryDto): string {
+  const { t } = useTranslation();
+  if (!entry.targetType) return '—';
+  return `${t(`audit.targets.${entry.targetType}`, { defaultValue: entry.targetType })}${entry.targetId ? ` · ${entry.targetId}` : ''}`;
+}
+
+function ExpandButton({ open, onToggle }: { open: boolean; onToggle: () => void }) {
+  const { t } = useTranslation();
+  const label = open ? t('audit.details.hide') : t('audit.details.show');
+  return (
+    <IconButton size="small" aria-expanded={open} aria-label={label} title={label} onClick={onToggle} data-testid="audit-expand">
+      {open ? <KeyboardArrowUpIcon /> : <KeyboardArrowDownIcon />}
+    </IconButton>
+  );
+}
+
+/** Under 600 px: one card per entry (action, when, who, from where, target), expanding to its changes. */
+function EntryCard({ entry }: { entry: AuditEntryDto }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const hasDetails = entry.before !== null || entry.after !== null;
+  const target = useTargetText(entry);
+  return (
+    <Box data-testid="audit-row" data-action={entry.action} sx={{ px: 1.5, py: 1, borderBottom: 1, borderColor: 'divider' }}>
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
+        <Box sx={{ flex: 1, minWidth: 0 }}>
+          <Typography variant="body2" sx={{ fontWeight: 600 }} data-testid="audit-action">
+            {t(`audit.actions.${entry.action}`)}
+          </Typography>
+          <Typography variant="body2" component="div" data-testid="audit-who">
+            <Who entry={entry} />
+          </Typography>
+          <Typography variant="caption" color="text.secondary" component="div">
+            {formatDateTime(entry.at, 'dateTime')} · {entry.ip ?? '—'}
+          </Typography>
+          <Typography variant="caption" color="text.secondary" component="div" sx={{ wordBreak: 'break-word' }}>
+            {t('audit.columns.target')}: {target}
+          </Typography>
+        </Box>
+        {hasDetails && <ExpandButton open={open} onToggle={() => setOpen((o) => !o)} />}
+      </Stack>
+      {hasDetails && (
+        <Collapse in={open} timeout="auto" unmountOnExit>
+          <Box sx={{ pt: 1, overflowX: 'auto' }}>
+            <Changes entry={entry} />
+          </Box>
+        </Collapse>
+      )}
+    </Box>
+  );
+}
+
 function EntryRow({ entry }: { entry: AuditEntryDto }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const hasDetails = entry.before !== null || entry.after !== null;
-  const target = entry.targetType ? `${t(`audit.targets.${entry.targetType}`, { defaultValue: entry.targetType })}${entry.targetId ? ` · ${entry.targetId}` : ''}` : '—';
+  const target = useTargetText(entry);
   return (
     <Fragment>
       <TableRow hover data-testid="audit-row" data-action={entry.action} sx={{ '& > td': { borderBottom: open ? 'unset' : undefined } }}>
         <TableCell padding="checkbox">
-          {hasDetails && (
-            <Tooltip title={open ? t('audit.details.hide') : t('audit.details.show')}>
-              <IconButton size="small" aria-expanded={open} aria-label={open ? t('audit.details.hide') : t('audit.details.show')} onClick={() => setOpen((o) => !o)} data-testid="audit-expand">
-                {open ? <KeyboardArrowUpIcon /> : <KeyboardArrowDownIcon />}
-              </IconButton>
-            </Tooltip>
-          )}
+          {hasDetails && <ExpandButton open={open} onToggle={() => setOpen((o) => !o)} />}
         </TableCell>
         <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(entry.at, 'dateTime')}</TableCell>
         <TableCell data-testid="audit-who"><Who entry={entry} /></TableCell>
@@ -141,6 +188,7 @@ export function AuditPage() {
   const [pageNumber, setPageNumber] = useState(1);
   const [exporting, setExporting] = useState(false);
   const { data: users } = useColleagues();
+  const phone = useMediaQuery(useTheme().breakpoints.down('sm'));
 
   const periodValid = !from || !to || from <= to;
   const filters: AuditFilters = useMemo(
@@ -199,7 +247,7 @@ export function AuditPage() {
             value={action}
             onChange={(e) => change(setAction)(e.target.value as AuditAction | '')}
             sx={{ minWidth: 220 }}
-            slotProps={{ htmlInput: { 'data-testid': 'audit-filter-action' } }}
+            slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'audit-filter-action' } }}
           >
             <MenuItem value="">{t('audit.filters.allActions')}</MenuItem>
             {actionLabels.map((a) => (
@@ -215,7 +263,7 @@ export function AuditPage() {
             value={userId}
             onChange={(e) => change(setUserId)(e.target.value === '' ? '' : Number(e.target.value))}
             sx={{ minWidth: 200 }}
-            slotProps={{ htmlInput: { 'data-testid': 'audit-filter-user' } }}
+            slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'audit-filter-user' } }}
           >
             <MenuItem value="">{t('audit.filters.allUsers')}</MenuItem>
             {(users ?? []).map((u) => (
@@ -288,25 +336,33 @@ export function AuditPage() {
           <EmptyState icon={<ManageSearchIcon fontSize="large" />} title={t('audit.empty')} text={t('audit.emptyText')} testId="audit-empty" />
         ) : data ? (
           <Paper variant="outlined" sx={{ opacity: isFetching ? 0.7 : 1 }}>
-            <TableContainer sx={{ overflowX: 'auto' }}>
-              <Table size="small" sx={{ minWidth: 760 }} data-testid="audit-table">
-                <TableHead>
-                  <TableRow>
-                    <TableCell padding="checkbox" />
-                    <TableCell>{t('audit.columns.when')}</TableCell>
-                    <TableCell>{t('audit.columns.who')}</TableCell>
-                    <TableCell>{t('audit.columns.from')}</TableCell>
-                    <TableCell>{t('audit.columns.action')}</TableCell>
-                    <TableCell>{t('audit.columns.target')}</TableCell>
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {data.entries.map((entry) => (
-                    <EntryRow key={entry.id} entry={entry} />
-                  ))}
-                </TableBody>
-              </Table>
-            </TableContainer>
+            {phone ? (
+              <Box data-testid="audit-table">
+                {data.entries.map((entry) => (
+                  <EntryCard key={entry.id} entry={entry} />
+                ))}
+              </Box>
+            ) : (
+              <TableContainer sx={{ overflowX: 'auto' }}>
+                <Table size="small" sx={{ minWidth: 760 }} data-testid="audit-table">
+                  <TableHead>
+                    <TableRow>
+                      <TableCell padding="checkbox" />
+                      <TableCell>{t('audit.columns.when')}</TableCell>
+                      <TableCell>{t('audit.columns.who')}</TableCell>
+                      <TableCell>{t('audit.columns.from')}</TableCell>
+                      <TableCell>{t('audit.columns.action')}</TableCell>
+                      <TableCell>{t('audit.columns.target')}</TableCell>
+                    </TableRow>
+                  </TableHead>
+                  <TableBody>
+                    {data.entries.map((entry) => (
+                      <EntryRow key={entry.id} entry={entry} />
+                    ))}
+                  </TableBody>
+                </Table>
+              </TableContainer>
+            )}
             <Stack direction="row" spacing={1} sx={{ p: 1, justifyContent: 'flex-end', alignItems: 'center' }}>
               <IconButton aria-label={t('audit.previous')} disabled={pageNumber === 1} onClick={() => setPageNumber((p) => Math.max(1, p - 1))} data-testid="audit-previous">
                 <ChevronLeftIcon />
