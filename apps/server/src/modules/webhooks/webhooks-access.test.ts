@@ -6,6 +6,31 @@ import { useTestApp } from '../../test/test-app.js';
 // The default: MEDIA_FETCH_PRIVATE unset, so only public addresses.
 const t = useTestApp({ admin: true });
 
+describe('outgoing webhooks: audit', () => {
+  it('records each change with its before and after, the secret masked; a refused change leaves none', async () => {
+    const url = 'http://93.184.215.14/hook'; // a public address (no request is made)
+    const [row] = await t.app.database.db.insert(webhooks).values({ url, events: ['ticket.created'], secret: 's'.repeat(32) }).returning();
+    const id = row!.id;
+    const changed = await t.call('PUT', `/api/webhooks/${id}`, { token: t.admin, body: { url, events: ['ticket.updated'], secret: 'another-secret-of-32-characters!', active: false } });
+    expect(changed.status).toBe(200);
+    const refused = await t.call('PUT', `/api/webhooks/${id}`, { token: t.admin, body: { url: 'http://10.0.0.1/x', events: ['ticket.updated'] } });
+    expect(refused.status).toBe(400);
+    expect((await t.call('DELETE', `/api/webhooks/${id}`, { token: t.admin })).status).toBe(200);
+
+    const entries = async (action: string) =>
+      (await t.call<{ entries: { targetId: string; before: any; after: any; userName: string }[] }>('GET', `/api/audit?action=${action}`, { token: t.admin })).body.entries.filter(
+        (e) => e.targetId === String(id),
+      );
+    const [update, ...more] = await entries('webhook.update');
+    expect(more).toEqual([]);
+    expect(update!.before).toEqual({ url, events: ['ticket.created'], active: true, secret: '***' });
+    expect(update!.after).toEqual({ url, events: ['ticket.updated'], active: false, secret: '***', signingKeyRenewed: true });
+    const [deleted] = await entries('webhook.delete');
+    expect(deleted!.before).toMatchObject({ url, secret: '***' });
+    expect(JSON.stringify(await entries('webhook.update'))).not.toContain('another-secret');
+  });
+});
+
 describe('outgoing webhooks: addresses', () => {
   it('refuses a private, loopback or link-local URL with 400 ERR_WEBHOOK_URL_REFUSED, on create and on change', async () => {
     for (const url of ['http://127.0.0.1:8080/hook', 'http://10.1.2.3/hook', 'http://192.168.0.10/x', 'http://[::1]/x', 'http://169.254.169.254/latest', 'http://localhost/x']) {

@@ -12,6 +12,7 @@ import type { Database } from '../../db/client.js';
 import { AppError } from '../../http/app-error.js';
 import { RemoteMediaError } from '../../storage/remote-media.js';
 import type { JobLog } from '../../jobs/job-queue.js';
+import { audit } from '../audit/audit.js';
 import { checkWebhookUrl, postWebhook, webhookSignature, type WebhookPostResult } from './webhook-sender.js';
 import { WebhooksRepository, type DeliveryWrite } from './webhooks.repository.js';
 
@@ -88,15 +89,34 @@ export class WebhooksService {
     }
   }
 
+  /** Each change is audited in its own transaction (issue 37 §2), the secret masked. */
   async create(data: WebhookData): Promise<WebhookDto> {
     await this.checkUrl(data.url);
-    return this.repo().insert({ url: data.url, events: data.events, active: data.active, secret: data.secret || newSecret() });
+    return this.db.transaction(async (tx) => {
+      const created = await new WebhooksRepository(tx).insert({ url: data.url, events: data.events, active: data.active, secret: data.secret || newSecret() });
+      await audit.record(tx, { action: 'webhook.create', targetType: 'webhook', targetId: created.id, after: auditView(created) });
+      return created;
+    });
   }
 
   async update(id: number, data: WebhookData): Promise<WebhookDto> {
     const current = await this.get(id);
     await this.checkUrl(data.url);
-    const updated = await this.repo().update(id, { url: data.url, events: data.events, active: data.active, secret: data.secret || current.secret });
+    const updated = await this.db.transaction(async (tx) => {
+      const secret = data.secret || current.secret;
+      const changed = await new WebhooksRepository(tx).update(id, { url: data.url, events: data.events, active: data.active, secret });
+      if (changed) {
+        await audit.record(tx, {
+          action: 'webhook.update',
+          targetType: 'webhook',
+          targetId: id,
+          before: auditView(current),
+          // A new secret reads as *** like the old one: the entry says it changed (a name the log does not mask).
+          after: { ...auditView(changed), ...(secret !== current.secret && { signingKeyRenewed: true }) },
+        });
+      }
+      return changed;
+    });
     if (!updated) throw new AppError('ERR_NO_WEBHOOK_FOUND', NOT_FOUND);
     // Turned back on: what waited goes out now, in order.
     if (updated.active && !current.active) await this.sweep(id);
@@ -104,7 +124,14 @@ export class WebhooksService {
   }
 
   async delete(id: number): Promise<void> {
-    if (!(await this.repo().delete(id))) throw new AppError('ERR_NO_WEBHOOK_FOUND', NOT_FOUND);
+    const deleted = await this.db.transaction(async (tx) => {
+      const repo = new WebhooksRepository(tx);
+      const before = await repo.findDto(id);
+      if (!before || !(await repo.delete(id))) return false;
+      await audit.record(tx, { action: 'webhook.delete', targetType: 'webhook', targetId: id, before: auditView(before) });
+      return true;
+    });
+    if (!deleted) throw new AppError('ERR_NO_WEBHOOK_FOUND', NOT_FOUND);
   }
 
   async deliveries(id: number, pageNumber: number): Promise<WebhookDeliveryListResponse> {
@@ -220,6 +247,11 @@ export class WebhooksService {
     for (const id of ids) await this.queue(id);
     return ids.length;
   }
+}
+
+/** A webhook as the audit log keeps it: its settings (the secret is masked by the log), not its delivery counts. */
+function auditView(webhook: WebhookDto) {
+  return { url: webhook.url, events: webhook.events, active: webhook.active, secret: webhook.secret };
 }
 
 function errorOf(result: WebhookPostResult): string {
