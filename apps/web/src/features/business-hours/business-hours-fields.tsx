@@ -45,7 +45,8 @@ function timeZones(): string[] {
 
 function weekdayName(weekday: number, language: string): string {
   // 2026-11-29 was a Sunday (weekday 0).
-  return new Intl.DateTimeFormat(language, { weekday: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(2026, 10, 29 + weekday)));
+  const name = new Intl.DateTimeFormat(language, { weekday: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(2026, 10, 29 + weekday)));
+  return name.charAt(0).toLocaleUpperCase(language) + name.slice(1);
 }
 
 export interface BusinessHoursFieldsProps<V extends FieldValues & BusinessHoursFormValues> {
@@ -119,7 +120,7 @@ export function BusinessHoursFields<V extends FieldValues & BusinessHoursFormVal
                           sx={{ alignItems: { sm: 'flex-start' } }}
                           data-testid={`business-hours-day-${weekday}`}
                         >
-                          <Typography sx={{ width: { sm: 120 }, flexShrink: 0, pt: { sm: 1 }, textTransform: 'capitalize' }}>{dayName}</Typography>
+                          <Typography sx={{ width: { sm: 120 }, flexShrink: 0, pt: { sm: 1 } }}>{dayName}</Typography>
                           <Stack spacing={1} sx={{ flex: 1 }}>
                             {indexes.length === 0 && (
                               <Typography variant="body2" color="text.secondary" sx={{ pt: { sm: 1 } }}>
