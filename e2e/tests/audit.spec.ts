@@ -67,9 +67,23 @@ test('audit log: who did what, filtered, expanded, exported; admins only', async
   await page.getByRole('button', { name: 'Clear filters' }).click();
   await expect(rows.first()).toBeVisible();
 
-  // 390 px, Portuguese: the drawer is temporary, the table scrolls sideways.
+  // 390 px: one card per entry.
   await page.setViewportSize({ width: 390, height: 800 });
+  await rows.filter({ hasText: 'Sign-in failed' }).first().getByTestId('audit-expand').click();
+  await expect(page.getByTestId('audit-changes').first()).toContainText('reason');
+  await page.mouse.move(380, 780);
+  await shot(page, 'audit-log-en-390');
+
+  // Portuguese at 1280 and 390 px; the drawer is temporary under 600 px.
+  await page.setViewportSize({ width: 1280, height: 800 });
   await setLanguage(page, 'pt');
+  await page.getByLabel('Ação').click();
+  await page.getByRole('option', { name: 'Fila alterada' }).click();
+  await rows.filter({ hasText: String(queue.id) }).first().getByTestId('audit-expand').click();
+  await page.mouse.move(640, 780);
+  await shot(page, 'audit-log-pt');
+  await page.getByRole('button', { name: 'Limpar filtros' }).click();
+  await page.setViewportSize({ width: 390, height: 800 });
   await expect(page.getByRole('heading', { name: 'Auditoria' })).toBeVisible();
   await expect(rows.first()).toBeVisible();
   await rows.filter({ hasText: 'Falha ao entrar' }).first().getByTestId('audit-expand').click();
