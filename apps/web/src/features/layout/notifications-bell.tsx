@@ -11,6 +11,7 @@ import Typography from '@mui/material/Typography';
 import NotificationsIcon from '@mui/icons-material/Notifications';
 import AlternateEmailIcon from '@mui/icons-material/AlternateEmail';
 import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
+import AssignmentIndIcon from '@mui/icons-material/AssignmentInd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStableNavigate } from '../../app/stable-navigate';
@@ -87,7 +88,7 @@ export function NotificationsBell() {
               >
                 <ListItemAvatar>
                   <Avatar src={ticket.contact.profilePicUrl || undefined}>
-                    <SwapHorizIcon />
+                    {by ? <SwapHorizIcon /> : <AssignmentIndIcon />}
                   </Avatar>
                 </ListItemAvatar>
                 <ListItemText
@@ -96,7 +97,8 @@ export function NotificationsBell() {
                       ? t('ticketNotifications.transferred', { name: by.name, contact: ticket.contact.name })
                       : t('autoAssign.assigned', { contact: ticket.contact.name })
                   }
-                  secondary={by ? t('ticketNotifications.transferTitle') : t('autoAssign.bellAssigned')}
+                  secondary={by ? t('ticketNotifications.transferTitle') : previewText(ticket.lastMessage) || t('autoAssign.bellAssigned')}
+                  slotProps={{ secondary: { noWrap: true } }}
                 />
               </ListItemButton>
             ))}
