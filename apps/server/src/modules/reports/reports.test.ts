@@ -233,12 +233,13 @@ describe('reports (issue 36 §6)', () => {
   });
 
   it('refuses a period that ends before it starts, is longer than 366 days or is not a day', async () => {
-    for (const params of [
+    const periods: Record<string, string>[] = [
       { from: '2026-03-05', to: '2026-03-01' },
       { from: '2025-01-01', to: '2026-03-01' },
       { from: '2026-02-30', to: '2026-03-01' },
       { from: '2026-03-01', to: '2026-03-02', timeZone: 'Mars/Olympus' },
-    ]) {
+    ];
+    for (const params of periods) {
       const res = await t.call<{ error: string }>('GET', `/api/reports/attendants?${query(params)}`, { token: t.admin });
       expect(res.status, JSON.stringify(params)).toBe(400);
       expect(res.body.error).toBe('ERR_VALIDATION');
