@@ -10,7 +10,7 @@ import { AuditService } from './audit.service.js';
 const t = useTestApp({
   admin: true,
   user: true,
-  config: { vonageRestUrl: 'http://127.0.0.1:9', providerTimeoutMs: 200, outreachPauseMs: 0 },
+  config: { vonageRestUrl: 'http://127.0.0.1:9', providerTimeoutMs: 200, outreachPauseMs: 0, mediaFetchAllowPrivate: true },
 });
 const nextNumber = phoneNumbers(37_000, 7);
 const ADMIN_IP = '203.0.113.7';
@@ -181,6 +181,48 @@ const cases: Case[] = [
     },
   },
   {
+    action: 'label.update',
+    run: async () => {
+      const created = await t.call('POST', '/api/labels', { ...as, body: { name: uniq('Lu').slice(0, 30), color: '#1273DE' } });
+      const res = await t.call('PUT', `/api/labels/${created.body.id}`, { ...as, body: { color: '#B80000' } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return { targetId: String(created.body.id), before: expect.objectContaining({ color: '#1273DE' }), after: expect.objectContaining({ color: '#B80000' }) };
+    },
+  },
+  {
+    action: 'label.delete',
+    run: async () => {
+      const created = await t.call('POST', '/api/labels', { ...as, body: { name: uniq('Ld').slice(0, 30), color: '#1273DE' } });
+      expect((await t.call('DELETE', `/api/labels/${created.body.id}`, { ...as })).status).toBe(200);
+      return { targetId: String(created.body.id), before: expect.objectContaining({ name: created.body.name }) };
+    },
+  },
+  {
+    action: 'webhook.create',
+    run: async () => {
+      const res = await t.call('POST', '/api/webhooks', { ...as, body: { url: 'http://127.0.0.1:9/audit-hook', events: ['ticket.created'] } });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return { targetType: 'webhook', targetId: String(res.body.id), after: expect.objectContaining({ url: 'http://127.0.0.1:9/audit-hook' }) };
+    },
+  },
+  {
+    action: 'webhook.delete',
+    run: async () => {
+      const created = await t.call('POST', '/api/webhooks', { ...as, body: { url: 'http://127.0.0.1:9/gone-hook', events: ['ticket.created'] } });
+      expect((await t.call('DELETE', `/api/webhooks/${created.body.id}`, { ...as })).status).toBe(200);
+      return { targetId: String(created.body.id), before: expect.objectContaining({ url: 'http://127.0.0.1:9/gone-hook' }) };
+    },
+  },
+  {
+    action: 'quick_answer.update',
+    run: async () => {
+      const created = await t.call('POST', '/api/quickAnswers', { ...as, body: { shortcut: uniq('/qu').replace(/\s/g, ''), message: 'The first text here' } });
+      const res = await t.call('PUT', `/api/quickAnswers/${created.body.id}`, { ...as, body: { shortcut: created.body.shortcut, message: 'The second text here' } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return { targetId: String(created.body.id), before: expect.objectContaining({ message: 'The first text here' }), after: expect.objectContaining({ message: 'The second text here' }) };
+    },
+  },
+  {
     action: 'quick_answer.create',
     run: async () => {
       const res = await t.call('POST', '/api/quickAnswers', { ...as, body: { shortcut: uniq('/qa').replace(/\s/g, ''), message: 'A quick answer text' } });
@@ -262,6 +304,25 @@ const cases: Case[] = [
       const res = await t.call('POST', '/api/campaigns', { ...as, body: { whatsappId: connectionId, kind: 'text', message: 'Promo', numbers: `${nextNumber()}\n${nextNumber()}`, minInterval: 60, maxInterval: 60 } });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       return { targetType: 'campaign', targetId: String(res.body.id), after: expect.objectContaining({ message: 'Promo', recipients: 2 }) };
+    },
+  },
+  {
+    action: 'campaign.pause',
+    run: async () => {
+      const created = await t.call('POST', '/api/campaigns', { ...as, body: { whatsappId: connectionId, kind: 'text', message: 'Hold', numbers: nextNumber(), minInterval: 60, maxInterval: 60 } });
+      const res = await t.call('POST', `/api/campaigns/${created.body.id}/pause`, { ...as });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return { targetId: String(created.body.id), after: { status: 'paused' } };
+    },
+  },
+  {
+    action: 'campaign.start',
+    run: async () => {
+      const created = await t.call('POST', '/api/campaigns', { ...as, body: { whatsappId: connectionId, kind: 'text', message: 'Go on', numbers: nextNumber(), minInterval: 60, maxInterval: 60 } });
+      await t.call('POST', `/api/campaigns/${created.body.id}/pause`, { ...as });
+      const res = await t.call('POST', `/api/campaigns/${created.body.id}/resume`, { ...as });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return { targetId: String(created.body.id), before: { status: 'paused' }, after: { status: 'running' } };
     },
   },
   {
