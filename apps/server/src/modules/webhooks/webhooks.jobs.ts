@@ -6,7 +6,8 @@ import type { WebhooksService } from './webhooks.service.js';
 /**
  * Webhook deliveries (decision 0045): one job per attempt (`webhooks.deliver`, the delivery's own retries are its
  * rows' `next_attempt_at`, not pg-boss's), and a sweep every minute, once across processes, that queues the due
- * deliveries again (a job lost with its process, a webhook turned back on).
+ * deliveries again (a job lost with its process, a webhook turned back on); each night, the log's ended deliveries
+ * older than 30 days are deleted.
  */
 export async function registerWebhookJobs(jobs: JobQueue, webhooks: WebhooksService): Promise<void> {
   const deliver: JobDefinition<typeof WebhookDeliveryJob> = {
@@ -27,9 +28,17 @@ export async function registerWebhookJobs(jobs: JobQueue, webhooks: WebhooksServ
     handler: async () => ({ queued: await webhooks.sweep() }),
     retryLimit: 1,
   };
+  const prune: JobDefinition<z.ZodObject> = {
+    name: 'webhooks.prune',
+    payload: z.object({}),
+    handler: async () => ({ deleted: await webhooks.prune() }),
+    retryLimit: 1,
+  };
   await jobs.register(deliver);
   await jobs.register(sweep);
+  await jobs.register(prune);
   await jobs.schedule(sweep, '* * * * *', {});
+  await jobs.schedule(prune, '23 3 * * *', {});
   webhooks.useQueue(async (deliveryId, startAfter) => {
     await jobs.send(deliver, { deliveryId }, startAfter ? { startAfter } : {});
   });

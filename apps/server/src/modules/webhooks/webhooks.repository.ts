@@ -279,6 +279,15 @@ export class WebhooksRepository {
     return row?.id ?? null;
   }
 
+  /** Deletes up to `limit` ended deliveries (delivered or failed) older than `before`; answers how many. */
+  async pruneEnded(before: Date, limit: number): Promise<number> {
+    const result = await this.db.execute(sql`
+      delete from webhook_deliveries where id in (
+        select id from webhook_deliveries where status <> 'pending' and created_at < ${before.toISOString()}::timestamptz order by id limit ${limit}
+      ) returning id`);
+    return rowsOf<{ id: string }>(result).length;
+  }
+
   /** Pending deliveries due by `now` that are first in their line, of active webhooks (a sweep re-queues them). */
   async dueHeads(now: Date, limit: number, webhookId?: number): Promise<number[]> {
     const result = await this.db.execute(sql`

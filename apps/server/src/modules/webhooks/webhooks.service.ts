@@ -241,6 +241,17 @@ export class WebhooksService {
     }
   }
 
+  /** The log keeps ended deliveries for 30 days (a daily job); those still waiting stay whatever their age. */
+  async prune(keepDays = 30): Promise<number> {
+    const before = new Date(this.clock().getTime() - keepDays * 24 * 60 * 60_000);
+    let total = 0;
+    for (;;) {
+      const deleted = await this.repo().pruneEnded(before, 5000);
+      total += deleted;
+      if (deleted < 5000) return total;
+    }
+  }
+
   /** Queues every due delivery first in its line (after a restart, a lost job, a webhook turned back on). */
   async sweep(webhookId?: number): Promise<number> {
     const ids = await this.repo().dueHeads(this.clock(), 1000, webhookId);

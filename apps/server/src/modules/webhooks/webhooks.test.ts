@@ -296,6 +296,12 @@ describe('outgoing webhooks: delivery', () => {
     const deliveries = await t.call<WebhookDeliveryListResponse>('GET', `/api/webhooks/${hook.id}/deliveries`, { token: t.admin });
     expect(deliveries.body.deliveries.find((d) => d.id === first)).toMatchObject({ status: 'failed', attempts: 2, responseCode: 500 });
     expect(rx.got).toHaveLength(0);
+
+    // The log keeps ended deliveries 30 days; the one still waiting stays.
+    now = new Date('2099-04-01T12:00:01Z');
+    expect(await service.prune()).toBeGreaterThanOrEqual(1);
+    const kept = await t.call<WebhookDeliveryListResponse>('GET', `/api/webhooks/${hook.id}/deliveries`, { token: t.admin });
+    expect(kept.body.deliveries.map((d) => [d.id, d.status])).toEqual([[second, 'pending']]);
     await t.call('DELETE', `/api/webhooks/${hook.id}`, { token: t.admin });
   });
 
