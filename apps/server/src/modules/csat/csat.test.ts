@@ -121,6 +121,21 @@ describe('the satisfaction survey', () => {
     expect((await ticket(first.id)).csat).toMatchObject({ rating: 2, comment: null });
   });
 
+  it('asks no group, and nobody whose ticket was closed by Close all', async () => {
+    const groupId = `1203630${Date.now()}@g.us`;
+    const group = await inbound(t, connection.id, { from: phone(), body: 'hi all', groupId, groupName: 'Team chat' });
+    expect(group.isGroup).toBe(true);
+    expect((await t.call('PUT', `/api/tickets/${group.id}`, { token: t.admin, body: { status: 'open' } })).status).toBe(200);
+    expect((await t.call('PUT', `/api/tickets/${group.id}`, { token: t.admin, body: { status: 'closed' } })).status).toBe(200);
+    const from = phone();
+    const bulk = await inbound(t, connection.id, { from, body: 'hello' });
+    expect((await t.call('POST', '/api/ticketsClosed', { token: t.admin, body: { showAll: true } })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await outbox(t, connection.id, from)).toEqual([]);
+    const asked = await queryRows<{ id: number }>(t, sql`select id from tickets where id in (${group.id}, ${bulk.id}) and csat_requested_at is not null`);
+    expect(asked).toEqual([]);
+  });
+
   it('shows an attendant outside the queue none of it', async () => {
     const from = phone();
     const first = await resolvedTicket(from);
