@@ -10,6 +10,7 @@
  * in-process with a query logger and explains (ANALYZE, BUFFERS) the statement that computes its figures.
  * `runReportsBench` and `reportsBenchMarkdown` are what `npm run bench` (bench/run.ts) calls.
  */
+import { cpus, loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -52,6 +53,8 @@ export interface ReportsBenchRow {
 
 export interface ReportsBenchResult {
   database: string;
+  /** The same load on GET /api/health (no database, no token) just before: how busy the machine was. */
+  baseline: ReportsBenchRow[];
   period: { from: string; to: string };
   seconds: number;
   rows: ReportsBenchRow[];
@@ -123,7 +126,13 @@ export async function runReportsBench(options: ReportsBenchOptions): Promise<Rep
   const p = period();
   const server = await startServer({ database: options.database, entry: options.serverEntry });
   const rows: ReportsBenchRow[] = [];
+  const baseline: ReportsBenchRow[] = [];
   try {
+    for (const connections of options.connections ?? [2, 16]) {
+      const r = await autocannon({ url: `${server.baseUrl}/api/health`, connections, duration: Math.min(5, seconds) });
+      baseline.push({ title: 'GET /api/health (baseline)', connections, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx + r.timeouts });
+      console.error(`  baseline @${connections}: ${baseline.at(-1)!.rps} req/s, p50 ${baseline.at(-1)!.p50} ms, p99 ${baseline.at(-1)!.p99} ms`);
+    }
     const tokens = {
       admin: await signIn(server.baseUrl, 'admin@bench.local', SEED_PASSWORD),
       attendant: await signIn(server.baseUrl, 'attendant1@bench.local', SEED_PASSWORD),
@@ -143,7 +152,7 @@ export async function runReportsBench(options: ReportsBenchOptions): Promise<Rep
     await server.stop();
   }
   const plans = options.explain === false ? [] : await explainAll(options.database, p);
-  return { database: options.database.kind === 'postgres' ? 'PostgreSQL on loopback' : 'embedded PGlite', period: p, seconds, rows, plans };
+  return { database: options.database.kind === 'postgres' ? 'PostgreSQL on loopback' : 'embedded PGlite', baseline, period: p, seconds, rows, plans };
 }
 
 export function reportsBenchMarkdown(result: ReportsBenchResult, heading = '### Reports (issue 36 §6), 30 days'): string {
@@ -154,7 +163,10 @@ export function reportsBenchMarkdown(result: ReportsBenchResult, heading = '### 
     '',
     '| report | connections | req/s | p50 ms | p99 ms | errors | target p99 |',
     '|---|---:|---:|---:|---:|---:|---|',
+    ...result.baseline.map((r) => `| ${r.title} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | |`),
     ...result.rows.map((r) => `| ${r.title} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.p99 <= TARGET_P99_MS && r.errors === 0 ? 'met' : '**missed**'} (≤ ${TARGET_P99_MS} ms) |`),
+    '',
+    `Load average when the run ended: ${loadavg().map((n) => n.toFixed(1)).join(', ')} (${cpus().length} cores).`,
   ];
   if (result.plans.length > 0) {
     lines.push('', 'The figures statement of each report (EXPLAIN ANALYZE, BUFFERS):', '');
