@@ -18,7 +18,7 @@ describe('the reports page period', () => {
     expect(formatDuration(5400, 'en-US')).toBe('1 hr 30 min');
     expect(formatDuration(90061, 'en-US')).toBe('1 day 1 hr');
     expect(formatDuration(3600, 'pt-BR')).toBe('1 h');
-    expect(formatDuration(0, 'en-US')).toBe('0s');
+    expect(formatDuration(0, 'en-US')).toBe('0 sec');
   });
 });
 

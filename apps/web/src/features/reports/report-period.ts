@@ -32,7 +32,7 @@ export function formatDuration(seconds: number | null, locale: string): string {
     [total % 60, 'second'],
   ];
   const first = parts.findIndex(([n]) => n > 0);
-  if (first < 0) return new Intl.NumberFormat(locale, { style: 'unit', unit: 'second', unitDisplay: 'narrow' }).format(0);
+  if (first < 0) return new Intl.NumberFormat(locale, { style: 'unit', unit: 'second', unitDisplay: 'short' }).format(0);
   return parts
     .slice(first, first + 2)
     .filter(([n]) => n > 0)
