@@ -4,16 +4,17 @@ import { get, type FieldError } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { translateValidation } from '../../i18n/validation-message';
 
-/** The code of the authenticator app (six digits, the phone's keypad, the browser may fill it), or a recovery code. */
+/** The code of the authenticator app (six digits, the phone's keypad, the browser may fill it), or also a recovery code. */
 export function CodeField<V extends FieldValues>({
   form,
   name,
-  recovery = false,
+  either = false,
   autoFocus = false,
 }: {
   form: UseFormReturn<V>;
   name: Path<V>;
-  recovery?: boolean;
+  /** A code of the app or a recovery code (turning it off): no digits-only keypad. */
+  either?: boolean;
   autoFocus?: boolean;
 }) {
   const { t } = useTranslation();
@@ -21,13 +22,13 @@ export function CodeField<V extends FieldValues>({
   return (
     <TextField
       {...form.register(name)}
-      label={recovery ? t('mfa.recoveryCode') : t('mfa.code')}
-      helperText={translateValidation(t, error?.message) || (recovery ? t('mfa.recoveryCodeHelp') : t('mfa.codeHelp'))}
+      label={t('mfa.code')}
+      helperText={translateValidation(t, error?.message) || (either ? t('mfa.codeOrRecoveryHelp') : t('mfa.codeHelp'))}
       error={!!error}
       fullWidth
       autoFocus={autoFocus}
-      autoComplete={recovery ? 'off' : 'one-time-code'}
-      slotProps={{ htmlInput: recovery ? { spellCheck: false, 'data-testid': 'mfa-code' } : { inputMode: 'numeric', maxLength: 7, 'data-testid': 'mfa-code' } }}
+      autoComplete={either ? 'off' : 'one-time-code'}
+      slotProps={{ htmlInput: either ? { spellCheck: false, 'data-testid': 'mfa-code' } : { inputMode: 'numeric', 'data-testid': 'mfa-code' } }}
     />
   );
 }

@@ -52,7 +52,7 @@ export function MfaDisable({ onDone }: { onDone: () => void }) {
         error={!!form.formState.errors.password}
         helperText={translateValidation(t, form.formState.errors.password?.message)}
       />
-      <CodeField form={form} name="code" />
+      <CodeField form={form} name="code" either />
       <Button type="submit" color="error" variant="outlined" data-testid="mfa-disable">
         {t('mfa.disable.submit')}
       </Button>

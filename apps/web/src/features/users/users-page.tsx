@@ -1,3 +1,4 @@
+import type { UserDto } from '@wadesk/contracts';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -5,7 +6,7 @@ import { DataTable } from '../../components/data-table';
 import { ListPage } from '../../components/list-page';
 import { useListSearch } from '../../hooks/use-list-search';
 import { useAuth } from '../auth/auth-context';
-import { ResetMfaAction } from '../mfa/reset-mfa-action';
+import { ResetMfaButton, ResetMfaDialog } from '../mfa/reset-mfa-action';
 import { UserModal } from './user-modal';
 import { USER_SEARCH_MIN_LENGTH, useUserActions, useUsersList, useUsersLiveUpdates } from './users-api';
 
@@ -14,6 +15,7 @@ export function UsersPage() {
   const search = useListSearch(USER_SEARCH_MIN_LENGTH);
   const list = useUsersList(search.param);
   const [modal, setModal] = useState<{ userId?: number } | null>(null);
+  const [mfaReset, setMfaReset] = useState<UserDto | null>(null);
   useUsersLiveUpdates();
   const { remove } = useUserActions();
   const { user: me } = useAuth();
@@ -47,7 +49,7 @@ export function UsersPage() {
         paging={list}
         noWrap
         actions={{
-          extra: (u) => <ResetMfaAction user={u} />,
+          extra: (u) => <ResetMfaButton user={u} onClick={setMfaReset} />,
           edit: { label: (u) => t('users.editUser', { name: u.name }), onClick: (u) => setModal({ userId: u.id }) },
           delete: {
             label: (u) => t('users.deleteUser', { name: u.name }),
@@ -60,6 +62,7 @@ export function UsersPage() {
           },
         }}
       />
+      {mfaReset && <ResetMfaDialog user={mfaReset} onClose={() => setMfaReset(null)} />}
       {modal && <UserModal open onClose={() => setModal(null)} userId={modal.userId} />}
     </ListPage>
   );
