@@ -4,10 +4,14 @@
  * `setseed()` fixes random() and every statement runs on one connection (pool of 1, or PGlite).
  *
  * Shape: two connections, four queues, an admin and seven attendants; 10 % of contacts with accented names, a third
- * with extra info (a CPF, a tenth also a customer code); the newest tenth of the tickets holds the active ones (4 %
- * open, 3 % pending, each contact at most one), the rest closed; message counts per ticket heavy-tailed (1 to ~1,000), lengths from one word to ~80, a vocabulary drawn
- * Zipf-like (common words in a tenth of the messages) plus rare words in a handful; dates over a year; unread counts
- * on active tickets matching their unread messages; last_message is the ticket's newest message.
+ * with extra info (a CPF, a tenth also a customer code); the newest 30 % of the tickets are the active ones (20 %
+ * of all open, 10 % pending, each contact at most one), the rest closed; forty contacts with about seventy tickets
+ * each; message counts per ticket heavy-tailed (1 to ~1,000) and one open ticket of 10,000 messages; 30 % of the
+ * messages with media, 5 % quoting an earlier one, 2 % reactions; lengths from one word to ~80, a vocabulary drawn
+ * Zipf-like (common words in a tenth of the messages) plus rare words in a handful; word and name ladders (issue 35
+ * item 4: a word in exactly 1, 10, … 300,000 messages, another in exactly 1 … 50,000 tickets, a surname in 1 … 10,000
+ * contacts) so that search is measured across every frequency; dates over a year; unread counts on active tickets
+ * matching their unread messages; last_message is the ticket's newest message.
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { hashPassword } from '../../apps/server/src/modules/auth/password.js';
@@ -21,6 +25,33 @@ export const RARE_WORDS = [
   'xylofone', 'ornitorrinco', 'paralelepípedo', 'quindim', 'caleidoscópio', 'berimbau', 'pirilampo', 'zabumba',
   'jabuticabeira', 'catavento', 'esdrúxulo', 'pitomba', 'muçarela', 'serelepe', 'tamanduá', 'abajur',
 ];
+
+/** Issue 35 item 4: words each found in exactly this many messages (at scale 1), placed at random. */
+export const MESSAGE_LADDER: [word: string, messages: number][] = [
+  ['ladmone', 1], ['ladmten', 10], ['ladmhundred', 100], ['ladmthousand', 1_000], ['ladmkilo', 1_001],
+  ['ladmfivek', 5_000], ['ladmfiftyk', 50_000], ['ladmthreehk', 300_000],
+];
+
+/** Words each found in one message of exactly this many tickets (at scale 1). */
+export const TICKET_LADDER: [word: string, tickets: number][] = [
+  ['ladtone', 1], ['ladtten', 10], ['ladthundred', 100], ['ladtthousand', 1_000], ['ladtkilo', 1_001],
+  ['ladtfivek', 5_000], ['ladtfiftyk', 50_000],
+];
+
+/** Surnames each carried by exactly this many contacts (at scale 1): contact search from 1 to 10,000 matches. */
+export const NAME_LADDER: [surname: string, contacts: number][] = [
+  ['Zanoni', 1], ['Quevedo', 10], ['Ubiratan', 100], ['Wanderley', 1_000], ['Yamamoto', 10_000],
+];
+
+/** A ladder step's count at a scale (at least one). */
+export function ladderCount(count: number, scale: number): number {
+  return Math.max(1, Math.round(count * scale));
+}
+
+/** The open ticket of 10,000 messages (at scale 1; its share of the messages at other scales). */
+export function hugeTicketId(tickets: number): number {
+  return tickets - 7;
+}
 
 /** Ordered most common first: word i is drawn with probability ∝ the slope of x^2.2 at i/n (Zipf-like). */
 export const VOCABULARY = [
@@ -179,9 +210,12 @@ export async function seedDataSet(db: Database, scale: number, log: (line: strin
   await step('ticket plan', sql`
     create temp table seed_plan as
     with base as (
-      select g as id, 1 + (g - 1) % ${lit(C)} as contact_id,
+      select g as id,
+             -- Forty contacts with many tickets (about seventy each at scale 1), all closed ones.
+             case when g <= ${lit(Math.floor(T * 0.7))} and g % 25 = 0 then 1 + (g / 25) % 40 else 1 + (g - 1) % ${lit(C)} end as contact_id,
              case when random() < 0.9 then 1 else 2 end as whatsapp_id,
-             least(power(1 - random(), -1 / 1.5), 400) as w,
+             -- Weight ~3,100 gives one ticket 10,000 messages at 900,000 to share (a weight unit is ~3.2 messages).
+             case when g = ${lit(hugeTicketId(T))} then 3100 else least(power(1 - random(), -1 / 1.5), 400) end as w,
              1 + floor(random() * 30)::int as gap_minutes,
              random() as r_status, random() as r_queue, random() as r_user, random() as r_unread, random() as r_time
       from generate_series(1, ${lit(T)}) g),
@@ -189,8 +223,9 @@ export async function seedDataSet(db: Database, scale: number, log: (line: strin
     alloc as (select *, round(${lit(M - T)}::float8 * cw / tw)::int as hi from cum),
     sized as (select *, 1 + hi - coalesce(lag(hi) over (order by id), 0) as n, id + coalesce(lag(hi) over (order by id), 0) as first_msg from alloc),
     st as (
-      select *, case when id > ${lit(T)} - ${lit(Math.floor(T / 10))} and r_status < 0.4 then 'open'
-                     when id > ${lit(T)} - ${lit(Math.floor(T / 10))} and r_status < 0.7 then 'pending'
+      select *, case when id = ${lit(hugeTicketId(T))} then 'open'
+                     when id > ${lit(T - Math.floor((T * 3) / 10))} and r_status < 2.0 / 3 then 'open'
+                     when id > ${lit(T - Math.floor((T * 3) / 10))} then 'pending'
                      else 'closed' end as status
       from sized)
     select id, contact_id, whatsapp_id, n, first_msg, gap_minutes, status,
@@ -217,13 +252,14 @@ export async function seedDataSet(db: Database, scale: number, log: (line: strin
   // Messages, in ten slices of tickets (progress). Message k of a ticket: the first from the contact; the last
   // `unread` ones from the contact and unread; the rest 45 % from the desk (the attendant, or the automatic
   // greeting on a pending ticket). Length: half 1–5 words, 40 % 6–20, a tenth 21–80; 0.03 % carry a rare word,
-  // 4 % an order code.
+  // 4 % an order code; 30 % carry media (the text their caption): pictures, voice notes, documents, videos.
   const slices = 10;
   for (let s = 0; s < slices; s++) {
     const from = Math.floor((T * s) / slices) + 1;
     const to = Math.floor((T * (s + 1)) / slices);
     await step(`messages of tickets ${from}–${to}`, sql`
-      insert into messages (channel_message_id, whatsapp_id, ticket_id, contact_id, body, from_me, read, ack, sender_kind, sent_by_user_id, created_at, updated_at)
+      insert into messages (channel_message_id, whatsapp_id, ticket_id, contact_id, body, from_me, read, ack, sender_kind, sent_by_user_id,
+                            media_type, media_url, media_duration, created_at, updated_at)
       select 'BENCH' || (p.first_msg + k - 1), p.whatsapp_id, p.id, p.contact_id,
              (select string_agg((${textArray(VOCABULARY)})[1 + floor(power(random(), 2.2) * ${lit(VOCABULARY.length)})::int], ' ')
               from generate_series(1, r.len))
@@ -232,6 +268,9 @@ export async function seedDataSet(db: Database, scale: number, log: (line: strin
              r.from_me, not r.unread, case when r.from_me then 3 else 0 end,
              case when not r.from_me then 'contact' when p.status = 'pending' then 'auto' else 'user' end,
              case when r.from_me and p.status <> 'pending' then p.user_id end,
+             r.media_type,
+             case when r.media_type is not null then 'bench/' || (p.first_msg + k - 1) || case r.media_type when 'image' then '.jpg' when 'audio' then '.ogg' when 'video' then '.mp4' else '.pdf' end end,
+             case when r.media_type = 'audio' then 2 + floor(r.jitter * 90)::int end,
              p.last_at - interval '1 minute' * p.gap_minutes * (p.n - k) + interval '1 second' * floor(r.jitter * 50),
              p.last_at - interval '1 minute' * p.gap_minutes * (p.n - k) + interval '1 second' * floor(r.jitter * 50)
       from seed_plan p
@@ -240,10 +279,44 @@ export async function seedDataSet(db: Database, scale: number, log: (line: strin
         select k > p.n - p.unread as unread,
                k > 1 and k <= p.n - p.unread and random() < 0.45 as from_me,
                case when lr < 0.5 then 1 + floor(random() * 5) when lr < 0.9 then 6 + floor(random() * 15) else 21 + floor(random() * 60) end::int as len,
-               random() as rare, random() as code, random() as jitter
-        from (select random() as lr, k as _k) x) r
+               random() as rare, random() as code, random() as jitter,
+               case when media < 0.3 then (array['image','image','image','image','audio','audio','audio','document','document','video'])[1 + floor(media * 33.3)::int] end as media_type
+        from (select random() as lr, random() as media, k as _k) x) r
       where p.id between ${lit(from)} and ${lit(to)}
       order by p.id, k`);
+  }
+
+  // Quotes and reactions: 5 % of the messages after a ticket's first quote the one before them; 2 % are reactions
+  // (one emoji replying to the message before, as the Cloud API's inbound reactions are stored).
+  await step('quotes and reactions', sql`
+    with pick as (
+      select id, lag(id) over (partition by ticket_id order by created_at, id) as prev, random() as r from messages)
+    update messages m
+    set quoted_msg_id = pick.prev,
+        body = case when pick.r < 0.02 then ${pick(['👍', '❤️', '😂', '🙏'])} else m.body end,
+        media_type = case when pick.r < 0.02 then null else m.media_type end,
+        media_url = case when pick.r < 0.02 then null else m.media_url end,
+        media_duration = case when pick.r < 0.02 then null else m.media_duration end
+    from pick where pick.id = m.id and pick.prev is not null and pick.r < 0.07`);
+
+  // The ladders (issue 35 item 4): each word added to exactly that many messages (or to the first message of exactly
+  // that many tickets), never to a reaction; ticket_search learns the word for those tickets (its trigger sees inserts).
+  const addWord = (word: string, chosen: SQL) => sql`
+    with chosen as materialized (${chosen}),
+         changed as (update messages m set body = m.body || ' ' || ${word} from chosen where m.id = chosen.id returning m.ticket_id)
+    update ticket_search s set words = s.words || search_words(${word}) where s.ticket_id in (select ticket_id from changed)`;
+  for (const [word, count] of MESSAGE_LADDER) {
+    await step(`"${word}" in ${ladderCount(count, scale)} messages`, addWord(word, sql`
+      select id from messages where quoted_msg_id is null order by random() limit ${lit(Math.min(ladderCount(count, scale), Math.floor(M * 0.9)))}`));
+  }
+  for (const [word, count] of TICKET_LADDER) {
+    await step(`"${word}" in ${ladderCount(count, scale)} tickets`, addWord(word, sql`
+      select (select m.id from messages m where m.ticket_id = t.id order by m.created_at, m.id limit 1) as id from tickets t order by random() limit ${lit(Math.min(ladderCount(count, scale), T))}`));
+  }
+  for (const [surname, count] of NAME_LADDER) {
+    await step(`"${surname}" in ${ladderCount(count, scale)} contacts`, sql`
+      update contacts set name = name || ' ' || ${surname}
+      where id in (select id from contacts order by random() limit ${lit(Math.min(ladderCount(count, scale), C))})`);
   }
 
   await step('last_message', sql`

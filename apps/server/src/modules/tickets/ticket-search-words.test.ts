@@ -105,4 +105,30 @@ describe('ticket search by words', () => {
     expect(last.body).toMatchObject({ count: 1000, hasMore: false });
     expect(ids(last.body)).toEqual(expected.slice(1080));
   });
+
+  it('a word in hundreds of older tickets: the candidates hashed, the same order, count and pages (issue 35 item 1)', async () => {
+    // 3,000 tickets newer than any other; the word in 600 of them, none among the newest 1,000, so that probing the
+    // newest tickets finds no page and the search hashes its candidates instead.
+    await queryRows(t, sql`insert into contacts (name, number) select 'Mid ' || g, '5521980' || lpad(g::text, 6, '0') from generate_series(1, 3000) g`);
+    await queryRows(t, sql`
+      insert into tickets (status, contact_id, whatsapp_id, updated_at)
+      select 'closed', c.id, ${conn.id}, now() + interval '1 day' - (c.id || ' seconds')::interval from contacts c where c.name like 'Mid %'`);
+    await queryRows(t, sql`
+      insert into messages (channel_message_id, whatsapp_id, ticket_id, contact_id, body)
+      select 'mid-' || t.id, ${conn.id}, t.id, t.contact_id,
+             case when substr(c.name, 5)::int > 1000 and substr(c.name, 5)::int % 10 < 3 then 'um vagalume na varanda' else 'nada aqui' end
+      from tickets t join contacts c on c.id = t.contact_id where c.name like 'Mid %'`);
+    const expected = (await queryRows<{ id: number }>(t, sql`
+      select t.id from tickets t join ticket_search s on s.ticket_id = t.id where s.words @@ search_query('vagalume') order by t.updated_at desc, t.id desc`)).map((r) => r.id);
+    expect(expected).toHaveLength(600);
+    const first = await search('vagalume');
+    expect(first.body).toMatchObject({ count: 600, hasMore: true });
+    expect(ids(first.body)).toEqual(expected.slice(0, 40));
+    expect(first.body.tickets[0]!.searchMatch?.text).toBe('um vagalume na varanda');
+    const second = await search('vagalume', 2);
+    expect(ids(second.body)).toEqual(expected.slice(40, 80));
+    const last = await search('vagalume', 15);
+    expect(last.body).toMatchObject({ count: 600, hasMore: false });
+    expect(ids(last.body)).toEqual(expected.slice(560));
+  });
 });

@@ -145,6 +145,15 @@ export interface TicketPage {
 /** A search counts its tickets up to this many (decision 0012); beyond, the pages go on while count stays here. */
 export const SEARCH_COUNT_CAP = 1000;
 
+/** Up to this many candidates a search reads them all (see TicketsRepository.search). */
+export const SEARCH_FEW_CAP = 1000;
+
+/** How many of a found ticket's newest messages are looked through for the excerpt of its match. */
+export const SEARCH_EXCERPT_DEPTH = 1000;
+
+/** How many of the newest tickets a search probes one by one before it hashes the candidates instead. */
+export const SEARCH_PROBE_WALK = 600;
+
 /** The only file that queries tickets. */
 export class TicketsRepository {
   constructor(private readonly db: Executor) {}
@@ -291,44 +300,94 @@ export class TicketsRepository {
   /**
    * Tickets whose protocol is the text, or whose contact's name or number contains the text (ignoring case and accents, trigram indexes), or
    * whose messages hold every word of it as a word prefix (ticket_search, one GIN index: decision 0012).
-   * Few candidates (at most SEARCH_COUNT_CAP by either way): all of them are filtered, counted and sorted.
-   * Many (a common word): the tickets are walked newest change first and each is probed, which finds a page
-   * after a few dozen probes; the count then stops at SEARCH_COUNT_CAP.
+   * How the page is found depends on how many tickets match (decision 0037, issue 35 item 1): the cost of each way
+   * grows with the matches or with their rarity, and each is used where it is cheap, so that no frequency falls
+   * off a cliff:
+   * - few (at most SEARCH_FEW_CAP candidates by either way): all of them are filtered, counted and sorted;
+   * - common (a page among the newest SEARCH_PROBE_WALK tickets): those tickets are walked newest change first and each
+   *   probed in ticket_search, which fills a page after a few dozen probes;
+   * - in between: the candidates' ids are hashed once and the tickets walked newest first against the hash.
+   * Beyond the few, the count stops at SEARCH_COUNT_CAP and is read from the candidates, never by walking tickets.
    */
   private async search(filter: TicketListFilter, page: number, pageSize: number): Promise<TicketPage> {
     const search = filter.search!;
     // The contact's name or number, or the ticket's protocol number (whole, in any letter case: issue 15).
     const contactIds = sql`select c.id from contacts c where c.name_folded like ${foldedPattern(search)} or c.number like ${containsPattern(search)}`;
     const protocol = sql`lower(${search.trim()})`;
-    const byContact = sql`(${tickets.contactId} in (${contactIds}) or lower(${tickets.protocol}) = ${protocol})`;
     // The same tickets as two index reads (contact, protocol): an OR of the two would read every ticket.
     const byContactIds = sql`select t.id from tickets t where t.contact_id in (${contactIds}) union all select t.id from tickets t where lower(t.protocol) = ${protocol}`;
     const words = sql`search_query(${search})`;
+    const byWordIds = sql`select s.ticket_id from ticket_search s where s.words @@ ${words}`;
+    const candidateIds = sql`${byContactIds} union ${byWordIds}`;
     const limitPlusOne = SEARCH_COUNT_CAP + 1;
     const [candidates] = rowsOf<{ by_contact: number; by_words: number }>(
       await this.db.execute(sql`
         select (select count(*) from (${byContactIds} limit ${limitPlusOne}) a)::int as by_contact,
-               (select count(*) from (select 1 from ticket_search s where s.words @@ ${words} limit ${limitPlusOne}) b)::int as by_words`),
+               (select count(*) from (${byWordIds} limit ${limitPlusOne}) b)::int as by_words`),
     );
-    const few = candidates!.by_contact + candidates!.by_words <= SEARCH_COUNT_CAP;
-    const matches = few
-      ? sql`${tickets.id} in (${byContactIds} union select s.ticket_id from ticket_search s where s.words @@ ${words})`
-      : // A scalar subquery, so that each walked ticket is probed (an EXISTS here would be hashed: all matches read).
-        sql`(${byContact} or (select s.words from ticket_search s where s.ticket_id = ${tickets.id}) @@ ${words})`;
-    const where = and(this.where(filter), matches);
-    const rows = await this.db
-      .select({ id: tickets.id })
-      .from(tickets)
-      .where(where)
-      .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-      .limit(pageSize + 1)
-      .offset((page - 1) * pageSize);
-    const [total] = rowsOf<{ n: number }>(
-      await this.db.execute(sql`select count(*)::int as n from (select 1 from ${tickets} where ${where} limit ${few ? null : SEARCH_COUNT_CAP}) m`),
-    );
+    const filterWhere = this.where(filter);
+    const offset = (page - 1) * pageSize;
+    const wanted = offset + pageSize + 1;
+    const byContact = sql`(${tickets.contactId} in (${contactIds}) or lower(${tickets.protocol}) = ${protocol})`;
+
+    let rows: { id: number }[];
+    let count: number;
+    if (candidates!.by_contact + candidates!.by_words <= SEARCH_FEW_CAP) {
+      // Few: every candidate read once, filtered, sorted and counted exactly.
+      const matches = sql`${tickets.id} in (${candidateIds})`;
+      rows = await this.db
+        .select({ id: tickets.id })
+        .from(tickets)
+        .where(and(filterWhere, matches))
+        .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+        .limit(pageSize + 1)
+        .offset(offset);
+      const [total] = rowsOf<{ n: number }>(await this.db.execute(sql`select count(*)::int as n from ${tickets} where ${and(filterWhere, matches)}`));
+      count = total?.n ?? 0;
+    } else {
+      // Common words fill a page among the newest tickets: those are walked newest change first, each probed (a
+      // scalar subquery, so that each walked ticket is probed; an EXISTS would be hashed, all matches read), and the
+      // walk stops at the page's last match. At most SEARCH_PROBE_WALK tickets past the offset: a rarer word falls
+      // through to its candidates hashed once and the tickets walked against the hash (hashed subplans in the OR).
+      const probed = sql`(${byContact} or (select s.words from ticket_search s where s.ticket_id = ${tickets.id}) @@ ${words})`;
+      const hits = rowsOf<{ id: number }>(
+        await this.db.execute(sql`
+          select w.id from (
+            select ${tickets.id} as id, ${probed} as hit from ${tickets} ${filterWhere ? sql`where ${filterWhere}` : sql``}
+            order by ${tickets.updatedAt} desc, ${tickets.id} desc limit ${SEARCH_PROBE_WALK + offset}) w
+          where w.hit limit ${wanted}`),
+      );
+      rows =
+        hits.length >= wanted
+          ? hits.slice(offset).map((r) => ({ id: Number(r.id) }))
+          : await this.db
+              .select({ id: tickets.id })
+              .from(tickets)
+              .where(and(filterWhere, sql`(${byContact} or ${tickets.id} in (${byWordIds}))`))
+              .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+              .limit(pageSize + 1)
+              .offset(offset);
+      // The count stops at SEARCH_COUNT_CAP. Unfiltered, the candidates' count said it already; filtered, the
+      // candidates are read until that many pass (the tickets walked to count a word in a thousand of them read
+      // every ticket: issue 35's cliff). By contact first, then by words on tickets not found by contact.
+      if (!filterWhere && (candidates!.by_contact > SEARCH_COUNT_CAP || candidates!.by_words > SEARCH_COUNT_CAP)) {
+        count = SEARCH_COUNT_CAP;
+      } else {
+        const [total] = rowsOf<{ n: number }>(
+          await this.db.execute(sql`
+            select count(*)::int as n from (
+              select ${tickets.id} from ${tickets} where ${and(filterWhere, sql`${tickets.id} in (${byContactIds})`)}
+              union all
+              select ${tickets.id} from ticket_search s join ${tickets} on ${tickets.id} = s.ticket_id
+              where ${and(filterWhere, sql`s.words @@ ${words}`, sql`not coalesce(${byContact}, false)`)}
+              limit ${SEARCH_COUNT_CAP}) m`),
+        );
+        count = total?.n ?? 0;
+      }
+    }
     const found = await this.findDtos(rows.slice(0, pageSize).map((r) => r.id));
     await this.attachSearchMatches(found, search);
-    return { tickets: found, count: total?.n ?? 0, hasMore: rows.length > pageSize };
+    return { tickets: found, count, hasMore: rows.length > pageSize };
   }
 
   /**
@@ -347,8 +406,15 @@ export class TicketsRepository {
       select p.id as ticket_id, hit.id as message_id, hit.body
       from unnest(${intArrayParam(page.map((t) => t.id))}::int[]) as p(id)
       cross join lateral (
-        select m.id, m.body from messages m
-        where m.ticket_id = p.id and not m.is_deleted and (${anyWord})
+        select m.id, m.body from (
+          -- Only the newest messages are looked through (a word only in the first of 10,000 messages cost 20 ms a
+          -- ticket, issue 35): an older match still finds the ticket, shown with its last message.
+          select m.id, m.body, m.created_at from messages m
+          where m.ticket_id = p.id and not m.is_deleted
+          order by m.created_at desc, m.id desc
+          limit ${SEARCH_EXCERPT_DEPTH}
+        ) m
+        where ${anyWord}
         order by m.created_at desc, m.id desc
         limit 1
       ) hit`);
