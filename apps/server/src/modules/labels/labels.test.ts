@@ -229,6 +229,17 @@ describe('GET /api/tickets?labelIds=', () => {
     expect(sorted(await listIds(member, `status=pending&labelIds=[${red.id},${blue.id}]`))).toEqual(sorted([onlyRed.id, onlyBlue.id]));
   });
 
+  it('closes only the tickets of the label filter with Close all', async () => {
+    const label = await createLabel();
+    const labelled = await createTicket();
+    const other = await createTicket();
+    await setTicketLabels(t.admin, labelled.id, [label.id]);
+    const res = await t.call<{ closed: number }>('POST', '/api/ticketsClosed', { token: t.admin, body: { showAll: true, labelIds: [label.id] } });
+    expect(res.body.closed).toBe(1);
+    expect((await t.call<TicketDto>('GET', `/api/tickets/${labelled.id}`, { token: t.admin })).body.status).toBe('closed');
+    expect((await t.call<TicketDto>('GET', `/api/tickets/${other.id}`, { token: t.admin })).body.status).toBe('pending');
+  });
+
   it('refuses a labelIds that is not a JSON list of ids', async () => {
     const res = await t.call('GET', '/api/tickets?labelIds=red', { token: t.admin });
     expect(res.status).toBe(400);
