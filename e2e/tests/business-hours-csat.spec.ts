@@ -57,6 +57,19 @@ test('business hours: a closed queue answers once and marks the ticket; CSAT ask
 
   // A connection whose only queue is the closed one: a contact writes twice, one notice; the row shows the badge.
   const connection = await connectedSimulator(request, { queueIds: [queue.id] });
+  // The connection's default schedule (used before a queue is chosen), in its own dialog.
+  await page.goto('/connections');
+  await page.getByRole('button', { name: `edit ${connection.name}` }).click();
+  const connectionModal = page.getByRole('dialog', { name: 'Edit connection' });
+  await connectionModal.getByTestId('business-hours-switch').locator('input').check();
+  await connectionModal.getByTestId('out-of-hours-message').fill('We open at 09:00, {{name}}.');
+  await connectionModal.getByTestId('business-hours').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await shot(page, 'business-hours-connection-en');
+  await connectionModal.getByRole('button', { name: 'Save' }).click();
+  await expect(connectionModal).toBeHidden();
+  const saved = await api<{ businessHours: { days: unknown[] } | null; outOfHoursMessage: string }>(request, token, 'GET', `/api/whatsapp/${connection.id}`);
+  expect(saved.businessHours?.days).toHaveLength(5);
+  expect(saved.outOfHoursMessage).toBe('We open at 09:00, {{name}}.');
   const number = uniqueNumber();
   const name = `Rosa ${unique()}`;
   await contactWrites(request, connection.id, { from: number, name, body: 'Hello, is anyone there?' });
