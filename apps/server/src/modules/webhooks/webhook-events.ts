@@ -8,13 +8,16 @@ import type { WebhooksService } from './webhooks.service.js';
 /** A ticket as webhooks tell it: the ticket's fields (contact, queue, attendant, labels, CSAT…). */
 type TicketData = TicketDto;
 
-/** Where a message came from: the contact (`in`), or the desk (`out`) with its origin (`chat` when typed in the chat). */
+/**
+ * Where a message came from: the contact (`in`), or the desk (`out`) with its origin (`chat` when typed in the chat,
+ * `note` for an internal note, which the contact never sees).
+ */
 function messageData(message: MessageDto, ticket: TicketDto) {
   return {
     message,
     ticket: ticketSummary(ticket),
     direction: message.fromMe ? ('out' as const) : ('in' as const),
-    origin: message.fromMe ? (message.origin ?? (message.senderKind === 'user' ? 'chat' : 'system')) : 'contact',
+    origin: message.private ? 'note' : message.fromMe ? (message.origin ?? (message.senderKind === 'user' ? 'chat' : 'system')) : 'contact',
   };
 }
 
