@@ -230,7 +230,7 @@ export function ReportsPage() {
               />
             </Stack>
           )}
-          <Box sx={{ flex: 1 }} />
+          <Box sx={{ flex: 1, display: { xs: 'none', md: 'block' } }} />
           {choices.length > 0 && (
             <Box data-testid="report-queues">
               <QueueSelect queues={choices} selected={queueIds ?? choices.map((q) => q.id)} onChange={(ids) => setQueueIds(ids.length === choices.length ? undefined : ids)} />
