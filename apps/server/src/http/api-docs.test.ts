@@ -188,4 +188,6 @@ const NO_BODY: string[] = [
   'POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver (redeliverWebhookDelivery)',
   // Two-factor sign-in (issue 37 §1): a new secret for the signed-in user.
   'POST /api/auth/mfa/setup (setupMfa)',
+  // Notes and mentions (issue 36 §1): the caller's mentions of a ticket seen.
+  'POST /api/tickets/{ticketId}/mentions/seen (markMentionsSeen)',
 ];

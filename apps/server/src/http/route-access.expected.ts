@@ -141,6 +141,9 @@ export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
   'POST /api/messages/:messageId/react': { access: 'user', scope: 'message' },
   // Whom an internal note may name (issue 36 §1): the colleagues who may see the ticket.
   'GET /api/tickets/:ticketId/mentionable': { access: 'user', scope: 'ticket' },
+  // The caller's own mentions (the bell after a reload), and marking those of one ticket seen.
+  'GET /api/mentions': { access: 'user' },
+  'POST /api/tickets/:ticketId/mentions/seen': { access: 'user', scope: 'ticket' },
 
   'GET /api/dashboard': { access: 'user' },
   // Reports (issue 36 §6, decision 0042): an attendant gets their own line (attendants, daily); the queues report is admins'.

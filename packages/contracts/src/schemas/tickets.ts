@@ -125,6 +125,21 @@ export type MessageDto = z.infer<typeof MessageDto>;
 export const MentionableListResponse = z.object({ users: z.array(NamedRef) }).meta({ id: 'MentionableList' });
 export type MentionableListResponse = z.infer<typeof MentionableListResponse>;
 
+/** A note that named the caller and that they have not opened yet (`GET /api/mentions`, the bell after a reload). */
+export const MentionDto = z
+  .object({
+    ticketId: z.number().int(),
+    messageId: z.number().int(),
+    from: NamedRef,
+    excerpt: z.string(),
+    contactName: z.string(),
+    createdAt: dateTimeText,
+  })
+  .meta({ id: 'Mention' });
+export type MentionDto = z.infer<typeof MentionDto>;
+export const MentionListResponse = z.object({ mentions: z.array(MentionDto) });
+export type MentionListResponse = z.infer<typeof MentionListResponse>;
+
 /**
  * An earlier ticket of the same contact whose messages a page of `GET /api/messages/:ticketId` holds: the chat
  * shows a separator "Ticket #123 · resolved 12/11/2026 by Ana" above its messages.

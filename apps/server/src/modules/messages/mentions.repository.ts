@@ -1,7 +1,21 @@
 import type { Profile } from '@wadesk/contracts';
-import { asc, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
-import { messageMentions, userQueues, users } from '../../db/schema.js';
+import { contacts, messageMentions, messages, tickets, userQueues, users } from '../../db/schema.js';
+
+const author = alias(users, 'author');
+
+/** A mention not yet seen, with what the bell shows and where its ticket is (to check it may still be seen). */
+export interface UnseenMention {
+  ticketId: number;
+  messageId: number;
+  from: { id: number; name: string };
+  body: string;
+  contactName: string;
+  createdAt: Date;
+  ticket: { queueId: number | null; userId: number | null };
+}
 
 /** A colleague a note may name: who they are, their profile and queues (to tell whether they may see the ticket). */
 export interface MentionCandidate {
@@ -38,6 +52,47 @@ export class MentionsRepository {
       .insert(messageMentions)
       .values(userIds.map((userId) => ({ messageId, ticketId, userId })))
       .onConflictDoNothing();
+  }
+
+  /** The user's mentions not seen yet, newest first (notes since deleted left out). */
+  async unseen(userId: number, limit: number): Promise<UnseenMention[]> {
+    const rows = await this.db
+      .select({
+        ticketId: messageMentions.ticketId,
+        messageId: messageMentions.messageId,
+        fromId: author.id,
+        fromName: author.name,
+        body: messages.body,
+        contactName: contacts.name,
+        createdAt: messageMentions.createdAt,
+        queueId: tickets.queueId,
+        assigneeId: tickets.userId,
+      })
+      .from(messageMentions)
+      .innerJoin(messages, eq(messages.id, messageMentions.messageId))
+      .innerJoin(tickets, eq(tickets.id, messageMentions.ticketId))
+      .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+      .innerJoin(author, eq(author.id, messages.sentByUserId))
+      .where(and(eq(messageMentions.userId, userId), isNull(messageMentions.seenAt), eq(messages.isDeleted, false)))
+      .orderBy(desc(messageMentions.createdAt), desc(messageMentions.messageId))
+      .limit(limit);
+    return rows.map((r) => ({
+      ticketId: r.ticketId,
+      messageId: r.messageId,
+      from: { id: r.fromId, name: r.fromName },
+      body: r.body,
+      contactName: r.contactName,
+      createdAt: r.createdAt,
+      ticket: { queueId: r.queueId, userId: r.assigneeId },
+    }));
+  }
+
+  /** The user opened the ticket: its mentions of them are seen. */
+  async markSeen(userId: number, ticketId: number, at: Date): Promise<void> {
+    await this.db
+      .update(messageMentions)
+      .set({ seenAt: at })
+      .where(and(eq(messageMentions.userId, userId), eq(messageMentions.ticketId, ticketId), isNull(messageMentions.seenAt)));
   }
 
   /** Who a note named, by id (tests, and whoever reads a note's mentions). */

@@ -1,4 +1,4 @@
-import { idField, MentionableListResponse } from '@wadesk/contracts';
+import { idField, MentionableListResponse, MentionListResponse } from '@wadesk/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -28,6 +28,43 @@ export function notesRoutes(http: FastifyInstance, tickets: TicketsService, note
       const user = currentUser(request);
       const ticket = await tickets.get(user, request.params.ticketId);
       return { users: await notes.mentionable(ticket, user) };
+    },
+  );
+
+  // The bell's mentions after a reload: the notes that named the caller, not opened yet.
+  app.get(
+    '/api/mentions',
+    {
+      schema: {
+        operationId: 'listUnseenMentions',
+        summary: 'The notes that named the caller (@Name) and that they have not opened yet, newest first (20 at most)',
+        tags: ['Messages'],
+        response: { 200: MentionListResponse },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      return { mentions: await notes.unseenMentions(user, (await tickets.viewer(user)).queueIds) };
+    },
+  );
+
+  // The caller opened a ticket from a mention: its mentions of them are seen (off the bell in every browser).
+  app.post(
+    '/api/tickets/:ticketId/mentions/seen',
+    {
+      schema: {
+        operationId: 'markMentionsSeen',
+        summary: "Mark the caller's mentions in a ticket's notes as seen",
+        tags: ['Messages'],
+        params: TicketParams,
+        response: { 204: z.null().meta({ description: 'Seen' }) },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      await tickets.get(user, request.params.ticketId);
+      await notes.markMentionsSeen(user, request.params.ticketId);
+      return reply.status(204).send(null);
     },
   );
 }

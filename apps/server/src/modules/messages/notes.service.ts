@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mentionedPeople, type MessageDto, type TicketDto } from '@wadesk/contracts';
+import { isAdmin, mentionedPeople, type MentionDto, type MessageDto, type TicketDto } from '@wadesk/contracts';
 import type { Database } from '../../db/client.js';
 import type { DomainEvents } from '../../events/domain-events.js';
 import { AppError } from '../../http/app-error.js';
@@ -33,6 +33,22 @@ export class NotesService {
   async mentionable(ticket: TicketDto, caller: AuthUser): Promise<{ id: number; name: string }[]> {
     const candidates = await new MentionsRepository(this.db).candidates();
     return candidates.filter((c) => c.id !== caller.id && mayRead(c, ticket)).map(({ id, name }) => ({ id, name }));
+  }
+
+  /**
+   * The caller's mentions not seen yet (the bell after a reload), newest first, at most 20: only on tickets they may
+   * still see (a ticket moved to another queue since drops out).
+   */
+  async unseenMentions(user: AuthUser, queueIds: number[]): Promise<MentionDto[]> {
+    const rows = await new MentionsRepository(this.db).unseen(user.id, 20);
+    return rows
+      .filter((m) => canSeeTicket({ user, queueIds: isAdmin(user) ? [] : queueIds }, m.ticket))
+      .map((m) => ({ ticketId: m.ticketId, messageId: m.messageId, from: m.from, excerpt: noteExcerpt(m.body), contactName: m.contactName, createdAt: m.createdAt.toISOString() }));
+  }
+
+  /** The caller opened the ticket (the caller checked they may see it): its mentions of them are seen. */
+  async markMentionsSeen(user: AuthUser, ticketId: number): Promise<void> {
+    await new MentionsRepository(this.db).markSeen(user.id, ticketId, new Date());
   }
 
   async add(ticket: TicketDto, input: { body: string; sentBy: AuthUser; quotedMessageId?: number | null }): Promise<MessageDto> {

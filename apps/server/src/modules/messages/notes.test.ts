@@ -243,6 +243,28 @@ describe('mentions in notes', () => {
     expect(got.bia).toEqual([]);
   });
 
+  it("keeps a mention for the bell until the colleague opens the ticket, and only while they may see it", async () => {
+    const first = await salesTicket();
+    const second = await salesTicket();
+    const a = await note(first.ticket.id, '@Bia Notes primeira');
+    const b = await note(second.ticket.id, '@Bia Notes segunda');
+    const list = async (token: string) => (await t.call<{ mentions: { messageId: number; ticketId: number; excerpt: string; from: { name: string }; contactName: string }[] }>('GET', '/api/mentions', { token })).body.mentions;
+    const mine = await list(bia.token);
+    expect(mine.slice(0, 2)).toMatchObject([
+      { messageId: b.body.id, ticketId: second.ticket.id, excerpt: '@Bia Notes segunda', from: { name: 'Admin' }, contactName: 'Cliente Notas' },
+      { messageId: a.body.id, ticketId: first.ticket.id },
+    ]);
+    expect(await list(caio.token)).toEqual([]);
+    // Opened: seen, in every browser of hers.
+    expect((await t.call('POST', `/api/tickets/${first.ticket.id}/mentions/seen`, { token: bia.token })).status).toBe(204);
+    expect((await list(bia.token)).map((m) => m.messageId)).not.toContain(a.body.id);
+    expect((await t.call('POST', `/api/tickets/${first.ticket.id}/mentions/seen`, { token: caio.token })).status).toBe(403);
+    // The ticket moved to a queue she does not serve: its mention is no longer hers to see.
+    const support = await createQueue(t, 'Notes Elsewhere');
+    expect((await t.call('PUT', `/api/tickets/${second.ticket.id}`, { token: t.admin, body: { queueId: support } })).status).toBe(200);
+    expect((await list(bia.token)).map((m) => m.messageId)).not.toContain(b.body.id);
+  });
+
   it('lets an attendant of the queue name an admin', async () => {
     const { ticket } = await salesTicket();
     const event = nextEvent<ServerEventPayload<'mention'>>(adminSocket, 'mention');

@@ -1,4 +1,5 @@
 import type { ServerEventPayload } from '@wadesk/contracts';
+import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
@@ -8,6 +9,7 @@ import { useAuth } from '../auth/auth-context';
 import { previewText } from '../tickets/format';
 import { useTicketsList, type TicketListParams } from '../tickets/tickets-api';
 import { useTicketsLiveUpdates } from '../tickets/tickets-live';
+import { fetchUnseenMentions, markMentionsSeen } from './mentions-api';
 import { markPermissionOffered, playChime, requestPermission, shouldOfferPermission, showBrowserNotification } from './browser-notifications';
 
 export const UNREAD_PARAMS: TicketListParams = { withUnreadMessages: true, showAll: false };
@@ -19,7 +21,7 @@ export const UNREAD_PARAMS: TicketListParams = { withUnreadMessages: true, showA
 export type TransferNotice = { ticket: ServerEventPayload<'ticketTransfer'>['ticket']; by: ServerEventPayload<'ticketTransfer'>['by'] | null; seen: boolean };
 
 /** A colleague named the user in a note (issue 36 §1), as the bell lists it. */
-export type MentionNotice = ServerEventPayload<'mention'> & { seen: boolean };
+export type MentionNotice = Omit<ServerEventPayload<'mention'>, 'action'> & { seen: boolean };
 
 /** The bell keeps the newest transfers (and mentions) of this session, up to this many. */
 const MAX_TRANSFERS = 10;
@@ -83,10 +85,22 @@ export function useUnreadTickets() {
     else showBrowserNotification(t('autoAssign.assignedTitle'), text, e.ticket.contact.profilePicUrl || undefined, () => openTransfer(e.ticket.id));
   });
 
-  /** Opens the ticket of a note that named the user, and takes that mention off the bell. */
+  // The mentions not opened before this page loaded (the server keeps them until opened from the bell).
+  const { data: stored } = useQuery({ queryKey: ['mentions', 'unseen', user?.id], enabled: !!user, staleTime: Infinity, queryFn: fetchUnseenMentions, meta: { silent: true } });
+  useEffect(() => {
+    if (!stored || stored.length === 0) return;
+    setMentions((list) => {
+      const known = new Set(list.map((n) => n.messageId));
+      const added = stored.filter((m) => !known.has(m.messageId)).map(({ createdAt: _at, ...m }) => ({ ...m, seen: false }));
+      return added.length > 0 ? [...list, ...added].slice(0, MAX_TRANSFERS) : list;
+    });
+  }, [stored]);
+
+  /** Opens the ticket of a note that named the user, and takes that ticket's mentions off the bell (here and on the server). */
   const openMention = useCallback(
-    (messageId: number, ticketId: number) => {
-      setMentions((list) => list.filter((n) => n.messageId !== messageId));
+    (_messageId: number, ticketId: number) => {
+      setMentions((list) => list.filter((n) => n.ticketId !== ticketId));
+      markMentionsSeen(ticketId).catch(() => undefined);
       navigate(`/tickets/${ticketId}`);
     },
     [navigate],
@@ -94,7 +108,8 @@ export function useUnreadTickets() {
 
   useSocketEvent('mention', (e) => {
     if (!user || e.from.id === user.id) return;
-    setMentions((list) => [{ ...e, seen: false }, ...list.filter((n) => n.messageId !== e.messageId)].slice(0, MAX_TRANSFERS));
+    const { action: _action, ...notice } = e;
+    setMentions((list) => [{ ...notice, seen: false }, ...list.filter((n) => n.messageId !== e.messageId)].slice(0, MAX_TRANSFERS));
     const text = t('ticketNotifications.mentioned', { name: e.from.name, contact: e.contactName });
     toast.info(`${text}: ${e.excerpt}`, { toastId: `mention-${e.messageId}`, onClick: () => openMention(e.messageId, e.ticketId) });
     // As a transfer: the toast (with the chime) in view, the desktop notification in the background.
