@@ -31,6 +31,7 @@ test.describe('automatic assignment (issue 36 §4)', () => {
     await shot(page, 'auto-assign-en-01-queue-dialog');
     await queueDialog.getByRole('button', { name: /^save$/i }).click();
     await expect(queueDialog).toBeHidden();
+    await expect(page.getByTestId('queue-row').filter({ hasText: queue.name }).getByTestId('queue-auto-assign')).toHaveText('Automatic');
     const admin = await apiLogin(request);
     expect((await api<{ autoAssign: boolean }>(request, admin, 'GET', `/api/queue/${queue.id}`)).autoAssign).toBe(true);
 

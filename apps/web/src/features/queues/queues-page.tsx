@@ -1,5 +1,7 @@
 import type { QueueDto } from '@wadesk/contracts';
 import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import AssignmentIndIcon from '@mui/icons-material/AssignmentInd';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -34,7 +36,26 @@ export function QueuesPage() {
       <DataTable
         rows={queues}
         columns={[
-          { header: t('queues.fields.name'), sx: { wordBreak: 'break-word' }, cell: (queue) => queue.name },
+          {
+            header: t('queues.fields.name'),
+            sx: { wordBreak: 'break-word' },
+            cell: (queue) => (
+              <>
+                {queue.name}
+                {/* Automatic assignment on (issue 36 §4). */}
+                {queue.autoAssign && (
+                  <Chip
+                    size="small"
+                    variant="outlined"
+                    icon={<AssignmentIndIcon />}
+                    label={t('queues.autoAssignChip')}
+                    sx={{ ml: 1 }}
+                    data-testid="queue-auto-assign"
+                  />
+                )}
+              </>
+            ),
+          },
           { header: t('queues.fields.color'), cell: (queue) => <QueueColor color={queue.color} /> },
           {
             header: t('queues.fields.greeting'),
