@@ -188,3 +188,22 @@ describe('automatic assignment (issue 36 §4)', () => {
     expect(await ticketNow(ticket.id)).toMatchObject({ status: 'open', userId: receiver.user.id, queueId });
   });
 });
+
+describe('automatic assignment after the queue menu (issue 36 §4)', () => {
+  it('assigns the ticket once the contact picks an auto-assigning queue from the menu', async () => {
+    const { queueId } = await autoQueue('AA menu pick');
+    const other = await createQueue(t, 'AA menu other');
+    const conn = await connectedSimulator(t, { queueIds: [queueId, other], greetingMessage: 'Choose a queue' });
+    const member = await t.createUser({ name: 'AA Menu', queueIds: [queueId] });
+    await t.socket(member.token);
+    const from = phone();
+    const ticket = await inbound(t, conn.id, { from, body: 'hello' });
+    await t.app.services.autoAssign.run();
+    expect(await settled(ticket.id)).toMatchObject({ status: 'pending', userId: null, queueId: null });
+    // The menu lists the connection's queues by name (1-based): the auto-assigning queue's number.
+    const names = ['AA menu pick', 'AA menu other'].sort((a, b) => a.localeCompare(b));
+    await inbound(t, conn.id, { from, body: String(names.indexOf('AA menu pick') + 1) });
+    await eventually(async () => (await settled(ticket.id)).status === 'open');
+    expect(await ticketNow(ticket.id)).toMatchObject({ status: 'open', userId: member.user.id, queueId });
+  });
+});
