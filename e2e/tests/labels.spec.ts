@@ -96,6 +96,18 @@ test('labels: create a label, set it on a ticket and its contact, filter by it, 
   await expect(ticketRowOf(page, plainId)).toBeHidden();
   await shot(page, 'labels-filter-en');
 
+  // The Contacts page shows the contact's label under its name, and its edit dialog has the label picker.
+  await page.goto('/contacts');
+  await page.getByLabel('Search').fill(labelled.toUpperCase());
+  const contactRow = page.getByTestId('contact-row').filter({ hasText: labelled });
+  await expect(contactRow.getByTestId('contact-row-labels')).toHaveText(labelName);
+  await contactRow.getByRole('button', { name: `edit ${labelled}` }).click();
+  const contactModal = page.getByRole('dialog', { name: 'Edit contact' });
+  await expect(contactModal.getByTestId('contact-label-select').getByTestId('label-chip')).toHaveText(labelName);
+  await shot(page, 'labels-contact-edit-en');
+  await contactModal.getByRole('button', { name: 'Cancel' }).click();
+  await expect(contactModal).toBeHidden();
+
   // 390 px and Portuguese: the list with its chips, and the labels page.
   await page.setViewportSize({ width: 390, height: 800 });
   await setLanguage(page, 'pt');
