@@ -1,7 +1,28 @@
 import { expect, test, type Page } from '@playwright/test';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
 import { api, apiLogin, connectedSimulator, contactWrites, createUser, uiLogin, unique } from './support/api';
+import { serveSmtp } from './support/smtp';
 import { createQueue, outbox, uniqueNumber } from './support/tickets';
 import { ticketIdOf } from './support/transfer';
+
+/** A loopback SMTP server for the transcript (its notes only when asked for). */
+const received: ParsedMail[] = [];
+const smtp = new SMTPServer({
+  secure: false,
+  disabledCommands: ['STARTTLS', 'AUTH'],
+  onData(stream, _session, callback) {
+    simpleParser(stream).then(
+      (mail) => {
+        received.push(mail);
+        callback();
+      },
+      (err: Error) => callback(err),
+    );
+  },
+  logger: false,
+});
+const smtpServer = serveSmtp(smtp);
 
 /** Screenshots of notes and mentions, when NOTES_SHOTS (or TICKETS_SHOTS) names a folder. */
 async function notesShot(page: Page, name: string): Promise<void> {
@@ -133,5 +154,37 @@ test.describe('private notes and mentions (issue 36 §1)', () => {
     await expect.poll(async () => (await outbox(request, connection.id, number)).map((o) => o.body)).toContainEqual(expect.stringContaining('Pode enviar uma foto?'));
     const sent = await outbox(request, connection.id, number);
     expect(sent.some((o) => o.body.includes('aguardando foto'))).toBe(false);
+  });
+
+  test('the e-mailed transcript leaves the notes out unless "Include internal notes" is ticked', async ({ page, request }) => {
+    const token = await apiLogin(request);
+    for (const [key, value] of Object.entries({ emailHost: '127.0.0.1', emailPort: String(smtpServer.port()), emailSecure: 'none', emailUser: '', emailFrom: 'desk@example.com', emailTo: 'boss@example.com' })) {
+      await api(request, token, 'PUT', `/api/settings/${key}`, { value });
+    }
+    const { ticketId } = await queueTicket(request, `Eli ${unique()}`);
+    await api(request, token, 'POST', `/api/messages/${ticketId}`, { body: 'combinado desconto de 10%', private: true });
+    received.length = 0;
+
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await uiLogin(page);
+    await page.goto(`/tickets/${ticketId}`);
+    await expect(page.locator('[data-testid="message"][data-private="true"]')).toContainText('combinado desconto de 10%', { timeout: 30_000 });
+    await page.getByRole('button', { name: /import and export/i }).click();
+    for (const include of [false, true]) {
+      await page.getByTestId('chat-email').click();
+      const dialog = page.getByRole('dialog');
+      const box = dialog.getByRole('checkbox', { name: 'Include internal notes' });
+      await expect(box).not.toBeChecked();
+      if (include) {
+        await box.check();
+        await notesShot(page, 'en-04-transcript-dialog');
+      }
+      await dialog.getByRole('button', { name: 'Send' }).click();
+      await expect(dialog).toBeHidden();
+    }
+    await expect.poll(() => received.length).toBe(2);
+    expect(received[0]!.text).toContain('My order did not arrive');
+    expect(received[0]!.text).not.toContain('combinado desconto');
+    expect(received[1]!.text).toContain('Note · Admin: combinado desconto de 10%');
   });
 });
