@@ -20,6 +20,7 @@ export const AUDIT_ACTIONS = [
   'connection.create',
   'connection.update',
   'connection.delete',
+  'connection.session',
   'label.create',
   'label.update',
   'label.delete',

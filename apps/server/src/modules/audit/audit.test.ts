@@ -172,6 +172,15 @@ const cases: Case[] = [
     },
   },
   {
+    action: 'connection.session',
+    run: async () => {
+      const created = await t.call('POST', '/api/whatsapp', { ...as, body: { name: uniq('Session'), channel: 'simulator' } });
+      const res = await t.call('DELETE', `/api/whatsappsession/${created.body.id}`, { ...as });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return { targetId: String(created.body.id), after: { action: 'disconnect' } };
+    },
+  },
+  {
     action: 'label.create',
     run: async () => {
       const name = uniq('L').slice(0, 30);

@@ -194,18 +194,26 @@ export class WhatsappService {
   async retrySession(id: number): Promise<void> {
     await this.get(id, true);
     await this.sessions.restart(id);
+    await this.recordSession(id, 'retry');
   }
 
   /** PUT /whatsappsession/:id: a new QR code. */
   async newQrSession(id: number): Promise<void> {
     await this.get(id, true);
     await this.sessions.newQr(id);
+    await this.recordSession(id, 'newQrCode');
   }
 
   /** DELETE /whatsappsession/:id: disconnect. */
   async disconnectSession(id: number): Promise<void> {
     await this.get(id, true);
     await this.sessions.disconnect(id);
+    await this.recordSession(id, 'disconnect');
+  }
+
+  /** A session action (retry, new QR code, disconnect) acts on the device, not on a row: recorded once it is done. */
+  private async recordSession(id: number, action: 'retry' | 'newQrCode' | 'disconnect'): Promise<void> {
+    await this.db.transaction((tx) => audit.record(tx, { action: 'connection.session', targetType: 'connection', targetId: id, after: { action } }));
   }
 
   private async announce(ids: number[]): Promise<void> {
