@@ -97,6 +97,15 @@ describe('internal notes (issue 36 §1)', () => {
     expect(stored).toEqual(answered); // the page's DTO (built by PostgreSQL) is the answer's
   });
 
+  it("is not the conversation's newest message: a reply deleted after a note still shows as deleted in the preview", async () => {
+    const { ticket } = await salesTicket();
+    const reply = await t.call<MessageDto>('POST', `/api/messages/${ticket.id}`, { token: t.admin, body: { body: 'Enviado hoje' } });
+    await note(ticket.id, 'cliente confirmou por telefone');
+    expect((await t.call<TicketDto>('GET', `/api/tickets/${ticket.id}`, { token: t.admin })).body.lastMessage).toBe('Enviado hoje');
+    expect((await t.call('DELETE', `/api/messages/${reply.body.id}`, { token: t.admin })).status).toBe(200);
+    expect((await t.call<TicketDto>('GET', `/api/tickets/${ticket.id}`, { token: t.admin })).body.lastMessage).toBe('[deleted]');
+  });
+
   it('is text only, takes no reaction, and refuses an empty body', async () => {
     const { ticket } = await salesTicket();
     const media = await note(ticket.id, 'foto', t.admin, { mediaUrl: 'http://127.0.0.1:9/x.png' });

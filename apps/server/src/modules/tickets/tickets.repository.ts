@@ -587,20 +587,23 @@ export class TicketsRepository {
       update tickets t
       set last_message = case
             when (select m.from_me from messages m
-                  where m.ticket_id = t.id and m.id <> ${messageId} and m.sender_kind not in ('auto', 'bot')
+                  where m.ticket_id = t.id and m.id <> ${messageId} and m.sender_kind not in ('auto', 'bot') and not m.private
                   order by m.created_at desc, m.id desc limit 1) = false then t.last_message
             else ${lastMessage} end,
           updated_at = ${new Date().toISOString()}::timestamptz
       where t.id = ${id}`);
   }
 
-  /** A deleted message that is the ticket's newest: the preview says so (`[deleted]`, issue 33 item 4). */
+  /**
+   * A deleted message that is the ticket's newest: the preview says so (`[deleted]`, issue 33 item 4). Internal notes are
+   * not the conversation (issue 36 §1): a note written after it does not keep it from being the newest.
+   */
   async previewDeleted(id: number, messageId: number): Promise<boolean> {
     const rows = rowsOf<{ id: number }>(
       await this.db.execute(sql`
         update tickets t set last_message = ${DELETED_PREVIEW}
         where t.id = ${id}
-          and ${messageId} = (select m.id from messages m where m.ticket_id = t.id order by m.created_at desc, m.id desc limit 1)
+          and ${messageId} = (select m.id from messages m where m.ticket_id = t.id and not m.private order by m.created_at desc, m.id desc limit 1)
         returning t.id`),
     );
     return rows.length > 0;
