@@ -10,6 +10,7 @@
  * in-process with a query logger and explains (ANALYZE, BUFFERS) the statement that computes its figures.
  * `runReportsBench` and `reportsBenchMarkdown` are what `npm run bench` (bench/run.ts) calls.
  */
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -58,7 +59,8 @@ export interface ReportsBenchResult {
   period: { from: string; to: string };
   seconds: number;
   rows: ReportsBenchRow[];
-  plans: { title: string; executionMs: number; plan: string }[];
+  /** Each report's figures statement: its EXPLAIN ANALYZE time and plan, and the backend's CPU per run (Linux). */
+  plans: { title: string; executionMs: number; cpuMs: number | null; plan: string }[];
 }
 
 function period(): { from: string; to: string } {
@@ -70,6 +72,33 @@ function period(): { from: string; to: string } {
 function pathOf(s: ReportScenario, p: { from: string; to: string }): string {
   const q = new URLSearchParams({ from: p.from, to: p.to, timeZone: TIME_ZONE, ...(s.queueIds ? { queueIds: JSON.stringify(s.queueIds) } : {}) });
   return `/api/reports/${s.key}?${q.toString()}`;
+}
+
+/** CPU milliseconds the PostgreSQL backend of `client` spends per run of a statement (null where /proc cannot tell). */
+async function backendCpuMs(
+  client: { query(text: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }> },
+  text: string,
+  params: unknown[],
+  runs: number,
+): Promise<number | null> {
+  const pid = Number((await client.query('select pg_backend_pid() as pid')).rows[0]!.pid);
+  const ticks = () => {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return Number(fields[11]) + Number(fields[12]);
+    } catch {
+      return null;
+    }
+  };
+  const before = ticks();
+  if (before === null) return null;
+  for (let i = 0; i < runs; i += 1) {
+    await client.query('begin');
+    await client.query('set local jit = off');
+    await client.query(text, params);
+    await client.query('commit');
+  }
+  return ((ticks()! - before) * 10) / runs;
 }
 
 /** Each report once in-process, its figures' statement explained. */
@@ -96,16 +125,20 @@ async function explainAll(database: BenchDatabase, p: { from: string; to: string
       // As the repository runs it: in a transaction without JIT.
       const client = pool.connect ? await pool.connect() : pool;
       let rows: Record<string, unknown>[];
+      let cpuMs: number | null = null;
       try {
         await client.query('begin');
         await client.query('set local jit = off');
         rows = (await client.query(`explain (analyze, buffers) ${figures.query}`, figures.params)).rows;
         await client.query('commit');
+        // PostgreSQL's own CPU for the statement, whatever else the machine runs: the backend's user + system time
+        // (/proc, clock ticks of 10 ms) over 20 runs.
+        cpuMs = await backendCpuMs(client, figures.query, figures.params, 20);
       } finally {
         client.release?.();
       }
       const plan = rows.map((r) => String(Object.values(r)[0])).join('\n');
-      plans.push({ title: s.title, executionMs: Number(/Execution Time: ([\d.]+) ms/.exec(plan)?.[1] ?? 0), plan });
+      plans.push({ title: s.title, executionMs: Number(/Execution Time: ([\d.]+) ms/.exec(plan)?.[1] ?? 0), cpuMs, plan });
     }
   } finally {
     await handle.close();
@@ -170,7 +203,10 @@ export function reportsBenchMarkdown(result: ReportsBenchResult, heading = '### 
   ];
   if (result.plans.length > 0) {
     lines.push('', 'The figures statement of each report (EXPLAIN ANALYZE, BUFFERS):', '');
-    for (const p of result.plans) lines.push(`<details><summary>${p.title}: ${p.executionMs.toFixed(2)} ms</summary>`, '', '```', p.plan, '```', '', '</details>', '');
+    for (const p of result.plans) {
+      const cpu = p.cpuMs === null ? '' : `, PostgreSQL CPU ${p.cpuMs.toFixed(1)} ms a run`;
+      lines.push(`<details><summary>${p.title}: ${p.executionMs.toFixed(2)} ms${cpu}</summary>`, '', '```', p.plan, '```', '', '</details>', '');
+    }
   }
   return lines.join('\n');
 }
@@ -186,7 +222,7 @@ async function main(): Promise<void> {
   });
   const database: BenchDatabase = { kind: 'postgres', url: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench_reports' };
   if (values['explain-only']) {
-    for (const p of await explainAll(database, period())) console.log(`${p.title}: ${p.executionMs.toFixed(2)} ms\n${p.plan}\n`);
+    for (const p of await explainAll(database, period())) console.log(`${p.title}: ${p.executionMs.toFixed(2)} ms, CPU ${p.cpuMs?.toFixed(1) ?? '?'} ms a run\n${p.plan}\n`);
     return;
   }
   const result = await runReportsBench({ database, seconds: Number(values.seconds), connections: values.connections?.split(',').map(Number), serverEntry: values.entry });
