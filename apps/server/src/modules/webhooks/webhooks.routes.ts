@@ -14,7 +14,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { WebhooksService } from './webhooks.service.js';
 
-const tags = ['Webhooks'];
+// Apart from 'Webhooks' (Meta's calls to the desk): these are the desk's own calls to other systems.
+const tags = ['Outgoing webhooks'];
 const admin = { access: 'admin' as const };
 
 /** Outgoing webhooks (issue 37 §3): admins only, secrets included (the receiver needs them). */
