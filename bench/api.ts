@@ -306,7 +306,7 @@ async function serverVersion(url: string): Promise<string> {
 /** Issue 11: the embedded database, at a tenth of the data, within 3× of the targets. */
 const EMBEDDED_SLACK = 3;
 
-function verdict(row: ApiRow, slack: number): string {
+export function verdict(row: ApiRow, slack: number): string {
   const target = row.scenario.target;
   if (!target || row.connections !== 16) return '';
   const rps = Math.ceil(target.rps / slack);
@@ -315,8 +315,18 @@ function verdict(row: ApiRow, slack: number): string {
   return `${ok ? 'met' : '**missed**'} (≥ ${rps}, ≤ ${p99} ms${slack === 1 ? '' : `: within ${slack}× of ≥ ${target.rps}, ≤ ${target.p99} ms`})`;
 }
 
-export function apiBenchMarkdown(result: ApiBenchResult, heading = '## API at real size'): string {
-  const slack = result.embedded ? EMBEDDED_SLACK : 1;
+/**
+ * The rows at 16 connections that missed their target (with `slack`, the targets loosened that many times: the
+ * embedded database, or `npm run bench -- --quick` at a tenth of the data): `npm run bench` fails on any.
+ */
+export function missedTargets(result: ApiBenchResult, slack = result.embedded ? EMBEDDED_SLACK : 1): string[] {
+  return result.rows
+    .filter((r) => r.scenario.target && r.connections === 16)
+    .filter((r) => !(r.rps >= Math.ceil(r.scenario.target!.rps / slack) && r.p99 <= r.scenario.target!.p99 * slack && r.errors === 0))
+    .map((r) => `${r.scenario.title}: ${r.rps} req/s, p99 ${r.p99} ms, ${r.errors} errors (target ≥ ${Math.ceil(r.scenario.target!.rps / slack)}, ≤ ${r.scenario.target!.p99 * slack} ms)`);
+}
+
+export function apiBenchMarkdown(result: ApiBenchResult, heading = '## API at real size', slack = result.embedded ? EMBEDDED_SLACK : 1): string {
   const lines = [
     heading,
     '',

@@ -4,6 +4,10 @@
  *   npm run bench                          # PostgreSQL (DATABASE_URL's server, default 127.0.0.1:5432) and PGlite
  *   npm run bench -- --only api,ingest     # some of api, ingest, web, pglite
  *   npm run bench -- --seconds 30 --reseed # longer runs; seed the data sets again
+ *   npm run bench -- --quick               # CI: the API on PostgreSQL at a tenth of the data, 5 s a request, 16
+ *                                          # connections, targets loosened QUICK_SLACK times; nothing written
+ *
+ * Exits non-zero when a request misses its target (issue 35 item 4), after printing every figure.
  *
  * Builds the app if its sources changed (scripts/start.mjs --build), seeds the data sets when missing
  * (PostgreSQL database wadesk_bench at scale 1; data/bench-pglite at scale 0.1), runs bench/api, bench/ingest
@@ -17,7 +21,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { openDatabase, rowsOf } from '../apps/server/src/db/client.js';
-import { apiBenchMarkdown, runApiBench } from './api.js';
+import { apiBenchMarkdown, missedTargets, runApiBench } from './api.js';
 import { ingestBenchMarkdown, runIngestBench } from './ingest.js';
 import { calibrate, calibrationLine } from './lib/calibrate.js';
 import { machineLine, postgresUrl, ROOT } from './lib/server-process.js';
@@ -30,8 +34,17 @@ const { values } = parseArgs({
     'ingest-seconds': { type: 'string', default: '60' },
     reseed: { type: 'boolean', default: false },
     'no-write': { type: 'boolean', default: false },
+    quick: { type: 'boolean', default: false },
+    /** With --quick: where to write { passed, failed } (one test a target), for scripts/test.mjs. */
+    json: { type: 'string' },
   },
 });
+/**
+ * `--quick`: a tenth of the data, on a CI machine that has just run every other test; its targets are the real ones
+ * loosened this many times. It is there to catch a cliff (a search 1.6 s instead of 0.1, issue 35), not to measure:
+ * on this 2-core machine loaded by other work (load average 20) every request stayed within 10× (docs/benchmarks.md).
+ */
+const QUICK_SLACK = 10;
 const only = new Set(values.only.split(','));
 const seconds = Number(values.seconds);
 const BENCH_DB = 'wadesk_bench';
@@ -43,9 +56,9 @@ function run(command: string, args: string[], env: Record<string, string> = {}):
 }
 
 /** The seeded PostgreSQL database's ticket count, or 0 when it is missing. */
-async function seededTickets(): Promise<number> {
+async function seededTickets(name = BENCH_DB): Promise<number> {
   try {
-    const handle = await openDatabase({ databaseUrl: postgresUrl(BENCH_DB), poolSize: 1 });
+    const handle = await openDatabase({ databaseUrl: postgresUrl(name), poolSize: 1 });
     try {
       return rowsOf<{ n: number }>(await handle.db.execute(sql`select count(*)::int as n from tickets`))[0]?.n ?? 0;
     } finally {
@@ -56,8 +69,27 @@ async function seededTickets(): Promise<number> {
   }
 }
 
+/** `--quick`: the API requests at a tenth of the data, each for 5 s at 16 connections; fails on a missed target. */
+async function quick(): Promise<void> {
+  run(process.execPath, ['scripts/start.mjs', '--build']);
+  const name = 'wadesk_bench_quick';
+  if (values.reseed || (await seededTickets(name)) < 10_000) {
+    run('npx', ['tsx', 'bench/seed.ts', '--scale', '0.1', '--database', name], { DATABASE_URL: postgresUrl('postgres') });
+  }
+  const result = await runApiBench({ database: { kind: 'postgres', url: postgresUrl(name) }, seconds: 5, connections: [16], explain: false });
+  console.log(apiBenchMarkdown(result, '### API, PostgreSQL, a tenth of the data set (--quick)', QUICK_SLACK));
+  const missed = missedTargets(result, QUICK_SLACK);
+  const measured = result.rows.filter((r) => r.scenario.target).length;
+  console.log(`bench --quick: ${measured - missed.length} of ${measured} targets met (loosened ${QUICK_SLACK}×)`);
+  for (const line of missed) console.log(`  missed: ${line}`);
+  if (values.json) writeFileSync(values.json, JSON.stringify({ passed: measured - missed.length, failed: missed.length, missed }));
+  if (missed.length > 0) process.exitCode = 1;
+}
+
 async function main(): Promise<void> {
+  if (values.quick) return quick();
   const started = new Date();
+  const missed: string[] = [];
   run(process.execPath, ['scripts/start.mjs', '--build']);
   // Before any load: how fast this machine is today, to compare these figures with another run's.
   const calibration = calibrationLine(await calibrate(postgresUrl('postgres')));
@@ -76,7 +108,9 @@ async function main(): Promise<void> {
     const database = { kind: 'postgres' as const, url: postgresUrl(BENCH_DB) };
     if (only.has('api')) {
       console.error('bench/api on PostgreSQL');
-      add(apiBenchMarkdown(await runApiBench({ database, seconds }), '### API, PostgreSQL, the full data set'));
+      const result = await runApiBench({ database, seconds });
+      missed.push(...missedTargets(result));
+      add(apiBenchMarkdown(result, '### API, PostgreSQL, the full data set'));
     }
     if (only.has('ingest')) {
       console.error('bench/ingest on PostgreSQL');
@@ -91,7 +125,9 @@ async function main(): Promise<void> {
     if (!existsSync(path.join(PGLITE_DIR, 'pgdata'))) run('npx', ['tsx', 'bench/seed.ts', '--scale', '0.1', '--pglite', path.join(PGLITE_DIR, 'pgdata')]);
     const database = { kind: 'pglite' as const, dataDir: PGLITE_DIR };
     console.error('bench/api on PGlite');
-    add(apiBenchMarkdown(await runApiBench({ database, seconds, connections: [16] }), '### API, embedded PGlite, a tenth of the data set'));
+    const result = await runApiBench({ database, seconds, connections: [16] });
+    missed.push(...missedTargets(result));
+    add(apiBenchMarkdown(result, '### API, embedded PGlite, a tenth of the data set'));
   }
   if (only.has('web')) {
     console.error('bench/web');
@@ -110,7 +146,7 @@ async function main(): Promise<void> {
     '<!-- bench:end -->',
   ].join('\n');
   console.log(body);
-  if (values['no-write']) return;
+  if (values['no-write']) return finish(missed);
   const doc = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '# Benchmarks\n';
   const start = doc.indexOf('<!-- bench:start');
   const end = doc.indexOf('<!-- bench:end -->');
@@ -120,6 +156,15 @@ async function main(): Promise<void> {
       : doc.replace(/^(# Benchmarks\n)/, `$1\n${body}\n`);
   writeFileSync(DOC, next);
   console.error(`wrote ${path.relative(ROOT, DOC)}`);
+  finish(missed);
+}
+
+/** Every figure is printed and written first; then a missed target fails the run (issue 35 item 4). */
+function finish(missed: string[]): void {
+  if (missed.length === 0) return;
+  console.error(`\n${missed.length} target(s) missed:`);
+  for (const line of missed) console.error(`  ${line}`);
+  process.exitCode = 1;
 }
 
 main().catch((err: unknown) => {

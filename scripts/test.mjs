@@ -2,7 +2,7 @@
 // Runs every test of the project and ends with one line: "N passed, N failed, N skipped".
 // Steps: Chromium (Debian's, installed with apt-get when missing), build, lint, type-check,
 // vitest (unit + integration), the server's vitest again on Node 24, the image's install steps and the proxy's body
-// limit, fault tests (kill -9 mid-burst, ...), Playwright (end-to-end in Chromium).
+// limit, fault tests (kill -9 mid-burst, ...), the quick benchmark, Playwright (end-to-end in Chromium).
 // `node scripts/test.mjs --only=node24,image` runs only the named steps (names: STEPS below); without it, all.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ const out = path.join(root, '.test-output');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
-const STEPS = ['chromium', 'build', 'lint', 'typecheck', 'vitest', 'node24', 'image', 'faults', 'e2e'];
+const STEPS = ['chromium', 'build', 'lint', 'typecheck', 'vitest', 'node24', 'image', 'faults', 'bench', 'e2e'];
 const onlyArg = process.argv.find((arg) => arg.startsWith('--only='));
 const only = onlyArg ? onlyArg.slice('--only='.length).split(',').filter(Boolean) : STEPS;
 const unknown = only.filter((name) => !STEPS.includes(name));
@@ -243,6 +243,29 @@ if (!wanted('faults')) {
   }
 } else {
   step('faults (not run: build missing)', false);
+}
+
+// The quick benchmark (issue 35 item 4): every API request with a target, at a tenth of the data on PostgreSQL, 5 s
+// each at 16 connections, its targets loosened (bench/run.ts QUICK_SLACK); each target is one test.
+if (!wanted('bench')) {
+  // not asked for (--only)
+} else if (!process.env.DATABASE_URL) {
+  summary.push('bench --quick: skipped (no DATABASE_URL)');
+} else if (built) {
+  const json = path.join(out, 'bench.json');
+  const ok = run('npm', ['run', 'bench', '--', '--quick', `--json=${json}`]);
+  const result = readJson(json);
+  if (result) {
+    totals.passed += result.passed;
+    totals.failed += result.failed;
+    summary.push(`bench --quick: ${result.passed} targets met, ${result.failed} missed`);
+    for (const line of result.missed ?? []) failures.push(`bench: ${line}`);
+    if (!ok && result.failed === 0) step('bench run (errors)', false);
+  } else {
+    step('bench run', false);
+  }
+} else {
+  step('bench (not run: build missing)', false);
 }
 
 // End-to-end tests in Chromium against the built app.
