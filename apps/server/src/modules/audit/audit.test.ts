@@ -1,5 +1,6 @@
 import type { AuditAction, AuditEntryDto, AuditListResponse, MessageDto, SettingDto } from '@wadesk/contracts';
 import { sql } from 'drizzle-orm';
+import { Secret, TOTP } from 'otpauth';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connectedSimulator, inbound, phoneNumbers, queryRows } from '../../test/desk-factories.js';
 import { ADMIN, useTestApp } from '../../test/test-app.js';
@@ -384,6 +385,28 @@ describe('the audit log records each kind of change (issue 37 §2)', () => {
     const [failed] = await entriesOf('auth.login_failed');
     expect(failed).toMatchObject({ actorKind: 'anonymous', userId: null, userName: 'nobody@test.local', ip: '198.51.100.21' });
     expect(JSON.stringify(failed)).not.toContain('wrong-password-9');
+  });
+
+  it('with two-factor sign-in: a wrong code is a failed sign-in, a recovery code a sign-in by the second factor', async () => {
+    const created = await t.createUser();
+    const setup = await t.call('POST', '/api/auth/mfa/setup', { token: created.token });
+    expect(setup.status).toBe(200);
+    const secret = new URL(setup.body.uri as string).searchParams.get('secret')!;
+    const code = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate();
+    const enable = await t.call('POST', '/api/auth/mfa/enable', { token: created.token, body: { code } });
+    expect(enable.status, JSON.stringify(enable.body)).toBe(200);
+    expect((await entriesOf('mfa.enable'))[0]).toMatchObject({ actorKind: 'user', userId: created.user.id });
+
+    const password = await t.call('POST', '/api/auth/login', { ip: '198.51.100.30', body: { email: created.user.email, password: created.password } });
+    expect(password.body.error).toBe('ERR_MFA_REQUIRED');
+    // The code just used to turn it on is refused (replay): a failed sign-in.
+    const wrong = await t.call('POST', '/api/auth/mfa', { ip: '198.51.100.30', body: { mfaToken: password.body.mfaToken, code } });
+    expect(wrong.status).toBe(401);
+    expect((await entriesOf('auth.login_failed'))[0]).toMatchObject({ actorKind: 'anonymous', userName: created.user.email, ip: '198.51.100.30', after: { reason: 'mfa-code' } });
+    const recovered = await t.call('POST', '/api/auth/mfa', { ip: '198.51.100.30', body: { mfaToken: password.body.mfaToken, code: (enable.body.recoveryCodes as string[])[0] } });
+    expect(recovered.status, JSON.stringify(recovered.body)).toBe(200);
+    expect((await entriesOf('auth.login'))[0]).toMatchObject({ actorKind: 'user', userId: created.user.id, after: { method: 'mfa' } });
+    expect((await entriesOf('mfa.recovery_code_used'))[0]).toMatchObject({ targetId: String(created.user.id) });
   });
 
   it('records every call made with the API token as the token, and what it did', async () => {
