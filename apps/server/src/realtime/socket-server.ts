@@ -215,6 +215,11 @@ export function createSocketServer(httpServer: HttpServer, auth: AuthService, co
             socket.disconnect(true);
             return;
           }
+          if (result.mfaSetupRequired) {
+            // mfaRequiredForAdmins was turned on meanwhile: no socket until two-factor sign-in is on (the handshake refuses).
+            socket.disconnect(true);
+            return;
+          }
           const signIn = socket.data.user.sessionId;
           bindSession(socket, result);
           // A token of another sign-in of the same user: the socket now ends with that one.

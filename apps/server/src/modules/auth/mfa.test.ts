@@ -290,6 +290,20 @@ describe('turning it off', () => {
 });
 
 describe('setting mfaRequiredForAdmins', () => {
+  it("closes an admin's open socket at its next token renewal once the setting requires a second factor", async () => {
+    const admin = await t.createUser({ profile: 'admin' });
+    const socket = await t.socket(admin.token);
+    await t.app.services.settings.update('mfaRequiredForAdmins', 'enabled');
+    try {
+      const closed = new Promise<void>((resolve) => socket.once('disconnect', () => resolve()));
+      socket.emit('authenticate', { token: admin.token }, () => undefined);
+      await closed;
+      expect(socket.connected).toBe(false);
+    } finally {
+      await t.app.services.settings.update('mfaRequiredForAdmins', 'disabled');
+    }
+  });
+
   it('is disabled by default: an admin without a second factor signs in as before', async () => {
     const login = await t.call('POST', '/api/auth/login', { body: ADMIN, ip: newIp() });
     expect(login.status).toBe(200);
