@@ -448,6 +448,20 @@ export class MessagesRepository {
    * `earlierTicketIds` (the contact's earlier tickets, decision 0029) the pages go on through theirs as one conversation.
    */
   async readPage(ticketId: number, page: number, pageSize: number, earlierTicketIds: readonly number[] = []): Promise<{ messages: MessageDto[]; count: number; events: TicketEventDto[] }> {
+    const { messagesJson, count, events } = await this.readPageJson(ticketId, page, pageSize, earlierTicketIds);
+    return { messages: JSON.parse(messagesJson) as MessageDto[], count, events };
+  }
+
+  /**
+   * `readPage` with the messages as the JSON text PostgreSQL wrote (the chat's page is sent as it is, never parsed
+   * and written again: issue 35 item 2), and the tickets the page's messages are in.
+   */
+  async readPageJson(
+    ticketId: number,
+    page: number,
+    pageSize: number,
+    earlierTicketIds: readonly number[] = [],
+  ): Promise<{ messagesJson: string; count: number; events: TicketEventDto[]; ticketIds: number[] }> {
     // One ticket (the usual chat) keeps its own statement; a conversation with earlier tickets reads them all at once.
     const conversation = earlierTicketIds.length > 0;
     const ofTickets = conversation ? sql`= any(${sql.placeholder('ticketIds')}::int[])` : sql`= ${sql.placeholder('ticketId')}`;
@@ -465,6 +479,9 @@ export class MessagesRepository {
           from picked
           join messages m on m.id = picked.id
           ${messageDtoJoins(sql`contacts`)}
+        ), shown as (
+          -- Past page 1 the newest fetched is the neighbour (where the span ends), not shown.
+          select * from fetched order by created_at desc, id desc offset ${sql.placeholder('neighbour')}
         ), total as (
           select count(*)::int as n from messages where ticket_id ${ofTickets}
         ), span as (
@@ -473,7 +490,8 @@ export class MessagesRepository {
                  case when ${sql.placeholder('neighbour')}::int = 1 then (select max(created_at) from fetched) end as until
         )
         select
-          (select ${jsonArrayText(new JsonText(sql`dto`), sql`created_at, id`)} from fetched) as rows,
+          (select ${jsonArrayText(new JsonText(sql`dto`), sql`created_at, id`)} from shown) as rows,
+          array(select distinct m.ticket_id from shown s join messages m on m.id = s.id) as ticket_ids,
           (select n from total) as total,
           case when (select has_page from span) then coalesce((
             select json_agg(json_build_object(
@@ -489,12 +507,10 @@ export class MessagesRepository {
     const neighbour = page > 1 ? 1 : 0;
     const offset = (page - 1) * pageSize;
     const tickets = conversation ? { ticketIds: intArrayParam([ticketId, ...earlierTicketIds]) } : { ticketId };
-    const [row] = rowsOf<{ rows: string; total: number; events: TicketEventJson[] }>(
+    const [row] = rowsOf<{ rows: string; ticket_ids: number[]; total: number; events: TicketEventJson[] }>(
       await statement.execute({ ...tickets, fetchLimit: pageSize + neighbour, fetchOffset: offset - neighbour, neighbour, end: offset + pageSize }),
     );
-    const fetched = JSON.parse(row!.rows) as MessageDto[];
-    if (neighbour && fetched.length > 0) fetched.pop();
-    return { messages: fetched, count: row!.total, events: row!.events.map(ticketEventFromJson) };
+    return { messagesJson: row!.rows, count: row!.total, events: row!.events.map(ticketEventFromJson), ticketIds: row!.ticket_ids.map(Number) };
   }
 
   /**

@@ -131,6 +131,18 @@ export class MessagesService {
   }
 
   /**
+   * `listPage` as the JSON text of the page without its `ticket` (`{"messages":…,"count":…}`): the messages go out
+   * as PostgreSQL wrote them (issue 35 item 2); the caller adds the ticket.
+   */
+  async listPageJson(ticket: TicketDto, pageNumber: number, earlierTicketIds: readonly number[] = []): Promise<string> {
+    const { messagesJson, count, events, ticketIds } = await new MessagesRepository(this.db).readPageJson(ticket.id, pageNumber, PAGE_SIZE.messages, earlierTicketIds);
+    const earlier = ticketIds.filter((id) => id !== ticket.id);
+    const tickets = await new TicketsRepository(this.db).conversationTickets(earlier);
+    const hasMore = count > pageNumber * PAGE_SIZE.messages;
+    return `{"messages":${messagesJson},"events":${JSON.stringify(events)},"tickets":${JSON.stringify(tickets)},"count":${count},"hasMore":${hasMore}`;
+  }
+
+  /**
    * Several processes on one PostgreSQL (decision 0020): a text whose connection another process runs is
    * stored here and sent by that process, through the job queue.
    */
