@@ -427,7 +427,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   registerRealtimeListener(io, events, auth, () => settings.attendantTools());
   metrics?.attach({ db, jobs, io });
   // Automatic assignment knows who is online from the sockets of every process; a user connecting may take a ticket.
-  autoAssign.usePresence(socketPresence(io, http.log.child({ module: 'presence' })));
+  autoAssign.usePresence(socketPresence(io, http.log.child({ module: 'presence' }), () => autoAssign.kickSoon()));
   io.on('connection', () => autoAssign.kick());
   autoAssign.start();
   registerTicketRealtime(io, events, {

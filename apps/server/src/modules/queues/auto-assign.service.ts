@@ -19,6 +19,8 @@ export interface AutoAssignOptions {
 /** Tickets locked and handed out per transaction. */
 const BATCH = 50;
 const DEFAULT_SWEEP_MS = 30_000;
+/** A run again this soon after one that could not hear from every process. */
+const RETRY_MS = 2_000;
 
 /**
  * Automatic assignment (issue 36 §4, decision 0040). A pending ticket nobody holds, in a queue with `autoAssign` on,
@@ -37,6 +39,7 @@ export class AutoAssignService {
   private again = false;
   private stopped = false;
   private sweep: NodeJS.Timeout | undefined;
+  private retry: NodeJS.Timeout | undefined;
   private readonly now: () => Date;
 
   constructor(
@@ -95,6 +98,16 @@ export class AutoAssignService {
     });
   }
 
+  /** A run in a moment (presence was partial: a process did not answer in time). */
+  kickSoon(): void {
+    if (this.stopped || this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      this.kick();
+    }, RETRY_MS);
+    this.retry.unref();
+  }
+
   /** Resolves once no run is under way or asked for (tests). */
   async idle(): Promise<void> {
     while (this.running) await this.running;
@@ -104,6 +117,7 @@ export class AutoAssignService {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.sweep);
+    clearTimeout(this.retry);
     await this.idle();
   }
 
