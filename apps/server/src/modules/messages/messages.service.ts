@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { isAdmin, isErrorCode, isReactionEmoji, lastMessageOf, MESSAGE_ORIGINS, PAGE_SIZE, type MediaType, type MessageOrigin, type ValidationIssue, type MessageDto, type MessagesPageDto, type TicketDto } from '@wadesk/contracts';
+import { isAdmin, isErrorCode, isReactionEmoji, lastMessageOf, MESSAGE_ORIGINS, PAGE_SIZE, type MediaType, type MessageOrigin, type ValidationIssue, type MessageDto, type TicketDto } from '@wadesk/contracts';
 import type { OutboundMedia, ReactionTarget, SendOptions } from '../../channels/channel-driver.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { Database } from '../../db/client.js';
@@ -122,17 +122,8 @@ export class MessagesService {
    * (from the beginning on the last page) to the next newer message (to now on page 1), so the pages'
    * events together are all of them, each once. Past the ticket's first message the pages go on through
    * `earlierTicketIds` (the contact's earlier tickets the caller may see), `tickets` naming those in the page.
-   */
-  async listPage(ticket: TicketDto, pageNumber: number, earlierTicketIds: readonly number[] = []): Promise<Omit<MessagesPageDto, 'ticket'>> {
-    const { messages, count, events } = await new MessagesRepository(this.db).readPage(ticket.id, pageNumber, PAGE_SIZE.messages, earlierTicketIds);
-    const earlier = [...new Set(messages.map((m) => m.ticketId).filter((id) => id !== ticket.id))];
-    const tickets = await new TicketsRepository(this.db).conversationTickets(earlier);
-    return { messages, events, tickets, count, hasMore: count > pageNumber * PAGE_SIZE.messages };
-  }
-
-  /**
-   * `listPage` as the JSON text of the page without its `ticket` (`{"messages":…,"count":…}`): the messages go out
-   * as PostgreSQL wrote them (issue 35 item 2); the caller adds the ticket.
+   * As the JSON text of the page without its `ticket` (`{"messages":…,"count":…}`, left open): the messages go out
+   * as PostgreSQL wrote them (issue 35 item 2); the caller adds the ticket and the closing brace.
    */
   async listPageJson(ticket: TicketDto, pageNumber: number, earlierTicketIds: readonly number[] = []): Promise<string> {
     const { messagesJson, count, events, ticketIds } = await new MessagesRepository(this.db).readPageJson(ticket.id, pageNumber, PAGE_SIZE.messages, earlierTicketIds);
