@@ -154,6 +154,15 @@ test.describe('private notes and mentions (issue 36 §1)', () => {
     await expect.poll(async () => (await outbox(request, connection.id, number)).map((o) => o.body)).toContainEqual(expect.stringContaining('Pode enviar uma foto?'));
     const sent = await outbox(request, connection.id, number);
     expect(sent.some((o) => o.body.includes('aguardando foto'))).toBe(false);
+
+    // A resolved ticket takes no reply, but still takes a note.
+    await api(request, await apiLogin(request), 'PUT', `/api/tickets/${ticketId}`, { status: 'closed' });
+    await page.reload();
+    await expect(page.getByRole('textbox', { name: /Digite uma mensagem/ })).toBeDisabled({ timeout: 30_000 });
+    await page.getByTestId('composer-mode-note').click();
+    await page.getByRole('textbox', { name: /Nota interna/ }).fill('Resolvido: troca enviada.');
+    await page.getByRole('textbox', { name: /Nota interna/ }).press('Enter');
+    await expect(page.locator('[data-testid="message"][data-private="true"]').last()).toContainText('Resolvido: troca enviada.');
   });
 
   test('the e-mailed transcript leaves the notes out unless "Include internal notes" is ticked', async ({ page, request }) => {

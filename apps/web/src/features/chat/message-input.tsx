@@ -107,6 +107,8 @@ export const MessageInput = memo(function MessageInput({ ticketId, contact, what
   /** Reply to the contact, or an internal note the team sees (issue 36 §1): notes are text only and never signed. */
   const [mode, setMode] = useState<'reply' | 'note'>('reply');
   const note = mode === 'note';
+  /** Replies need an open ticket; a note may be written on any ticket the user sees (waiting, resolved). */
+  const locked = disabled && !note;
   /** Where the caret is: the `@` autocomplete reads the word typed before it. */
   const [caret, setCaret] = useState(0);
   const mention = note ? mentionQueryAt(text, caret) : null;
@@ -383,10 +385,10 @@ export const MessageInput = memo(function MessageInput({ ticketId, contact, what
           onChange={(_, value: 'reply' | 'note' | null) => {
             if (!value) return;
             setMode(value);
-            inputRef.current?.focus();
+            // After the render that enables the box (a note on a ticket that is not open).
+            requestAnimationFrame(() => inputRef.current?.focus());
           }}
           aria-label={t('chat.input.modeLabel')}
-          disabled={disabled}
           sx={{ bgcolor: 'background.paper', '& .MuiToggleButton-root': { py: 0.25, px: 1, textTransform: 'none', gap: 0.5 } }}
         >
           <ToggleButton value="reply" data-testid="composer-mode-reply">
@@ -456,7 +458,7 @@ export const MessageInput = memo(function MessageInput({ ticketId, contact, what
           </Box>
         ) : (
           <>
-            <EmojiPicker disabled={disabled} onPick={(emoji) => setText((v) => v + emoji)} />
+            <EmojiPicker disabled={locked} onPick={(emoji) => setText((v) => v + emoji)} />
             <input
               ref={fileRef}
               type="file"
@@ -484,8 +486,8 @@ export const MessageInput = memo(function MessageInput({ ticketId, contact, what
               multiline
               maxRows={5}
               fullWidth
-              disabled={disabled}
-              placeholder={disabled ? t('chat.input.disabled') : note ? t('chat.input.notePlaceholder') : t('chat.input.placeholder')}
+              disabled={locked}
+              placeholder={locked ? t('chat.input.disabled') : note ? t('chat.input.notePlaceholder') : t('chat.input.placeholder')}
               value={text}
               onChange={(e) => {
                 setText(e.target.value);
@@ -521,7 +523,7 @@ export const MessageInput = memo(function MessageInput({ ticketId, contact, what
               </Tooltip>
             )}
             {text.trim() || note ? (
-              <IconButton color="primary" aria-label={t('chat.input.send')} disabled={disabled || sending || !text.trim()} onClick={() => void send()} data-testid="composer-send">
+              <IconButton color="primary" aria-label={t('chat.input.send')} disabled={locked || sending || !text.trim()} onClick={() => void send()} data-testid="composer-send">
                 {sending ? <CircularProgress size={22} /> : <SendIcon />}
               </IconButton>
             ) : (
