@@ -139,6 +139,9 @@ export function scenarios(facts: Facts): ApiScenario[] {
     { key: 'contacts-abc', title: 'contacts search "abc"', path: `/api/contacts?${q({ pageNumber: 1, searchParam: 'abc' })}`, as: 'admin', target: { rps: 1000, p99: 50 } },
     { key: 'contacts-name', title: 'contacts search "conceicao"', path: `/api/contacts?${q({ pageNumber: 1, searchParam: 'conceicao' })}`, as: 'admin', target: { rps: 1000, p99: 50 } },
     { key: 'dashboard', title: 'dashboard', path: '/api/dashboard', as: 'admin' },
+    // Issue 36 §2: labels on 30 % of the tickets; the filter with the most used label, and with two.
+    { key: 'open-label', title: 'open tickets with a label, page 1 (with its count)', path: `/api/tickets?${q({ pageNumber: 1, status: 'open', showAll: 'true', isGroup: 'false', labelIds: '[1]' })}`, as: 'admin' },
+    { key: 'closed-labels', title: 'closed tickets with either of two labels, page 1 (with its count)', path: `/api/tickets?${q({ pageNumber: 1, status: 'closed', showAll: 'true', isGroup: 'false', labelIds: '[2,3]' })}`, as: 'admin' },
     ...(facts.chatTicket
       ? [{ key: 'messages-chat', title: `a ticket's messages, page 1 (ticket of ${facts.chatTicket.messages} messages with media, quotes and reactions)`, path: `/api/messages/${facts.chatTicket.id}?pageNumber=1`, as: 'admin' as const, target: { rps: 2000, p99: 30 } }]
       : []),

@@ -2,7 +2,7 @@
  * `npm run bench`: the real-size benchmarks of issue 11, written into docs/benchmarks.md.
  *
  *   npm run bench                          # PostgreSQL (DATABASE_URL's server, default 127.0.0.1:5432) and PGlite
- *   npm run bench -- --only api,ingest     # some of api, ingest, web, pglite
+ *   npm run bench -- --only api,ingest     # some of api, reports, ingest, web, pglite
  *   npm run bench -- --seconds 30 --reseed # longer runs; seed the data sets again
  *   npm run bench -- --quick               # CI: the API on PostgreSQL at a tenth of the data, 5 s a request, 16
  *                                          # connections, targets loosened QUICK_SLACK times; nothing written
@@ -23,13 +23,14 @@ import { sql } from 'drizzle-orm';
 import { openDatabase, rowsOf } from '../apps/server/src/db/client.js';
 import { apiBenchMarkdown, missedTargets, runApiBench } from './api.js';
 import { ingestBenchMarkdown, runIngestBench } from './ingest.js';
+import { missedReportTargets, reportsBenchMarkdown, runReportsBench } from './reports.js';
 import { calibrate, calibrationLine } from './lib/calibrate.js';
 import { machineLine, postgresUrl, ROOT } from './lib/server-process.js';
 import { runWebBench, webBenchMarkdown } from './web.js';
 
 const { values } = parseArgs({
   options: {
-    only: { type: 'string', default: 'api,ingest,web,pglite' },
+    only: { type: 'string', default: 'api,reports,ingest,web,pglite' },
     seconds: { type: 'string', default: '10' },
     'ingest-seconds': { type: 'string', default: '60' },
     reseed: { type: 'boolean', default: false },
@@ -101,7 +102,7 @@ async function main(): Promise<void> {
     console.error(`\n${section}\n`);
   };
 
-  if (only.has('api') || only.has('ingest')) {
+  if (only.has('api') || only.has('reports') || only.has('ingest')) {
     if (values.reseed || (await seededTickets()) < 100_000) {
       run('npx', ['tsx', 'bench/seed.ts', '--scale', '1', '--database', BENCH_DB], { DATABASE_URL: postgresUrl('postgres') });
     }
@@ -111,6 +112,12 @@ async function main(): Promise<void> {
       const result = await runApiBench({ database, seconds });
       missed.push(...missedTargets(result));
       add(apiBenchMarkdown(result, '### API, PostgreSQL, the full data set'));
+    }
+    if (only.has('reports')) {
+      console.error('bench/reports on PostgreSQL');
+      const result = await runReportsBench({ database, seconds });
+      missed.push(...missedReportTargets(result));
+      add(reportsBenchMarkdown(result, '### Reports (issue 36 §6), PostgreSQL, 30 days of the full data set'));
     }
     if (only.has('ingest')) {
       console.error('bench/ingest on PostgreSQL');

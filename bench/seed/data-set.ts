@@ -16,6 +16,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { hashPassword } from '../../apps/server/src/modules/auth/password.js';
 import { rowsOf, type Database } from '../../apps/server/src/db/client.js';
+import { seedLabels } from './labels.js';
 
 /** Password of every seeded user (admin@bench.local, attendant1..7@bench.local). */
 export const SEED_PASSWORD = 'bench-pass';
@@ -334,6 +335,10 @@ export async function seedDataSet(db: Database, scale: number, log: (line: strin
     from seed_plan where status = 'closed'
     order by 1, 4`);
   await db.execute(sql`drop table seed_plan`);
+
+  // Labels on 30 % of the tickets and 20 % of the contacts (issue 36 §2).
+  const labelled = await seedLabels(db, log);
+  log(`  labels: ${labelled.labelledTickets} tickets, ${labelled.contactLabels} contacts`);
 
   // Flush the GIN pending lists, set the visibility map and refresh statistics, as autovacuum would on a live desk.
   await step('vacuum analyze', sql`vacuum analyze`);
