@@ -1,6 +1,6 @@
 import type { CampaignDto, CampaignKind, CampaignRecipientDto, CampaignStatus, MessageTemplate, RecipientStatus } from '@wadesk/contracts';
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
-import type { Database, Executor } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
 import { campaignRecipients, campaigns, users, whatsapps } from '../../db/schema.js';
 
 export interface CampaignWrite {
