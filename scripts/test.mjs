@@ -219,7 +219,9 @@ if (wanted('image')) {
 // Fault tests: the built server killed with SIGKILL mid-burst loses no acknowledged inbound message; three
 // processes on one PostgreSQL, one killed mid-traffic (scale-out, issue 17: skipped without DATABASE_URL); PostgreSQL cut
 // for 10 s, five times, under a bulk send, a group action and inbound traffic (db-outage, issue 31: the same); a bulk send
-// and a group action resume within 10 s of a restart after kill -9 (crash-resume, issue 31: embedded and PostgreSQL).
+// and a group action resume within 10 s of a restart after kill -9 (crash-resume, issue 31: embedded and PostgreSQL);
+// three processes assign 200 concurrent tickets automatically, none twice, nobody over their limit (auto-assign, issue
+// 36 §4: skipped without DATABASE_URL).
 if (!wanted('faults')) {
   // not asked for (--only)
 } else if (built) {
@@ -228,6 +230,7 @@ if (!wanted('faults')) {
     ['crash-resume', 'crash-resume.mjs'],
     ['scale-out', 'scale-out.mjs'],
     ['db-outage', 'db-outage.mjs'],
+    ['auto-assign', 'auto-assign.mjs'],
   ]) {
     const json = path.join(out, `${name}.json`);
     const ok = run('node', [`scripts/faults/${script}`, `--json=${json}`]);
