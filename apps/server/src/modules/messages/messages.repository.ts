@@ -469,12 +469,23 @@ export class MessagesRepository {
       this.db,
       conversation ? 'messages.conversationPageWithEvents' : 'messages.pageWithEvents',
       () => sql`
-        with picked as (
-          select id from messages
-          where ticket_id ${ofTickets}
-          order by created_at desc, id desc
-          limit ${sql.placeholder('fetchLimit')} offset ${sql.placeholder('fetchOffset')}
-        ), fetched as (
+        with picked as (${
+          conversation
+            ? // Each ticket's newest through its own (ticket, created) index, then merged: `ticket_id = any(…)` read
+              // and sorted every message of the conversation's tickets (24 ms for one of 9,000 messages, issue 35).
+              sql`select p.id from unnest(${sql.placeholder('ticketIds')}::int[]) as k(ticket_id)
+                cross join lateral (
+                  select id, created_at from messages where ticket_id = k.ticket_id
+                  order by created_at desc, id desc
+                  limit (${sql.placeholder('fetchLimit')}::int + ${sql.placeholder('fetchOffset')}::int)
+                ) p
+                order by p.created_at desc, p.id desc
+                limit ${sql.placeholder('fetchLimit')} offset ${sql.placeholder('fetchOffset')}`
+            : sql`select id from messages
+                where ticket_id ${ofTickets}
+                order by created_at desc, id desc
+                limit ${sql.placeholder('fetchLimit')} offset ${sql.placeholder('fetchOffset')}`
+        }), fetched as (
           select m.id, m.created_at, ${MESSAGE_DTO_TEXT.sql} as dto
           from picked
           join messages m on m.id = picked.id
