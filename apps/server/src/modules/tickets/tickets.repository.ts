@@ -329,19 +329,22 @@ export class TicketsRepository {
     const offset = (page - 1) * pageSize;
     const wanted = offset + pageSize + 1;
     const byContact = sql`(${tickets.contactId} in (${contactIds}) or lower(${tickets.protocol}) = ${protocol})`;
-
-    let rows: { id: number }[];
-    let count: number;
-    if (candidates!.by_contact + candidates!.by_words <= SEARCH_FEW_CAP) {
-      // Few: every candidate read once, filtered, sorted and counted exactly.
-      const matches = sql`${tickets.id} in (${candidateIds})`;
-      rows = await this.db
+    /** The page's ids (and one more: whether another page follows) of the matching tickets, newest change first. */
+    const pageOf = (matches: SQL) =>
+      this.db
         .select({ id: tickets.id })
         .from(tickets)
         .where(and(filterWhere, matches))
         .orderBy(desc(tickets.updatedAt), desc(tickets.id))
         .limit(pageSize + 1)
         .offset(offset);
+
+    let rows: { id: number }[];
+    let count: number;
+    if (candidates!.by_contact + candidates!.by_words <= SEARCH_FEW_CAP) {
+      // Few: every candidate read once, filtered, sorted and counted exactly.
+      const matches = sql`${tickets.id} in (${candidateIds})`;
+      rows = await pageOf(matches);
       const [total] = rowsOf<{ n: number }>(await this.db.execute(sql`select count(*)::int as n from ${tickets} where ${and(filterWhere, matches)}`));
       count = total?.n ?? 0;
     } else {
@@ -360,13 +363,7 @@ export class TicketsRepository {
       rows =
         hits.length >= wanted
           ? hits.slice(offset).map((r) => ({ id: Number(r.id) }))
-          : await this.db
-              .select({ id: tickets.id })
-              .from(tickets)
-              .where(and(filterWhere, sql`(${byContact} or ${tickets.id} in (${byWordIds}))`))
-              .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-              .limit(pageSize + 1)
-              .offset(offset);
+          : await pageOf(sql`(${byContact} or ${tickets.id} in (${byWordIds}))`);
       // The count stops at SEARCH_COUNT_CAP. Unfiltered, the candidates' count said it already; filtered, the
       // candidates are read until that many pass (the tickets walked to count a word in a thousand of them read
       // every ticket: issue 35's cliff). By contact first, then by words on tickets not found by contact.
