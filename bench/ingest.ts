@@ -66,15 +66,15 @@ export interface IngestBenchOptions {
 
 const TAG = 'ingest-bench';
 
-/** A copy of the seeded database for this run, and how to remove it. */
-async function copyDatabase(db: BenchDatabase): Promise<{ copy: BenchDatabase; remove: () => Promise<void> }> {
+/** A copy of the seeded database for this run (named after it and `suffix`, one a benchmark), and how to remove it. */
+export async function copyDatabase(db: BenchDatabase, suffix = 'ingest'): Promise<{ copy: BenchDatabase; remove: () => Promise<void> }> {
   if (db.kind === 'pglite') {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'wadesk-ingest-'));
     await cp(embeddedDataDir(db.dataDir), embeddedDataDir(dir), { recursive: true });
     return { copy: { kind: 'pglite', dataDir: dir }, remove: () => rm(dir, { recursive: true, force: true }) };
   }
   const source = new URL(db.url).pathname.slice(1);
-  const name = `${source}_ingest`;
+  const name = `${source}_${suffix}`;
   const admin = databaseUrl(db.url, 'postgres');
   await runStatement(admin, `drop database if exists ${name} with (force)`);
   // A template must have no other session (a benchmark's pool may still be closing).
@@ -83,7 +83,7 @@ async function copyDatabase(db: BenchDatabase): Promise<{ copy: BenchDatabase; r
   return { copy: { kind: 'postgres', url: databaseUrl(db.url, name) }, remove: () => runStatement(admin, `drop database if exists ${name} with (force)`) };
 }
 
-async function api<T>(server: ServerProcess, token: string, method: string, url: string, body?: unknown): Promise<T> {
+export async function api<T>(server: ServerProcess, token: string, method: string, url: string, body?: unknown): Promise<T> {
   const res = await fetch(`${server.baseUrl}${url}`, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
@@ -93,8 +93,9 @@ async function api<T>(server: ServerProcess, token: string, method: string, url:
   return (await res.json()) as T;
 }
 
-async function pairSimulator(server: ServerProcess, token: string): Promise<number> {
-  const { id } = await api<{ id: number }>(server, token, 'POST', '/api/whatsapp', { name: `Ingest ${Date.now()}`, channel: 'simulator' });
+/** A new simulator connection (with `input`'s fields: its queues…), paired: it runs in the process it was made on. */
+export async function pairSimulator(server: ServerProcess, token: string, input: object = {}): Promise<number> {
+  const { id } = await api<{ id: number }>(server, token, 'POST', '/api/whatsapp', { name: `Ingest ${Date.now()}`, channel: 'simulator', ...input });
   const deadline = Date.now() + 15_000;
   while ((await api<{ status: string }>(server, token, 'GET', `/api/whatsapp/${id}`)).status !== 'qrcode') {
     if (Date.now() > deadline) throw new Error('the simulator connection never showed a QR code');

@@ -2,7 +2,7 @@
  * `npm run bench`: the real-size benchmarks of issue 11, written into docs/benchmarks.md.
  *
  *   npm run bench                          # PostgreSQL (DATABASE_URL's server, default 127.0.0.1:5432) and PGlite
- *   npm run bench -- --only api,ingest     # some of api, reports, ingest, web, pglite
+ *   npm run bench -- --only api,ingest     # some of api, reports, ingest, menus, web, pglite
  *   npm run bench -- --seconds 30 --reseed # longer runs; seed the data sets again
  *   npm run bench -- --quick               # CI: the API on PostgreSQL at a tenth of the data, 5 s a request, 16
  *                                          # connections, targets loosened QUICK_SLACK times; nothing written
@@ -10,7 +10,7 @@
  * Exits non-zero when a request misses its target (issue 35 item 4), after printing every figure.
  *
  * Builds the app if its sources changed (scripts/start.mjs --build), seeds the data sets when missing
- * (PostgreSQL database wadesk_bench at scale 1; data/bench-pglite at scale 0.1), runs bench/api, bench/ingest
+ * (PostgreSQL database wadesk_bench at scale 1; data/bench-pglite at scale 0.1), runs bench/api, bench/ingest, bench/menus
  * and bench/web, and replaces the part of docs/benchmarks.md between its `bench:start` and `bench:end` markers
  * with the figures, the command, the machine, its calibration (bench/lib/calibrate.ts) and the date. Loopback only;
  * every run is bounded in time.
@@ -23,6 +23,7 @@ import { sql } from 'drizzle-orm';
 import { openDatabase, rowsOf } from '../apps/server/src/db/client.js';
 import { apiBenchMarkdown, missedTargets, runApiBench } from './api.js';
 import { ingestBenchMarkdown, runIngestBench } from './ingest.js';
+import { menusBenchMarkdown, missedMenuTargets, runMenusBench } from './menus.js';
 import { missedReportTargets, reportsBenchMarkdown, runReportsBench } from './reports.js';
 import { calibrate, calibrationLine } from './lib/calibrate.js';
 import { machineLine, postgresUrl, ROOT } from './lib/server-process.js';
@@ -30,7 +31,7 @@ import { runWebBench, webBenchMarkdown } from './web.js';
 
 const { values } = parseArgs({
   options: {
-    only: { type: 'string', default: 'api,reports,ingest,web,pglite' },
+    only: { type: 'string', default: 'api,reports,ingest,menus,web,pglite' },
     seconds: { type: 'string', default: '10' },
     'ingest-seconds': { type: 'string', default: '60' },
     reseed: { type: 'boolean', default: false },
@@ -102,7 +103,7 @@ async function main(): Promise<void> {
     console.error(`\n${section}\n`);
   };
 
-  if (only.has('api') || only.has('reports') || only.has('ingest')) {
+  if (only.has('api') || only.has('reports') || only.has('ingest') || only.has('menus')) {
     if (values.reseed || (await seededTickets()) < 100_000) {
       run('npx', ['tsx', 'bench/seed.ts', '--scale', '1', '--database', BENCH_DB], { DATABASE_URL: postgresUrl('postgres') });
     }
@@ -125,6 +126,12 @@ async function main(): Promise<void> {
       const sustained = await runIngestBench({ database, rates: [Math.max(...result.steps.filter((s) => s.lost === 0).map((s) => s.sustained), 100)], seconds: Number(values['ingest-seconds']) });
       result.steps.push(...sustained.steps);
       add(ingestBenchMarkdown(result, '### Inbound messages, PostgreSQL (rising rates, then the best rate held)'));
+    }
+    if (only.has('menus')) {
+      console.error('bench/menus on PostgreSQL');
+      const result = await runMenusBench({ database, seconds: Number(values['ingest-seconds']) });
+      missed.push(...missedMenuTargets(result));
+      add(menusBenchMarkdown(result, '### Queue menus of new contacts (issue 35 item 6), PostgreSQL, one process and three'));
     }
   }
   if (only.has('pglite')) {
