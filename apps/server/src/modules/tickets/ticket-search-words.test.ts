@@ -106,6 +106,25 @@ describe('ticket search by words', () => {
     expect(ids(last.body)).toEqual(expected.slice(1080));
   });
 
+  it('tickets found both by their contact and by their words are counted once, however many ways found them', async () => {
+    // 700 contacts named with the word and 700 tickets holding it: 1,400 candidates by the two ways, 700 tickets.
+    await queryRows(t, sql`insert into contacts (name, number) select 'Colibri ' || g, '5521970' || lpad(g::text, 6, '0') from generate_series(1, 700) g`);
+    await queryRows(t, sql`
+      insert into tickets (status, contact_id, whatsapp_id, updated_at)
+      select 'closed', c.id, ${conn.id}, now() - (c.id || ' seconds')::interval from contacts c where c.name like 'Colibri %'`);
+    await queryRows(t, sql`
+      insert into messages (channel_message_id, whatsapp_id, ticket_id, contact_id, body)
+      select 'colibri-' || t.id, ${conn.id}, t.id, t.contact_id, 'um colibri na janela' from tickets t join contacts c on c.id = t.contact_id where c.name like 'Colibri %'`);
+    const expected = (await queryRows<{ id: number }>(t, sql`
+      select t.id from tickets t join contacts c on c.id = t.contact_id where c.name like 'Colibri %' order by t.updated_at desc, t.id desc`)).map((r) => r.id);
+    const first = await search('colibri');
+    expect(first.body).toMatchObject({ count: 700, hasMore: true });
+    expect(ids(first.body)).toEqual(expected.slice(0, 40));
+    const last = await search('colibri', 18);
+    expect(last.body).toMatchObject({ count: 700, hasMore: false });
+    expect(ids(last.body)).toEqual(expected.slice(680));
+  });
+
   it('a word in hundreds of older tickets: the candidates hashed, the same order, count and pages (issue 35 item 1)', async () => {
     // 3,000 tickets newer than any other; the word in 600 of them, none among the newest 1,000, so that probing the
     // newest tickets finds no page and the search hashes its candidates instead.

@@ -318,17 +318,39 @@ export class TicketsRepository {
     const byContactIds = sql`select t.id from tickets t where t.contact_id in (${contactIds}) union all select t.id from tickets t where lower(t.protocol) = ${protocol}`;
     const words = sql`search_query(${search})`;
     const byWordIds = sql`select s.ticket_id from ticket_search s where s.words @@ ${words}`;
-    const candidateIds = sql`${byContactIds} union ${byWordIds}`;
-    const limitPlusOne = SEARCH_COUNT_CAP + 1;
-    const [candidates] = rowsOf<{ by_contact: number; by_words: number }>(
-      await this.db.execute(sql`
-        select (select count(*) from (${byContactIds} limit ${limitPlusOne}) a)::int as by_contact,
-               (select count(*) from (${byWordIds} limit ${limitPlusOne}) b)::int as by_words`),
-    );
     const filterWhere = this.where(filter);
     const offset = (page - 1) * pageSize;
     const wanted = offset + pageSize + 1;
     const byContact = sql`(${tickets.contactId} in (${contactIds}) or lower(${tickets.protocol}) = ${protocol})`;
+    const few = SEARCH_FEW_CAP;
+    // One statement decides the way and, for few candidates or a common word, finds the page (issue 35: each
+    // statement more cost both processes a round trip and a plan). The candidates are read up to one past the few,
+    // by contact and by words as they come (a UNION's de-duplication read every match of a common word first): a
+    // ticket found both ways counts twice, which can only send a search the common way. Each way runs only when
+    // its CASE is taken (a CTE is read on demand).
+    // - Few: each candidate looked up by its key (`id in (…)` was hashed against a walk of all 100,000 tickets:
+    //   45 ms for a word in 964 tickets), filtered, counted and sorted.
+    // - Common: the newest SEARCH_PROBE_WALK tickets walked newest change first, each probed (a scalar subquery, so
+    //   that each walked ticket is probed; an EXPLAIN-style EXISTS would be hashed, all matches read), stopping at
+    //   the page's last match.
+    const probed = sql`(${byContact} or (select s.words from ticket_search s where s.ticket_id = ${tickets.id}) @@ ${words})`;
+    const [first] = rowsOf<{ distinct_candidates: number; total: number | null; ids: number[] | null; hits: number[] | null }>(
+      await this.db.execute(sql`
+        with candidates as materialized (select id from (${byContactIds} union all ${byWordIds}) c limit ${few + 1}),
+        matched as materialized (
+          select m.id, m.updated_at from (select distinct id from candidates) k cross join lateral (
+            select ${tickets.id} as id, ${tickets.updatedAt} as updated_at from ${tickets}
+            where ${and(sql`${tickets.id} = k.id`, filterWhere)}) m)
+        select (select count(distinct id) from candidates)::int as distinct_candidates,
+          case when (select count(*) from candidates) <= ${few} then (select count(*) from matched)::int end as total,
+          case when (select count(*) from candidates) <= ${few} then
+            array(select id from matched order by updated_at desc, id desc limit ${pageSize + 1} offset ${offset}) end as ids,
+          case when (select count(*) from candidates) > ${few} then array(
+            select w.id from (
+              select ${tickets.id} as id, ${probed} as hit from ${tickets} ${filterWhere ? sql`where ${filterWhere}` : sql``}
+              order by ${tickets.updatedAt} desc, ${tickets.id} desc limit ${SEARCH_PROBE_WALK + offset}) w
+            where w.hit limit ${wanted}) end as hits`),
+    );
     /** The page's ids (and one more: whether another page follows) of the matching tickets, newest change first. */
     const pageOf = (matches: SQL) =>
       this.db
@@ -341,33 +363,21 @@ export class TicketsRepository {
 
     let rows: { id: number }[];
     let count: number;
-    if (candidates!.by_contact + candidates!.by_words <= SEARCH_FEW_CAP) {
-      // Few: every candidate read once, filtered, sorted and counted exactly.
-      const matches = sql`${tickets.id} in (${candidateIds})`;
-      rows = await pageOf(matches);
-      const [total] = rowsOf<{ n: number }>(await this.db.execute(sql`select count(*)::int as n from ${tickets} where ${and(filterWhere, matches)}`));
-      count = total?.n ?? 0;
+    if (first!.ids) {
+      rows = first!.ids.map((id) => ({ id: Number(id) }));
+      count = first!.total ?? 0;
     } else {
-      // Common words fill a page among the newest tickets: those are walked newest change first, each probed (a
-      // scalar subquery, so that each walked ticket is probed; an EXISTS would be hashed, all matches read), and the
-      // walk stops at the page's last match. At most SEARCH_PROBE_WALK tickets past the offset: a rarer word falls
-      // through to its candidates hashed once and the tickets walked against the hash (hashed subplans in the OR).
-      const probed = sql`(${byContact} or (select s.words from ticket_search s where s.ticket_id = ${tickets.id}) @@ ${words})`;
-      const hits = rowsOf<{ id: number }>(
-        await this.db.execute(sql`
-          select w.id from (
-            select ${tickets.id} as id, ${probed} as hit from ${tickets} ${filterWhere ? sql`where ${filterWhere}` : sql``}
-            order by ${tickets.updatedAt} desc, ${tickets.id} desc limit ${SEARCH_PROBE_WALK + offset}) w
-          where w.hit limit ${wanted}`),
-      );
+      // A word rarer than the walk fills a page falls through to its candidates hashed once and the tickets walked
+      // newest first against the hash (hashed subplans in the OR).
+      const hits = first!.hits ?? [];
       rows =
         hits.length >= wanted
-          ? hits.slice(offset).map((r) => ({ id: Number(r.id) }))
+          ? hits.slice(offset).map((id) => ({ id: Number(id) }))
           : await pageOf(sql`(${byContact} or ${tickets.id} in (${byWordIds}))`);
       // The count stops at SEARCH_COUNT_CAP. Unfiltered, the candidates' count said it already; filtered, the
       // candidates are read until that many pass (the tickets walked to count a word in a thousand of them read
       // every ticket: issue 35's cliff). By contact first, then by words on tickets not found by contact.
-      if (!filterWhere && (candidates!.by_contact > SEARCH_COUNT_CAP || candidates!.by_words > SEARCH_COUNT_CAP)) {
+      if (!filterWhere && first!.distinct_candidates > SEARCH_COUNT_CAP) {
         count = SEARCH_COUNT_CAP;
       } else {
         const [total] = rowsOf<{ n: number }>(
