@@ -43,6 +43,11 @@ export interface JobDefinition<S extends z.ZodType> {
    */
   batchSize?: number;
   /**
+   * How many jobs of a batch run at once (default: the whole batch). Each holds a database connection while it runs a
+   * statement: a large batch all at once queues the app's requests behind its statements on the pool.
+   */
+  concurrency?: number;
+  /**
    * A run that dies with its process is retried within seconds, not at its expiry (job-runs.ts): for steps whose
    * payload's own rules make a second run safe (a chain of steps, decision 0014).
    */
@@ -142,6 +147,24 @@ function track(inFlight: Set<Promise<unknown>>, work: Promise<unknown>): void {
   work.then(done, done);
 }
 
+/** Runs `work` on each item, at most `limit` at a time. */
+async function eachAtMost<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
+}
+
+/**
+ * Completes jobs of one queue in one statement, each with its own output (pg-boss's `complete` gives every job of a
+ * call the same output): a batch's jobs that succeeded. Only jobs still active change, as pg-boss's own.
+ */
+const COMPLETE_EACH = `
+  update pgboss.job j set completed_on = now(), state = 'completed', output = d.output
+    from json_to_recordset($2::json) as d(id uuid, output jsonb)
+   where j.name = $1 and j.id = d.id and j.state = 'active'`;
+
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)).unref());
 }
@@ -226,6 +249,7 @@ export class JobQueue {
     this.definitions.set(definition.name, definition as unknown as JobDefinition<z.ZodType>);
     if (definition.resumable) this.runs?.addQueue(definition.name);
     const batchSize = Math.max(1, Math.trunc(options.batchSize ?? 1));
+    const concurrency = Math.max(1, Math.trunc(options.concurrency ?? batchSize));
     const runOne = async (job: PgBoss.Job<unknown>): Promise<unknown> => {
       const data = definition.payload.parse(job.data);
       const run =
@@ -240,12 +264,13 @@ export class JobQueue {
     };
     const workerId = await this.boss.work(definition.name, { pollingIntervalSeconds: pollingInterval(options.pollingIntervalSeconds), batchSize }, async (batch) => {
       if (batch.length === 0) return;
-      // pg-boss's worker waits its polling interval after every fetch, also one that found work: at one job a fetch
-      // and half a second, a queue drained two jobs a second whatever its backlog (issue 35 item 6). A fetch that
-      // found jobs is followed at once by the next.
+      // pg-boss's worker waits its polling interval after every fetch, also one that found work: at one job a fetch and
+      // half a second, a queue drained two jobs a second whatever its backlog (issue 35 item 6). A full batch (more may
+      // be waiting) is followed at once by the next fetch; one that was not full waits the interval, so that a queue fed
+      // steadily is taken a batch at a time, not one job a fetch (two statements a job: its fetch and its completion).
       const again = () => {
         const id = this.workers.get(definition.name);
-        if (id && !this.stopped) this.boss.notifyWorker(id);
+        if (batch.length === batchSize && id && !this.stopped) this.boss.notifyWorker(id);
       };
       if (batch.length === 1) {
         try {
@@ -254,21 +279,28 @@ export class JobQueue {
           again();
         }
       }
-      // Side by side, each ended on its own (pg-boss would complete or fail the batch as one): pg-boss's own
-      // completion of the whole batch afterwards touches only jobs still active, so none.
-      await Promise.all(
-        batch.map(async (job) => {
-          try {
-            const output = await runOne(job);
-            await this.boss.complete(definition.name, job.id, output && typeof output === 'object' ? (output as object) : undefined);
-          } catch (err) {
-            await this.boss.fail(definition.name, job.id, err instanceof Error ? { message: err.message, stack: err.stack } : { message: String(err) });
-          }
-        }),
-      );
+      // Side by side, each ended on its own (pg-boss would complete or fail the batch as one): those that succeeded in
+      // one statement, each failure on its own. pg-boss's own completion of the whole batch afterwards touches only jobs
+      // still active, so none.
+      const completed: { id: string; output: object | null }[] = [];
+      await eachAtMost(batch, concurrency, async (job) => {
+        try {
+          const output = await runOne(job);
+          completed.push({ id: job.id, output: output && typeof output === 'object' ? output : null });
+        } catch (err) {
+          await this.boss.fail(definition.name, job.id, err instanceof Error ? { message: err.message, stack: err.stack } : { message: String(err) });
+        }
+      });
+      if (completed.length > 0) await this.completeEach(definition.name, completed);
       again();
     });
     this.workers.set(definition.name, workerId);
+  }
+
+  /** Records the end of jobs that succeeded, retried while the database cannot be reached (see JOB_END_STATEMENTS). */
+  private async completeEach(name: string, jobs: { id: string; output: object | null }[]): Promise<void> {
+    const pool = this.boss.getDb();
+    await untilRecorded(() => pool.executeSql(COMPLETE_EACH, [name, JSON.stringify(jobs)]), this.log);
   }
 
   /** Queues a job; its payload is checked against the definition's schema first. */
@@ -351,17 +383,20 @@ export class JobQueue {
   }
 
   /**
-   * Per registered queue: jobs waiting (created or retry: pg-boss's getQueueSize) and jobs failed for good
-   * (still kept by pg-boss), for the metrics. Read from the database: the same figures on every process.
+   * Per registered queue: jobs waiting (created or retry, as pg-boss's getQueueSize counts them) and jobs failed for
+   * good (still kept by pg-boss), for the metrics. Read from the database in one statement (one a queue before: twenty
+   * for a scrape): the same figures on every process.
    */
   async stats(): Promise<{ name: string; queued: number; failed: number }[]> {
     const names = [...this.definitions.keys()];
     if (names.length === 0) return [];
-    const failed = await this.boss
-      .getDb()
-      .executeSql("select name, count(*)::int as count from pgboss.job where name = any($1::text[]) and state = 'failed' group by name", [names]);
-    const failedOf = new Map((failed.rows as { name: string; count: number | string }[]).map((r) => [r.name, Number(r.count)]));
-    return Promise.all(names.map(async (name) => ({ name, queued: await this.boss.getQueueSize(name), failed: failedOf.get(name) ?? 0 })));
+    const counts = await this.boss.getDb().executeSql(
+      `select name, count(*) filter (where state < 'active')::int as queued, count(*) filter (where state = 'failed')::int as failed
+         from pgboss.job where name = any($1::text[]) and (state < 'active' or state = 'failed') group by name`,
+      [names],
+    );
+    const of = new Map((counts.rows as { name: string; queued: number | string; failed: number | string }[]).map((r) => [r.name, r]));
+    return names.map((name) => ({ name, queued: Number(of.get(name)?.queued ?? 0), failed: Number(of.get(name)?.failed ?? 0) }));
   }
 
   /** Stops taking jobs and waits (up to `timeoutMs`) for the ones running in this process. */
