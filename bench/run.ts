@@ -2,7 +2,7 @@
  * `npm run bench`: the real-size benchmarks of issue 11, written into docs/benchmarks.md.
  *
  *   npm run bench                          # PostgreSQL (DATABASE_URL's server, default 127.0.0.1:5432) and PGlite
- *   npm run bench -- --only api,ingest     # some of api, reports, ingest, menus, web, pglite
+ *   npm run bench -- --only api,ingest     # some of api, reports, ceiling, ingest, menus, web, pglite
  *   npm run bench -- --seconds 30 --reseed # longer runs; seed the data sets again
  *   npm run bench -- --quick               # CI: the API on PostgreSQL at a tenth of the data, 5 s a request, 16
  *                                          # connections, targets loosened QUICK_SLACK times; nothing written
@@ -10,8 +10,8 @@
  * Exits non-zero when a request misses its target (issue 35 item 4), after printing every figure.
  *
  * Builds the app if its sources changed (scripts/start.mjs --build), seeds the data sets when missing
- * (PostgreSQL database wadesk_bench at scale 1; data/bench-pglite at scale 0.1), runs bench/api, bench/ingest, bench/menus
- * and bench/web, and replaces the part of docs/benchmarks.md between its `bench:start` and `bench:end` markers
+ * (PostgreSQL database wadesk_bench at scale 1; data/bench-pglite at scale 0.1), runs bench/api, bench/ceiling, bench/ingest,
+ * bench/menus and bench/web, and replaces the part of docs/benchmarks.md between its `bench:start` and `bench:end` markers
  * with the figures, the command, the machine, its calibration (bench/lib/calibrate.ts) and the date. Loopback only;
  * every run is bounded in time.
  */
@@ -22,6 +22,7 @@ import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { openDatabase, rowsOf } from '../apps/server/src/db/client.js';
 import { apiBenchMarkdown, missedTargets, runApiBench } from './api.js';
+import { ceilingBenchMarkdown, missedCeilingTargets, runCeilingBench } from './ceiling.js';
 import { ingestBenchMarkdown, runIngestBench } from './ingest.js';
 import { menusBenchMarkdown, missedMenuTargets, runMenusBench } from './menus.js';
 import { missedReportTargets, reportsBenchMarkdown, runReportsBench } from './reports.js';
@@ -31,7 +32,7 @@ import { runWebBench, webBenchMarkdown } from './web.js';
 
 const { values } = parseArgs({
   options: {
-    only: { type: 'string', default: 'api,reports,ingest,menus,web,pglite' },
+    only: { type: 'string', default: 'api,reports,ceiling,ingest,menus,web,pglite' },
     seconds: { type: 'string', default: '10' },
     'ingest-seconds': { type: 'string', default: '60' },
     reseed: { type: 'boolean', default: false },
@@ -103,7 +104,7 @@ async function main(): Promise<void> {
     console.error(`\n${section}\n`);
   };
 
-  if (only.has('api') || only.has('reports') || only.has('ingest') || only.has('menus')) {
+  if (only.has('api') || only.has('reports') || only.has('ceiling') || only.has('ingest') || only.has('menus')) {
     if (values.reseed || (await seededTickets()) < 100_000) {
       run('npx', ['tsx', 'bench/seed.ts', '--scale', '1', '--database', BENCH_DB], { DATABASE_URL: postgresUrl('postgres') });
     }
@@ -119,6 +120,12 @@ async function main(): Promise<void> {
       const result = await runReportsBench({ database, seconds });
       missed.push(...missedReportTargets(result));
       add(reportsBenchMarkdown(result, '### Reports (issue 36 §6), PostgreSQL, 30 days of the full data set'));
+    }
+    if (only.has('ceiling')) {
+      console.error('bench/ceiling on PostgreSQL');
+      const result = await runCeilingBench({ url: database.url, seconds });
+      missed.push(...missedCeilingTargets(result));
+      add(ceilingBenchMarkdown(result, "### The machine's ceiling (issue 35 item 3), PostgreSQL, the full data set"));
     }
     if (only.has('ingest')) {
       console.error('bench/ingest on PostgreSQL');
