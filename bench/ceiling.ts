@@ -4,8 +4,8 @@
  *
  *   ours  the built server (bench/lib/server-process.ts) under autocannon;
  *   (a)   PostgreSQL alone: the statements the server ran for one such request, read on the wire between the server
- *         and PostgreSQL (bench/lib/wire-capture.ts), replayed by pgbench (-M prepared, 16 clients, 2 threads), one
- *         pgbench transaction being one request's statements with the same values;
+ *         and PostgreSQL (bench/lib/wire-capture.ts), replayed by pgbench (bench/lib/pgbench-replay.ts: -M prepared,
+ *         16 clients, 2 threads), one pgbench transaction being one request's statements with the same values;
  *   (b)   a bare Fastify (bench/lib/bare-fastify.ts) answering the bytes the server answered, under autocannon.
  *
  * Ours is reported as a fraction of the lower of (a) and (b); the issue's target is ≥ 50 %. Beside the rates, the CPU
@@ -16,19 +16,20 @@
  * The database is only read: pgbench's sessions are read-only (default_transaction_read_only), so a request that
  * wrote would fail the run instead of changing the data set. `npm run bench` (bench/run.ts) calls runCeilingBench.
  */
-import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
-import { parseArgs, promisify } from 'node:util';
+import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { openDatabase } from '../apps/server/src/db/client.js';
 import { readFacts, scenarios, type ApiScenario } from './api.js';
 import { trackBackendCpu } from './lib/backend-cpu.js';
 import { cpuMs } from './lib/cpu.js';
-import { percentile, ROOT, signIn, startServer } from './lib/server-process.js';
+import { pgbenchScript, runPgbench, type PgbenchFigures } from './lib/pgbench-replay.js';
+import { ROOT, signIn, startServer } from './lib/server-process.js';
 import { startWireCapture, type CapturedStatement } from './lib/wire-capture.js';
 import { SEED_PASSWORD } from './seed/data-set.js';
 
@@ -55,7 +56,7 @@ export interface CeilingRow {
   contentType: string;
   bytes: number;
   ours: LoadFigures & { postgresCpuUs: number };
-  postgres: { tps: number; latencyMs: number; p99: number; statements: number; named: number; cpuUs: number; script: string };
+  postgres: PgbenchFigures & { statements: number; named: number; script: string };
   fastify: LoadFigures;
 }
 
@@ -63,7 +64,12 @@ export interface CeilingResult {
   database: string;
   seconds: number;
   rows: CeilingRow[];
+  /** CPU the server and its PostgreSQL sessions spend idle (ms a second): pg-boss's workers poll through its pool. */
+  idle: { serverMs: number; postgresMs: number };
 }
+
+/** How long the server is watched idle before its load. */
+const IDLE_SECONDS = 3;
 
 /** A request as the server answered it, and the statements it ran for it. */
 interface Captured {
@@ -131,79 +137,6 @@ async function captureRequests(url: string, list: ApiScenario[], entry: string |
 }
 
 /**
- * pgbench reads any `:name` of a script as a variable, in string literals too (`to_char(…, 'HH24:MI:SS')`): such a
- * literal is written as the same string in PostgreSQL's Unicode escapes (`U&'HH24\003AMI\003ASS'`), which PostgreSQL
- * reads as the same constant. Any `:name` left (outside literals, a `::` cast aside) is refused.
- */
-function withoutColonNames(text: string): string {
-  const colonName = /:[A-Za-z_]/;
-  const rewritten = text.replace(/(?<![\w&])'((?:[^']|'')*)'/g, (literal, content: string) =>
-    colonName.test(content) ? `U&'${content.replaceAll('\\', '\\\\').replaceAll(':', '\\003A')}'` : literal,
-  );
-  if (colonName.test(rewritten.replace(/'(?:[^']|'')*'/g, "''").replaceAll('::', ''))) throw new Error(`pgbench would read a variable in: ${text}`);
-  return rewritten;
-}
-
-/**
- * One request's statements as a pgbench script: each connection's statements in their order, `$n` written as a pgbench
- * variable (a parameter under -M prepared, as the server's were) whose value is given with -D.
- */
-function pgbenchScript(statements: CapturedStatement[]): { script: string; variables: string[] } {
-  const ordered = [...statements].sort((a, b) => a.connection - b.connection);
-  const variables: string[] = [];
-  const lines = ordered.map((s, i) => {
-    if (s.binary) throw new Error(`a statement with a binary parameter cannot be replayed: ${s.text}`);
-    const text = withoutColonNames(s.text.trim()).replace(/\$(\d+)/g, (_, n: string) => {
-      const value = s.params[Number(n) - 1];
-      if (value === undefined) throw new Error(`$${n} without a value in: ${s.text}`);
-      if (value === null) return 'null';
-      variables.push(`s${i + 1}_${n}=${value}`);
-      return `:s${i + 1}_${n}`;
-    });
-    const how = s.named ? 'a named statement (prepared once a session, as pgbench does)' : 'the unnamed statement (parsed and planned at each run)';
-    return `-- ${i + 1}: the server ran it as ${how}\n${text.endsWith(';') ? text : `${text};`}`;
-  });
-  return { script: `${lines.join('\n')}\n`, variables };
-}
-
-/** pgbench's run of one script: its tps and latencies (the p99 from its per-transaction log) and PostgreSQL's CPU. */
-async function runPgbench(url: string, script: string, variables: string[], seconds: number): Promise<Omit<CeilingRow['postgres'], 'statements' | 'named' | 'script'>> {
-  const target = new URL(url);
-  const dir = mkdtempSync(path.join(tmpdir(), 'wadesk-ceiling-'));
-  try {
-    writeFileSync(path.join(dir, 'request.sql'), script);
-    const run = (runSeconds: number, log: boolean) =>
-      promisify(execFile)(
-        'pgbench',
-        [
-          ...['-M', 'prepared', '-c', String(CONNECTIONS), '-j', '2', '-T', String(runSeconds), '-n', '-f', path.join(dir, 'request.sql')],
-          ...(log ? ['-l', '--log-prefix', path.join(dir, 'tx')] : []),
-          ...variables.flatMap((v) => ['-D', v]),
-          ...['-h', target.hostname, '-p', target.port || '5432', '-U', decodeURIComponent(target.username) || 'postgres', target.pathname.slice(1)],
-        ],
-        { env: { ...process.env, PGAPPNAME: PGBENCH_SESSIONS, PGOPTIONS: '-c default_transaction_read_only=on' }, timeout: (runSeconds + 60) * 1000, maxBuffer: 1 << 20 },
-      );
-    await run(1, false); // warm-up: plans prepared, pages in the buffer cache
-    const backends = await trackBackendCpu(url, PGBENCH_SESSIONS);
-    const { stdout } = await run(seconds, true);
-    const postgresMs = await backends.stop();
-    const latencies = readdirSync(dir)
-      .filter((f) => f.startsWith('tx.'))
-      .flatMap((f) => readFileSync(path.join(dir, f), 'utf8').trim().split('\n'))
-      .map((line) => Number(line.split(' ')[2]) / 1000)
-      .sort((a, b) => a - b);
-    return {
-      tps: Math.round(Number(/tps = ([\d.]+)/.exec(stdout)?.[1] ?? 0)),
-      latencyMs: Number(/latency average = ([\d.]+) ms/.exec(stdout)?.[1] ?? 0),
-      p99: Math.round(percentile(latencies, 0.99) * 10) / 10,
-      cpuUs: Math.round((postgresMs * 1000) / Math.max(1, latencies.length)),
-    };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/**
  * autocannon at 16 connections for `seconds` after a 1 s warm-up, with the CPU per request of `pid` and of the
  * PostgreSQL sessions of `sessions` (the server's pool) when given.
  */
@@ -254,6 +187,15 @@ async function withBareFastify<T>(route: string, captured: Captured, work: (base
   }
 }
 
+/** The server's own CPU and its PostgreSQL sessions' while it answers nothing, in ms a second. */
+async function idleCpu(pid: number, url: string): Promise<CeilingResult['idle']> {
+  const before = cpuMs(pid);
+  const backends = await trackBackendCpu(url, OURS_SESSIONS);
+  await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
+  const postgresMs = await backends.stop();
+  return { serverMs: Math.round((cpuMs(pid) - before) / IDLE_SECONDS), postgresMs: Math.round(postgresMs / IDLE_SECONDS) };
+}
+
 export interface CeilingBenchOptions {
   /** The seeded PostgreSQL database (only read). */
   url: string;
@@ -270,8 +212,10 @@ export async function runCeilingBench(options: CeilingBenchOptions): Promise<Cei
 
   const ours = new Map<string, CeilingRow['ours']>();
   const server = await startServer({ database: { kind: 'postgres', url: options.url }, entry: options.serverEntry, env: { PGAPPNAME: OURS_SESSIONS } });
+  let idle: CeilingResult['idle'];
   try {
     const headers = { authorization: `Bearer ${await signIn(server.baseUrl, 'admin@bench.local', SEED_PASSWORD)}` };
+    idle = await idleCpu(server.pid, options.url);
     for (const scenario of list) {
       ours.set(scenario.key, await load(`${server.baseUrl}${scenario.path}`, headers, seconds, server.pid, { url: options.url, applicationName: OURS_SESSIONS }));
       console.error(`  ${scenario.key} ours: ${ours.get(scenario.key)!.rps} req/s, p99 ${ours.get(scenario.key)!.p99} ms`);
@@ -284,7 +228,8 @@ export async function runCeilingBench(options: CeilingBenchOptions): Promise<Cei
   for (const scenario of list) {
     const request = captured.get(scenario.key)!;
     const { script, variables } = pgbenchScript(request.statements);
-    const postgres = { ...(await runPgbench(options.url, script, variables, seconds)), statements: request.statements.length, named: request.statements.filter((s) => s.named).length, script: `${script}${variables.map((v) => `-- -D ${v}`).join('\n')}` };
+    const figures = await runPgbench({ url: options.url, script, variables, seconds, clients: CONNECTIONS, applicationName: PGBENCH_SESSIONS });
+    const postgres = { ...figures, statements: request.statements.length, named: request.statements.filter((s) => s.named).length, script: `${script}${variables.map((v) => `-- -D ${v}`).join('\n')}` };
     console.error(`  ${scenario.key} PostgreSQL alone: ${postgres.tps} tps, latency ${postgres.latencyMs} ms (p99 ${postgres.p99} ms), ${postgres.statements} statements`);
     const route = new URL(scenario.path, 'http://localhost').pathname;
     const fastify = await withBareFastify(route, request, (baseUrl, pid) => load(`${baseUrl}${scenario.path}`, {}, seconds, pid));
@@ -295,6 +240,7 @@ export async function runCeilingBench(options: CeilingBenchOptions): Promise<Cei
     database: `PostgreSQL on loopback: ${facts.counts.contacts.toLocaleString('en')} contacts, ${facts.counts.tickets.toLocaleString('en')} tickets, ${facts.counts.messages.toLocaleString('en')} messages`,
     seconds,
     rows,
+    idle,
   };
 }
 
@@ -330,6 +276,9 @@ export function ceilingBenchMarkdown(result: CeilingResult, heading = "### The m
     '| request | ours: server | ours: PostgreSQL | (a) PostgreSQL alone | (b) bare Fastify |',
     '|---|---:|---:|---:|---:|',
     ...result.rows.map((r) => `| ${r.scenario.title} | ${r.ours.cpuUs} | ${r.ours.postgresCpuUs} | ${r.postgres.cpuUs} | ${r.fastify.cpuUs} |`),
+    '',
+    `Ours' columns include what the server spends answering nothing (pg-boss's workers polling through its pool): watched idle for ${IDLE_SECONDS} s before its load, ${result.idle.serverMs} ms of its CPU and ${result.idle.postgresMs} ms of PostgreSQL's a second, ` +
+      `${result.rows.map((r) => `${Math.round(((result.idle.serverMs + result.idle.postgresMs) * 1000) / Math.max(1, r.ours.rps))} µs a request at ${r.ours.rps} requests/s (${r.scenario.key})`).join(', ')}.`,
     '',
     `Load average when the run ended: ${loadavg().map((n) => n.toFixed(1)).join(', ')} (${cpus().length} cores).`,
     '',
