@@ -2,7 +2,7 @@
  * `npm run bench`: the real-size benchmarks of issue 11, written into docs/benchmarks.md.
  *
  *   npm run bench                          # PostgreSQL (DATABASE_URL's server, default 127.0.0.1:5432) and PGlite
- *   npm run bench -- --only api,ingest     # some of api, reports, ceiling, ingest, menus, web, pglite
+ *   npm run bench -- --only api,ingest     # some of api, reports, ceiling, ingest, menus, live, web, pglite
  *   npm run bench -- --seconds 30 --reseed # longer runs; seed the data sets again
  *   npm run bench -- --quick               # CI: the API on PostgreSQL at a tenth of the data, 5 s a request, 16
  *                                          # connections, targets loosened QUICK_SLACK times; nothing written
@@ -11,7 +11,7 @@
  *
  * Builds the app if its sources changed (scripts/start.mjs --build), seeds the data sets when missing
  * (PostgreSQL database wadesk_bench at scale 1; data/bench-pglite at scale 0.1), runs bench/api, bench/ceiling, bench/ingest,
- * bench/menus and bench/web, and replaces the part of docs/benchmarks.md between its `bench:start` and `bench:end` markers
+ * bench/menus, bench/live and bench/web, and replaces the part of docs/benchmarks.md between its `bench:start` and `bench:end` markers
  * with the figures, the command, the machine, its calibration (bench/lib/calibrate.ts) and the date. Loopback only;
  * every run is bounded in time.
  */
@@ -24,6 +24,7 @@ import { openDatabase, rowsOf } from '../apps/server/src/db/client.js';
 import { apiBenchMarkdown, missedTargets, runApiBench } from './api.js';
 import { ceilingBenchMarkdown, missedCeilingTargets, runCeilingBench } from './ceiling.js';
 import { ingestBenchMarkdown, runIngestBench } from './ingest.js';
+import { liveBenchMarkdown, missedLiveTargets, runLiveBench } from './live.js';
 import { menusBenchMarkdown, missedMenuTargets, runMenusBench } from './menus.js';
 import { missedReportTargets, reportsBenchMarkdown, runReportsBench } from './reports.js';
 import { calibrate, calibrationLine } from './lib/calibrate.js';
@@ -32,9 +33,11 @@ import { runWebBench, webBenchMarkdown } from './web.js';
 
 const { values } = parseArgs({
   options: {
-    only: { type: 'string', default: 'api,reports,ceiling,ingest,menus,web,pglite' },
+    only: { type: 'string', default: 'api,reports,ceiling,ingest,menus,live,web,pglite' },
     seconds: { type: 'string', default: '10' },
     'ingest-seconds': { type: 'string', default: '60' },
+    /** bench/live: how long inbound runs while the team is connected (each on one process, then three). */
+    'live-seconds': { type: 'string', default: '20' },
     reseed: { type: 'boolean', default: false },
     'no-write': { type: 'boolean', default: false },
     quick: { type: 'boolean', default: false },
@@ -104,7 +107,7 @@ async function main(): Promise<void> {
     console.error(`\n${section}\n`);
   };
 
-  if (only.has('api') || only.has('reports') || only.has('ceiling') || only.has('ingest') || only.has('menus')) {
+  if (only.has('api') || only.has('reports') || only.has('ceiling') || only.has('ingest') || only.has('menus') || only.has('live')) {
     if (values.reseed || (await seededTickets()) < 100_000) {
       run('npx', ['tsx', 'bench/seed.ts', '--scale', '1', '--database', BENCH_DB], { DATABASE_URL: postgresUrl('postgres') });
     }
@@ -139,6 +142,12 @@ async function main(): Promise<void> {
       const result = await runMenusBench({ database, seconds: Number(values['ingest-seconds']) });
       missed.push(...missedMenuTargets(result));
       add(menusBenchMarkdown(result, '### Queue menus of new contacts (issue 35 item 6), PostgreSQL, one process and three'));
+    }
+    if (only.has('live')) {
+      console.error('bench/live on PostgreSQL');
+      const result = await runLiveBench({ url: database.url, seconds: Number(values['live-seconds']), log: (line) => console.error(line) });
+      missed.push(...missedLiveTargets(result));
+      add(liveBenchMarkdown(result, '### Live at team size (issue 35 item 5), PostgreSQL, one process and three'));
     }
   }
   if (only.has('pglite')) {
