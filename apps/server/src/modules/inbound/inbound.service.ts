@@ -15,6 +15,7 @@ import type { SettingsService } from '../settings/settings.service.js';
 import { TicketEventsRepository } from '../tickets/ticket-events.repository.js';
 import { TicketsRepository } from '../tickets/tickets.repository.js';
 import { WhatsappRepository } from '../whatsapp/whatsapp.repository.js';
+import { ConnectionMemo } from './connection-memo.js';
 import { InboundRepository } from './inbound.repository.js';
 import { queueMenu, renderGreeting, ticketTemplateValues } from './greeting-template.js';
 import { checkOutOfHours } from './out-of-hours.js';
@@ -65,6 +66,8 @@ export class InboundService {
   private menuScheduler: MenuScheduler | null = null;
   /** The satisfaction survey's answers (issue 36 §5), set by app.ts. */
   private csat: CsatService | null = null;
+  /** A connection's queues and greeting, read once a second at most (a new conversation reads them twice). */
+  private readonly connections: ConnectionMemo;
 
   constructor(
     private readonly db: Database,
@@ -75,7 +78,9 @@ export class InboundService {
     private readonly messages: MessagesService,
     private readonly options: InboundOptions,
     private readonly chatbot: ChatbotService | null = null,
-  ) {}
+  ) {
+    this.connections = new ConnectionMemo(db, events);
+  }
 
   /**
    * Stores one inbound message and runs what follows it. Resolves once the message is committed (or known:
@@ -110,7 +115,7 @@ export class InboundService {
     // Its queues matter to a new ticket of a 1:1 chat (one queue: straight into it) and to a ticket without a queue.
     const withQueues = found.connectionQueues > 0 && !msg.isGroup;
     const into = known && activeTicketId ? { contact: known, ticketId: activeTicketId } : null;
-    let connection = withQueues && !into ? await new WhatsappRepository(this.db).findDto(whatsappId) : null;
+    let connection = withQueues && !into ? await this.connections.find(whatsappId) : null;
     // A connection with one queue puts new tickets straight into it, so nobody outside sees them first.
     const onlyQueue = connection?.queues.length === 1 ? connection.queues[0]!.id : null;
     const write = messageWrite(whatsappId, msg, prepared, quotedMsgId);
@@ -165,7 +170,7 @@ export class InboundService {
     const menuDue = withQueues && ticket.queueId === null && ticket.userId === null;
     const queueMenu = async () => {
       if (!menuDue) return;
-      connection ??= await new WhatsappRepository(this.db).findDto(whatsappId);
+      connection ??= await this.connections.find(whatsappId);
       if (connection) await this.chooseQueue(ticket, connection, msg.body, message.id);
     };
     if (!msg.fromMe && !msg.isGroup && this.chatbot && ticket.status === 'pending' && ticket.userId === null && (await this.chatbot.takes(ticket, msg.body, found.typebot))) {
@@ -380,7 +385,7 @@ export class InboundService {
     const ticket = await new TicketsRepository(this.db).findDto(ticketId);
     if (!ticket || ticket.queueId !== null || ticket.userId !== null || ticket.status === 'closed') return 'not-due';
     if ((await new MessagesRepository(this.db).newestFromContact(ticketId)) !== messageId) return 'superseded';
-    const connection = await new WhatsappRepository(this.db).findDto(ticket.whatsappId);
+    const connection = await this.connections.find(ticket.whatsappId);
     if (!connection || connection.queues.length < 2) return 'not-due';
     const greeting = renderGreeting(connection.greetingMessage, this.greetingValues(ticket, connection));
     const text = [greeting.trim(), queueMenu(connection.queues.map((q) => q.name))].filter(Boolean).join('\n\n');
