@@ -177,8 +177,9 @@ async function withBareFastify<T>(route: string, captured: Captured, work: (base
     const [port] = await Promise.race([
       createInterface({ input: child.stdout! })[Symbol.asyncIterator]().next().then((line) => [Number(line.value)]),
       exited.then(() => [NaN]),
+      new Promise<number[]>((resolve) => setTimeout(() => resolve([NaN]), 30_000).unref()),
     ]);
-    if (!Number.isInteger(port)) throw new Error('the bare Fastify did not start');
+    if (!Number.isInteger(port)) throw new Error('the bare Fastify did not start within 30 s');
     return await work(`http://127.0.0.1:${port}`, child.pid!);
   } finally {
     child.kill('SIGTERM');
