@@ -14,12 +14,12 @@
  * ticket goes straight into it). Some of the seed's active tickets move to them: open ones, each given to a team
  * member (who may or may not serve its queue), pending ones with a queue, and (on A) pending ones without. Their
  * contacts and new numbers write, each through the process that runs its connection (autocannon, open loop, the
- * rate shared between the processes), each body tagged with its number.
+ * rate shared between the processes), each body tagged with its number (bench/lib/live-writers.ts).
  *
  * Afterwards, from the database: each stored message's ticket (its queue and user then: nothing in the run moves a
  * ticket, and each event's own copy of the ticket is compared with it), and who may see it by the server's rule (the
  * admin; its assignee; everyone when it has no queue; else its queue's members). Against the events each socket got:
- * expected, delivered, missed, wrong (received by someone who may not see it), duplicated.
+ * expected, delivered, missed, wrong (received by someone who may not see it), duplicated (bench/lib/live-deliveries.ts).
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadavg } from 'node:os';
@@ -30,25 +30,17 @@ import { sql } from 'drizzle-orm';
 import { openDatabase, rowsOf, type Database } from '../apps/server/src/db/client.js';
 import { copyDatabase, pairSimulator } from './ingest.js';
 import { cpuMs, postgresCpuMs } from './lib/cpu.js';
-import { connectTeam, insertTeam, maySee, type AppMessageEvent, type TeamMember } from './lib/live-team.js';
+import { Deliveries, storedMessages, tally, TAG } from './lib/live-deliveries.js';
+import { connectTeam, insertTeam, type TeamMember } from './lib/live-team.js';
+import { CONNECTIONS, prepareWriters, SENDERS, storedKinds, writersByProcess, type Sender, type Writer } from './lib/live-writers.js';
 import { percentile, signIn, startServer, type ServerProcess } from './lib/server-process.js';
 import { SEED_PASSWORD } from './seed/data-set.js';
 
 /** Issue 35 item 5. */
 export const LIVE_TARGETS = { p99Ms: 250, rssMb: 300 };
 
-const TAG = 'live-bench';
-const TAGGED = /^live-bench (\d+) /;
-
-type Sender = 'open' | 'pending with a queue' | 'pending without a queue' | 'new contact';
-const SENDERS: Sender[] = ['open', 'pending with a queue', 'pending without a queue', 'new contact'];
-
-/** The three connections, and how many contacts of each kind write to each. */
-const CONNECTIONS: { name: string; queueIds: number[]; senders: Record<Sender, number> }[] = [
-  { name: 'Live A', queueIds: [1, 2, 3, 4], senders: { open: 160, 'pending with a queue': 80, 'pending without a queue': 80, 'new contact': 80 } },
-  { name: 'Live B', queueIds: [2], senders: { open: 200, 'pending with a queue': 100, 'pending without a queue': 0, 'new contact': 100 } },
-  { name: 'Live C', queueIds: [3], senders: { open: 200, 'pending with a queue': 100, 'pending without a queue': 0, 'new contact': 100 } },
-];
+/** How long the idle CPU of the processes and their database is measured before the load. */
+const IDLE_MS = 3000;
 
 export interface LiveRun {
   processes: number;
@@ -72,7 +64,7 @@ export interface LiveRun {
   p50: number;
   p99: number;
   peakRssMb: number[];
-  /** CPU time per stored message (µs): every server process together, and PostgreSQL's backends. */
+  /** CPU time per stored message (µs), beyond what they spend idle: every server process together, and PostgreSQL's backends. */
   serverCpuUs: number;
   postgresCpuUs: number;
   /** Transactions (statements outside a transaction count one each) per stored message, from pg_stat_database. */
@@ -111,133 +103,6 @@ async function startProcesses(url: string, n: number, entry?: string, nodeArgs?:
     throw err;
   }
   return servers;
-}
-
-interface Writer {
-  kind: Sender;
-  whatsappId: number;
-  number: string;
-}
-
-/** A fixed order that mixes a list (the same every run): by a multiplicative hash of the position. */
-function mixed<T>(items: T[]): T[] {
-  return items.map((item, i) => ({ item, key: (i * 2654435761) % 4294967296 })).sort((a, b) => a.key - b.key).map((x) => x.item);
-}
-
-/**
- * Moves some of the seed's active tickets of its first connection to the live ones (open ones to a team member),
- * and gives every live connection's writers: those tickets' contacts and new numbers.
- */
-async function prepareWriters(db: Database, whatsappIds: number[], team: TeamMember[]): Promise<Writer[][]> {
-  const attendants = team.filter((m) => !m.admin);
-  const wanted = (kind: Sender) => CONNECTIONS.reduce((sum, c) => sum + c.senders[kind], 0);
-  // Contacts whose stored number is their WhatsApp id (area codes up to 30 keep the ninth digit, whatsapp-number.ts):
-  // a message from another would be a new contact's.
-  const pick = async (kind: Sender, where: ReturnType<typeof sql>) =>
-    rowsOf<{ id: number; number: string }>(
-      await db.execute(sql`
-        select t.id, c.number from tickets t join contacts c on c.id = t.contact_id
-        where t.whatsapp_id = 1 and ${where} and length(c.number) = 13 and substr(c.number, 3, 2)::int between 11 and 30
-        order by md5(t.id::text) limit ${wanted(kind)}`),
-    );
-  const pools: Record<Sender, { id: number; number: string }[]> = {
-    open: await pick('open', sql`t.status = 'open' and t.queue_id is not null`),
-    'pending with a queue': await pick('pending with a queue', sql`t.status = 'pending' and t.queue_id is not null`),
-    'pending without a queue': await pick('pending without a queue', sql`t.status = 'pending' and t.queue_id is null`),
-    'new contact': [],
-  };
-  const moves: [ticketId: number, whatsappId: number, userId: number | null][] = [];
-  const writers = CONNECTIONS.map((connection, c) =>
-    SENDERS.flatMap((kind) =>
-      Array.from({ length: connection.senders[kind] }, (_, k): Writer => {
-        const whatsappId = whatsappIds[c]!;
-        // Area code 10, which the seed does not use: numbers nobody has written from.
-        if (kind === 'new contact') return { kind, whatsappId, number: `55109${String(c * 100_000 + k).padStart(8, '0')}` };
-        const ticket = pools[kind].pop();
-        if (!ticket) throw new Error(`the seed has too few ${kind} tickets`);
-        const owner = kind === 'open' && attendants.length > 0 ? attendants[ticket.id % attendants.length]!.userId : null;
-        moves.push([ticket.id, whatsappId, owner]);
-        return { kind, whatsappId, number: ticket.number };
-      }),
-    ),
-  );
-  await db.execute(sql`
-    update tickets t set whatsapp_id = (m->>1)::int, user_id = coalesce((m->>2)::int, t.user_id)
-    from json_array_elements(${JSON.stringify(moves)}::json) as m where t.id = (m->>0)::int`);
-  return writers.map(mixed);
-}
-
-/** Each process's writers: those of the connections it runs, taken in turn so the mix is even over time. */
-function writersByProcess(writers: Writer[][], processes: number): Writer[][] {
-  return Array.from({ length: processes }, (_, p) => {
-    const own = writers.filter((_, c) => c % processes === p);
-    const longest = Math.max(...own.map((w) => w.length));
-    return Array.from({ length: longest }, (_, i) => own.flatMap((w) => (i < w.length ? [w[i]!] : []))).flat();
-  });
-}
-
-/** What the sockets received: per tagged message, how many times each member got it, and when. */
-class Deliveries {
-  readonly sentAt: number[] = [];
-  readonly counts = new Map<number, Uint8Array>();
-  readonly latencies: number[] = [];
-  /** Each message's ticket as its first event carried it. */
-  readonly ticketAtEvent = new Map<number, { queueId: number | null; userId: number | null }>();
-
-  constructor(private readonly members: number) {}
-
-  record(member: number, e: AppMessageEvent): void {
-    const match = TAGGED.exec(e.message.body);
-    if (!match) return;
-    const n = Number(match[1]);
-    const at = performance.now();
-    let counts = this.counts.get(n);
-    if (!counts) {
-      counts = new Uint8Array(this.members);
-      this.counts.set(n, counts);
-      this.ticketAtEvent.set(n, { queueId: e.ticket.queueId, userId: e.ticket.userId });
-    }
-    counts[member] = Math.min(255, counts[member]! + 1);
-    this.latencies.push(at - this.sentAt[n]!);
-  }
-}
-
-interface StoredMessage {
-  n: number;
-  queueId: number | null;
-  userId: number | null;
-}
-
-async function storedMessages(db: Database, whatsappIds: number[]): Promise<StoredMessage[]> {
-  return rowsOf<StoredMessage>(
-    await db.execute(sql`
-      select substr(m.channel_message_id, ${TAG.length + 2})::int as n, t.queue_id as "queueId", t.user_id as "userId"
-      from messages m join tickets t on t.id = m.ticket_id
-      where m.whatsapp_id = any(${`{${whatsappIds.join(',')}}`}::int[]) and m.channel_message_id like ${`${TAG}-%`}`),
-  );
-}
-
-/** Expected (member may see it), delivered, missed and wrong deliveries of the stored messages. */
-function tally(stored: StoredMessage[], team: TeamMember[], deliveries: Deliveries) {
-  let expected = 0;
-  let delivered = 0;
-  let wrong = 0;
-  let duplicated = 0;
-  let moved = 0;
-  for (const message of stored) {
-    const counts = deliveries.counts.get(message.n);
-    const atEvent = deliveries.ticketAtEvent.get(message.n);
-    if (atEvent && (atEvent.queueId !== message.queueId || atEvent.userId !== message.userId)) moved += 1;
-    team.forEach((member, i) => {
-      const got = counts?.[i] ?? 0;
-      if (got > 1) duplicated += got - 1;
-      if (maySee(member, message)) {
-        expected += 1;
-        if (got > 0) delivered += 1;
-      } else if (got > 0) wrong += 1;
-    });
-  }
-  return { expected, delivered, missed: expected - delivered, wrong, duplicated, moved };
 }
 
 /** Inbound from each process's writers through that process, `rate` messages a second shared between them. */
@@ -330,8 +195,16 @@ async function runOnce(options: LiveBenchOptions, processes: number): Promise<Li
     log(`  ${processes} process(es): ${team.length} sockets connected in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     // The queue rooms are joined once the user's queues are read, after the connection: a moment for the last ones.
     await new Promise((r) => setTimeout(r, 1000));
+    const cpuNow = () => ({ at: performance.now(), server: servers.reduce((sum, s) => sum + cpuMs(s.pid), 0), postgres: postgresCpuMs(copyName) });
+    // What the processes and their database spend with nobody writing (job pollers, leases, pings), per ms: taken off
+    // the run's CPU, so that a run the machine slowed down (fewer messages) does not look dearer a message.
+    const idleFrom = cpuNow();
+    await new Promise((r) => setTimeout(r, IDLE_MS));
+    const idleTo = cpuNow();
+    const idle = { server: (idleTo.server - idleFrom.server) / (idleTo.at - idleFrom.at), postgres: (idleTo.postgres - idleFrom.postgres) / (idleTo.at - idleFrom.at) };
+    log(`  ${processes} process(es): idle CPU ${Math.round(idle.server * 100)} % (servers), ${Math.round(idle.postgres * 100)} % (PostgreSQL)`);
 
-    const before = { server: servers.reduce((sum, s) => sum + cpuMs(s.pid), 0), postgres: postgresCpuMs(copyName), transactions: await transactions(handle.db) };
+    const before = { ...cpuNow(), transactions: await transactions(handle.db) };
     const lag = monitorEventLoopDelay({ resolution: 10 });
     lag.enable();
     const ownCpu = process.cpuUsage();
@@ -345,8 +218,9 @@ async function runOnce(options: LiveBenchOptions, processes: number): Promise<Li
     const stored = await storedMessages(handle.db, whatsappIds);
     const waitUntil = Date.now() + 10_000;
     while (Date.now() < waitUntil && tally(stored, team, deliveries).missed > 0) await new Promise((r) => setTimeout(r, 250));
-    const serverCpu = servers.reduce((sum, s) => sum + cpuMs(s.pid), 0) - before.server;
-    const postgresCpu = postgresCpuMs(copyName) - before.postgres;
+    const after = cpuNow();
+    const serverCpu = Math.max(0, after.server - before.server - idle.server * (after.at - before.at));
+    const postgresCpu = Math.max(0, after.postgres - before.postgres - idle.postgres * (after.at - before.at));
     const peakRssMb = servers.map((s) => Math.round(s.peakRssMb()));
     closeTeam();
     // Stopped once only: stop() waits for an exit that a process already gone never announces again.
@@ -385,20 +259,6 @@ async function runOnce(options: LiveBenchOptions, processes: number): Promise<Li
     await handle.close();
     await remove();
   }
-}
-
-/** The kind of writer of each stored tagged message, from its contact's number and connection. */
-async function storedKinds(db: Database, whatsappIds: number[], writers: Writer[]): Promise<Sender[]> {
-  const kindOf = new Map(writers.map((w) => [`${w.whatsappId} ${w.number}`, w.kind]));
-  const rows = rowsOf<{ whatsappId: number; number: string }>(
-    await db.execute(sql`
-      select m.whatsapp_id as "whatsappId", c.number from messages m join contacts c on c.id = m.contact_id
-      where m.whatsapp_id = any(${`{${whatsappIds.join(',')}}`}::int[]) and m.channel_message_id like ${`${TAG}-%`}`),
-  );
-  return rows.flatMap((r) => {
-    const kind = kindOf.get(`${r.whatsappId} ${r.number}`);
-    return kind ? [kind] : [];
-  });
 }
 
 function liveRunLine(r: LiveRun): string {
@@ -447,7 +307,7 @@ export function liveBenchMarkdown(result: LiveBenchResult, heading = '### Live a
       `Messages stored in the first run, by writer: ${mix}. A delivery is one message's \`appMessage\` event on one socket; latency from the inbound call to it. ` +
       `The generator (the sockets and autocannon, one process) reports its event loop's delay and its CPU.`,
     '',
-    '| processes | sent / acknowledged / stored | errors | deliveries expected (a message) | delivered | missed | wrong | duplicated | p50 ms | p99 ms | peak RSS MB, each process | server CPU µs/msg | PostgreSQL CPU µs/msg | PostgreSQL transactions/msg | generator lag p99 / max ms | generator CPU % | load | targets |',
+    '| processes | sent / acknowledged / stored | errors | deliveries expected (a message) | delivered | missed | wrong | duplicated | p50 ms | p99 ms | peak RSS MB, each process | server CPU µs/msg beyond idle | PostgreSQL CPU µs/msg beyond idle | PostgreSQL transactions/msg | generator lag p99 / max ms | generator CPU % | load | targets |',
     '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---:|---:|---|',
     ...result.runs.map((r) => {
       const misses = runMisses(r);
