@@ -6,7 +6,7 @@ import { BatchedWrites, batchedRead, keysParam, perDatabase } from '../../db/bat
 import { isoTime, jsonArrayText, jsonText, JsonText } from '../../db/json-sql.js';
 import { intArrayParam, prepared, preparedSql } from '../../db/prepared.js';
 import { ticketEventFromJson, type TicketEventJson } from '../tickets/ticket-events.repository.js';
-import { TICKET_DTO_JOINS, TICKET_DTO_JSON } from '../tickets/tickets.repository.js';
+import { TICKET_DTO_JOINS, TICKET_DTO_JSON, TICKET_WITH_EARLIER } from '../tickets/tickets.repository.js';
 import { contacts, messages, tickets, users } from '../../db/schema.js';
 
 export interface MessageWrite {
@@ -305,6 +305,78 @@ const storedReader = perDatabase((db) =>
 /** Messages the desk sent from outside the chat, which a contact's reply answers (decision 0029). */
 const ANSWERED_ORIGINS = new Set<string>(['campaign', 'api', 'group-action', 'schedule', 'phone']);
 
+interface PageRow {
+  rows: string;
+  ticket_ids: number[];
+  total: number;
+  events: TicketEventJson[];
+}
+
+/** A page's placeholders: past page 1 the message just newer than the page comes along too (where its span ends). */
+function pageParams(page: number, pageSize: number): Record<string, number> {
+  const neighbour = page > 1 ? 1 : 0;
+  const offset = (page - 1) * pageSize;
+  return { fetchLimit: pageSize + neighbour, fetchOffset: offset - neighbour, neighbour, end: offset + pageSize };
+}
+
+function pageOfRow(row: PageRow): { messagesJson: string; count: number; events: TicketEventDto[]; ticketIds: number[] } {
+  return { messagesJson: row.rows, count: row.total, events: row.events.map(ticketEventFromJson), ticketIds: row.ticket_ids.map(Number) };
+}
+
+/**
+ * The statement of a page of messages with its events (see readPage), of one ticket (`ticketId`, its own index read
+ * straight) or of several (`tickets`, an int[]: each ticket's newest through its own (ticket, created) index, then
+ * merged: `ticket_id = any(…)` read and sorted every message of the conversation's tickets, 24 ms for one of 9,000
+ * messages, issue 35). `before` adds common table expressions, `after` columns.
+ */
+function pageSql(of: { ticketId: SQL; before?: SQL; after?: SQL } | { tickets: SQL; before?: SQL; after?: SQL }): SQL {
+  const ofTickets = 'ticketId' in of ? sql`= ${of.ticketId}` : sql`= any(${of.tickets})`;
+  const picked =
+    'ticketId' in of
+      ? sql`select id from messages
+          where ticket_id ${ofTickets}
+          order by created_at desc, id desc
+          limit ${sql.placeholder('fetchLimit')} offset ${sql.placeholder('fetchOffset')}`
+      : sql`select p.id from unnest(${of.tickets}) as k(ticket_id)
+          cross join lateral (
+            select id, created_at from messages where ticket_id = k.ticket_id
+            order by created_at desc, id desc
+            limit (${sql.placeholder('fetchLimit')}::int + ${sql.placeholder('fetchOffset')}::int)
+          ) p
+          order by p.created_at desc, p.id desc
+          limit ${sql.placeholder('fetchLimit')} offset ${sql.placeholder('fetchOffset')}`;
+  return sql`
+    with ${of.before ?? sql``} picked as (${picked}), fetched as (
+      select m.id, m.created_at, ${MESSAGE_DTO_TEXT.sql} as dto
+      from picked
+      join messages m on m.id = picked.id
+      ${messageDtoJoins(sql`contacts`)}
+    ), shown as (
+      -- Past page 1 the newest fetched is the neighbour (where the span ends), not shown.
+      select * from fetched order by created_at desc, id desc offset ${sql.placeholder('neighbour')}
+    ), total as (
+      select count(*)::int as n from messages where ticket_id ${ofTickets}
+    ), span as (
+      select ${sql.placeholder('neighbour')}::int = 0 or (select count(*) from fetched) > 1 as has_page,
+             case when (select n from total) > ${sql.placeholder('end')}::int then (select min(created_at) from fetched) end as since,
+             case when ${sql.placeholder('neighbour')}::int = 1 then (select max(created_at) from fetched) end as until
+    )
+    select
+      (select ${jsonArrayText(new JsonText(sql`dto`), sql`created_at, id`)} from shown) as rows,
+      array(select distinct m.ticket_id from shown s join messages m on m.id = s.id) as ticket_ids,
+      (select n from total) as total,
+      case when (select has_page from span) then coalesce((
+        select json_agg(json_build_object(
+          'id', e.id, 'ticketId', e.ticket_id, 'kind', e.kind, 'actorUserId', e.actor_user_id, 'actorName', u.name,
+          'data', e.data, 'createdAt', ${isoTime(sql`e.created_at`)}) order by e.created_at, e.id)
+        from ticket_events e left join users u on u.id = e.actor_user_id cross join span s
+        where e.ticket_id ${ofTickets}
+          and (s.since is null or e.created_at >= s.since)
+          and (s.until is null or e.created_at < s.until)
+      ), '[]'::json) else '[]'::json end as events
+      ${of.after ?? sql``}`;
+}
+
 /** The only file that queries messages. */
 export class MessagesRepository {
   constructor(private readonly db: Executor) {}
@@ -464,64 +536,39 @@ export class MessagesRepository {
   ): Promise<{ messagesJson: string; count: number; events: TicketEventDto[]; ticketIds: number[] }> {
     // One ticket (the usual chat) keeps its own statement; a conversation with earlier tickets reads them all at once.
     const conversation = earlierTicketIds.length > 0;
-    const ofTickets = conversation ? sql`= any(${sql.placeholder('ticketIds')}::int[])` : sql`= ${sql.placeholder('ticketId')}`;
-    const statement = preparedSql(
-      this.db,
-      conversation ? 'messages.conversationPageWithEvents' : 'messages.pageWithEvents',
-      () => sql`
-        with picked as (${
-          conversation
-            ? // Each ticket's newest through its own (ticket, created) index, then merged: `ticket_id = any(…)` read
-              // and sorted every message of the conversation's tickets (24 ms for one of 9,000 messages, issue 35).
-              sql`select p.id from unnest(${sql.placeholder('ticketIds')}::int[]) as k(ticket_id)
-                cross join lateral (
-                  select id, created_at from messages where ticket_id = k.ticket_id
-                  order by created_at desc, id desc
-                  limit (${sql.placeholder('fetchLimit')}::int + ${sql.placeholder('fetchOffset')}::int)
-                ) p
-                order by p.created_at desc, p.id desc
-                limit ${sql.placeholder('fetchLimit')} offset ${sql.placeholder('fetchOffset')}`
-            : sql`select id from messages
-                where ticket_id ${ofTickets}
-                order by created_at desc, id desc
-                limit ${sql.placeholder('fetchLimit')} offset ${sql.placeholder('fetchOffset')}`
-        }), fetched as (
-          select m.id, m.created_at, ${MESSAGE_DTO_TEXT.sql} as dto
-          from picked
-          join messages m on m.id = picked.id
-          ${messageDtoJoins(sql`contacts`)}
-        ), shown as (
-          -- Past page 1 the newest fetched is the neighbour (where the span ends), not shown.
-          select * from fetched order by created_at desc, id desc offset ${sql.placeholder('neighbour')}
-        ), total as (
-          select count(*)::int as n from messages where ticket_id ${ofTickets}
-        ), span as (
-          select ${sql.placeholder('neighbour')}::int = 0 or (select count(*) from fetched) > 1 as has_page,
-                 case when (select n from total) > ${sql.placeholder('end')}::int then (select min(created_at) from fetched) end as since,
-                 case when ${sql.placeholder('neighbour')}::int = 1 then (select max(created_at) from fetched) end as until
-        )
-        select
-          (select ${jsonArrayText(new JsonText(sql`dto`), sql`created_at, id`)} from shown) as rows,
-          array(select distinct m.ticket_id from shown s join messages m on m.id = s.id) as ticket_ids,
-          (select n from total) as total,
-          case when (select has_page from span) then coalesce((
-            select json_agg(json_build_object(
-              'id', e.id, 'ticketId', e.ticket_id, 'kind', e.kind, 'actorUserId', e.actor_user_id, 'actorName', u.name,
-              'data', e.data, 'createdAt', ${isoTime(sql`e.created_at`)}) order by e.created_at, e.id)
-            from ticket_events e left join users u on u.id = e.actor_user_id cross join span s
-            where e.ticket_id ${ofTickets}
-              and (s.since is null or e.created_at >= s.since)
-              and (s.until is null or e.created_at < s.until)
-          ), '[]'::json) else '[]'::json end as events`,
+    const statement = preparedSql(this.db, conversation ? 'messages.conversationPageWithEvents' : 'messages.pageWithEvents', () =>
+      conversation ? pageSql({ tickets: sql`${sql.placeholder('ticketIds')}::int[]` }) : pageSql({ ticketId: sql`${sql.placeholder('ticketId')}` }),
     );
-    // Past page 1 the message just newer than the page comes along too (the newest fetched): where the span ends.
-    const neighbour = page > 1 ? 1 : 0;
-    const offset = (page - 1) * pageSize;
     const tickets = conversation ? { ticketIds: intArrayParam([ticketId, ...earlierTicketIds]) } : { ticketId };
-    const [row] = rowsOf<{ rows: string; ticket_ids: number[]; total: number; events: TicketEventJson[] }>(
-      await statement.execute({ ...tickets, fetchLimit: pageSize + neighbour, fetchOffset: offset - neighbour, neighbour, end: offset + pageSize }),
+    const [row] = rowsOf<PageRow>(await statement.execute({ ...tickets, ...pageParams(page, pageSize) }));
+    return pageOfRow(row!);
+  }
+
+  /**
+   * The chat's page in one statement (issue 35 item 2: the ticket, its earlier tickets and the page were three round
+   * trips, each costing both processes more than its reading): `readPageJson` of the ticket and of its contact's
+   * earlier tickets that `viewer` may see, with the ticket's DTO (JSON text of an array of it, `[]` when there is no
+   * such ticket). The caller checks that the viewer may see the ticket before it shows
+   * anything of what was read.
+   */
+  async readChatPageJson(
+    ticketId: number,
+    page: number,
+    pageSize: number,
+    viewer: { all: boolean; userId: number; queueIds: readonly number[] },
+  ): Promise<{ ticketJson: string; messagesJson: string; count: number; events: TicketEventDto[]; ticketIds: number[] }> {
+    const statement = preparedSql(this.db, 'messages.chatPageWithEvents', () =>
+      pageSql({
+        before: sql`earlier as materialized (select ${TICKET_WITH_EARLIER.earlierIds} as ids),
+          conversation as materialized (select array[${sql.placeholder('ticketId')}::int] || (select ids from earlier) as ids),`,
+        tickets: sql`(select ids from conversation)::int[]`,
+        after: sql`, (${TICKET_WITH_EARLIER.dto}) as ticket`,
+      }),
     );
-    return { messagesJson: row!.rows, count: row!.total, events: row!.events.map(ticketEventFromJson), ticketIds: row!.ticket_ids.map(Number) };
+    const [row] = rowsOf<PageRow & { ticket: string }>(
+      await statement.execute({ ticketId, all: viewer.all, userId: viewer.userId, queueIds: intArrayParam(viewer.queueIds), ...pageParams(page, pageSize) }),
+    );
+    return { ...pageOfRow(row!), ticketJson: row!.ticket };
   }
 
   /**

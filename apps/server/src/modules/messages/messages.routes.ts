@@ -109,8 +109,8 @@ export function messagesRoutes(http: FastifyInstance, tickets: TicketsService, m
     },
     async (request, reply) => {
       const { pageNumber, markRead } = request.query;
-      const { ticket, earlier } = await tickets.getWithEarlier(currentUser(request), request.params.id);
-      const page = await messages.listPageJson(ticket, pageNumber, earlier);
+      const viewer = await tickets.viewer(currentUser(request));
+      const { ticket, pageJson: page } = await messages.chatPage(viewer, request.params.id, pageNumber);
       // `markRead=false`: a peek (View on a waiting ticket) reads without marking it read.
       const shown = markRead === 'false' ? ticket : { ...ticket, unreadMessages: 0 };
       if (markRead !== 'false') await messages.markRead(ticket);

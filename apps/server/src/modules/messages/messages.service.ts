@@ -12,6 +12,7 @@ import { fetchRemoteMedia, RemoteMediaError, type RemoteMedia, type RemoteMediaO
 import type { UploadSpool } from '../../storage/upload-spool.js';
 import { audit } from '../audit/audit.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import { canSeeTicket, type Viewer } from '../tickets/ticket-access.js';
 import { TicketsRepository } from '../tickets/tickets.repository.js';
 import { WhatsappRepository } from '../whatsapp/whatsapp.repository.js';
 import { audioDurationSeconds } from './audio-duration.js';
@@ -118,19 +119,27 @@ export class MessagesService {
   }
 
   /**
-   * One page of messages with the ticket's events of the same span of time: from the page's oldest message
-   * (from the beginning on the last page) to the next newer message (to now on page 1), so the pages'
-   * events together are all of them, each once. Past the ticket's first message the pages go on through
-   * `earlierTicketIds` (the contact's earlier tickets the caller may see), `tickets` naming those in the page.
-   * As the JSON text of the page without its `ticket` (`{"messages":…,"count":…}`, left open): the messages go out
-   * as PostgreSQL wrote them (issue 35 item 2); the caller adds the ticket and the closing brace.
+   * A page of the chat of a ticket the viewer may see, and the ticket (404 when there is none, 403 when the viewer may
+   * not see it), in one statement (issue 35 item 2). The page holds messages with the ticket's events of the same
+   * span of time: from the page's oldest message (from the beginning on the last page) to the next newer message (to
+   * now on page 1), so the pages' events together are all of them, each once. Past the ticket's first message the
+   * pages go on through the contact's earlier tickets the viewer may see (decision 0029), `tickets` naming those in
+   * the page. As the JSON text of the page without its `ticket` (`{"messages":…,"count":…}`, left open): the messages
+   * go out as PostgreSQL wrote them; the caller adds the ticket and the closing brace.
    */
-  async listPageJson(ticket: TicketDto, pageNumber: number, earlierTicketIds: readonly number[] = []): Promise<string> {
-    const { messagesJson, count, events, ticketIds } = await new MessagesRepository(this.db).readPageJson(ticket.id, pageNumber, PAGE_SIZE.messages, earlierTicketIds);
-    const earlier = ticketIds.filter((id) => id !== ticket.id);
-    const tickets = await new TicketsRepository(this.db).conversationTickets(earlier);
-    const hasMore = count > pageNumber * PAGE_SIZE.messages;
-    return `{"messages":${messagesJson},"events":${JSON.stringify(events)},"tickets":${JSON.stringify(tickets)},"count":${count},"hasMore":${hasMore}`;
+  async chatPage(viewer: Viewer, ticketId: number, pageNumber: number): Promise<{ ticket: TicketDto; pageJson: string }> {
+    const read = await new MessagesRepository(this.db).readChatPageJson(ticketId, pageNumber, PAGE_SIZE.messages, {
+      all: isAdmin(viewer.user),
+      userId: viewer.user.id,
+      queueIds: viewer.queueIds,
+    });
+    const [ticket] = JSON.parse(read.ticketJson) as TicketDto[];
+    if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND', 'Ticket not found');
+    if (!canSeeTicket(viewer, ticket)) throw new AppError('ERR_NO_PERMISSION');
+    const tickets = await new TicketsRepository(this.db).conversationTickets(read.ticketIds.filter((id) => id !== ticket.id));
+    const hasMore = read.count > pageNumber * PAGE_SIZE.messages;
+    const pageJson = `{"messages":${read.messagesJson},"events":${JSON.stringify(read.events)},"tickets":${JSON.stringify(tickets)},"count":${read.count},"hasMore":${hasMore}`;
+    return { ticket, pageJson };
   }
 
   /**

@@ -113,6 +113,24 @@ const ticketDtos = (from: SQL, where: SQL, order: SQL): SQL =>
   sql`select ${jsonArrayText(TICKET_DTO_TEXT, order)} as dtos from ${from} ${TICKET_DTO_JOINS} where ${where}`;
 
 /**
+ * A ticket and the rest of its conversation, for a statement of another repository that reads them with its own rows
+ * (the chat's page: each statement more cost both processes a round trip, issue 35 item 2). `dto`: the ticket's DTO
+ * as a JSON array of it (`[]` when there is no such ticket). `earlierIds`: its contact's tickets older than it that
+ * the viewer may see (canSeeTicket's rule: admins all; others their own, those without a queue and those of their
+ * queues), newest first, at most 200: the rest of the conversation a chat shows above the ticket (decision 0029).
+ * Placeholders: `ticketId`, and the viewer's `all` (an admin), `userId` and `queueIds`.
+ */
+export const TICKET_WITH_EARLIER = {
+  dto: ticketDtos(sql`tickets t`, sql`t.id = ${sql.placeholder('ticketId')}`, sql`t.id`),
+  earlierIds: sql`array(
+    select e.id from tickets e join tickets o on o.id = ${sql.placeholder('ticketId')}
+    where e.contact_id = o.contact_id and e.id < o.id
+      and (${sql.placeholder('all')}::boolean or e.user_id = ${sql.placeholder('userId')}::int or e.queue_id is null
+           or e.queue_id = any(${sql.placeholder('queueIds')}::int[]))
+    order by e.id desc limit 200)`,
+};
+
+/**
  * The tickets' kept counts (decision 0024) as rows of (status, is_group, queue_id, user_id, n), the folded counts and
  * the changes not folded yet, named `tickets`: a listing's conditions (which name "tickets"."status", ...) read them as
  * they read tickets, and the sum of `n` over the rows they keep is the number of tickets they would keep.
@@ -331,7 +349,7 @@ export class TicketsRepository {
     // - Few: each candidate looked up by its key (`id in (…)` was hashed against a walk of all 100,000 tickets:
     //   45 ms for a word in 964 tickets), filtered, counted and sorted.
     // - Common: the newest SEARCH_PROBE_WALK tickets walked newest change first, each probed (a scalar subquery, so
-    //   that each walked ticket is probed; an EXPLAIN-style EXISTS would be hashed, all matches read), stopping at
+    //   that each walked ticket is probed; an EXISTS would be hashed, all matches read), stopping at
     //   the page's last match.
     const probed = sql`(${byContact} or (select s.words from ticket_search s where s.ticket_id = ${tickets.id}) @@ ${words})`;
     const [first] = rowsOf<{ distinct_candidates: number; total: number | null; ids: number[] | null; hits: number[] | null }>(
@@ -481,24 +499,6 @@ export class TicketsRepository {
    */
   async lockConversation(contactId: number, whatsappId: number): Promise<void> {
     await this.db.execute(sql`select pg_advisory_xact_lock(hashtext(${`conversation:${contactId}:${whatsappId}`}))`);
-  }
-
-  /**
-   * The contact's tickets older than `beforeId` that `viewer` may see (canSeeTicket's rule: admins all; others their
-   * own, those without a queue and those of their queues), newest first, at most 200: the rest of the conversation
-   * a chat shows above the ticket (decision 0029).
-   */
-  async earlierOfContact(contactId: number, beforeId: number, viewer: { all: boolean; userId: number; queueIds: readonly number[] }): Promise<number[]> {
-    const visible = viewer.all
-      ? sql`true`
-      : sql`(${tickets.userId} = ${viewer.userId} or ${tickets.queueId} is null or ${tickets.queueId} = any(${intArrayParam(viewer.queueIds)}::int[]))`;
-    const rows = await this.db
-      .select({ id: tickets.id })
-      .from(tickets)
-      .where(and(eq(tickets.contactId, contactId), lt(tickets.id, beforeId), visible))
-      .orderBy(desc(tickets.id))
-      .limit(200);
-    return rows.map((row) => row.id);
   }
 
   /** Earlier tickets as a chat's separators name them: status, and when and by whom each was last resolved. */

@@ -114,19 +114,6 @@ export class TicketsService {
     return ticket;
   }
 
-  /**
-   * `get`, with the contact's earlier tickets the caller may see, newest first: the chat shows them above this one
-   * (decision 0029). One look at the caller's queues for both.
-   */
-  async getWithEarlier(user: AuthUser, id: number): Promise<{ ticket: TicketDto; earlier: number[] }> {
-    const viewer = await this.viewer(user);
-    const ticket = await this.repo().findDto(id);
-    if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND', 'Ticket not found');
-    if (!canSeeTicket(viewer, ticket)) throw new AppError('ERR_NO_PERMISSION');
-    const earlier = await this.repo().earlierOfContact(ticket.contactId, ticket.id, { all: isAdmin(user), userId: user.id, queueIds: viewer.queueIds });
-    return { ticket, earlier };
-  }
-
   async loadMany(ids: number[]): Promise<TicketDto[]> {
     return this.repo().findDtos(ids);
   }
