@@ -68,7 +68,7 @@ describe('jobs (pg-boss on the app database)', () => {
     expect(new Set(ran).size).toBe(60);
   });
 
-  it('runs a batch side by side, at most `concurrency` at once, each job ended on its own: one that throws is retried, the others complete', { timeout: 30_000 }, async () => {
+  it('runs a batch side by side, each job ended on its own: one that throws is retried, the others complete', { timeout: 30_000 }, async () => {
     const attempts = new Map<number, number>();
     let running = 0;
     let mostAtOnce = 0;
@@ -85,7 +85,6 @@ describe('jobs (pg-boss on the app database)', () => {
         return { n };
       },
       batchSize: 10,
-      concurrency: 4,
       retryLimit: 2,
       retryDelaySeconds: 1,
       pollingIntervalSeconds: 0.5,
@@ -102,7 +101,6 @@ describe('jobs (pg-boss on the app database)', () => {
       return all.every((job) => job?.state === 'completed') ? all : null;
     }, 20_000, 'all completed');
     expect(mostAtOnce).toBeGreaterThan(1);
-    expect(mostAtOnce).toBeLessThanOrEqual(4);
     expect(attempts.get(3)).toBe(2);
     expect([...attempts.entries()].filter(([n]) => n !== 3).every(([, count]) => count === 1)).toBe(true);
     expect(states[5]).toMatchObject({ output: { n: 5 }, retryCount: 0 });

@@ -43,11 +43,6 @@ export interface JobDefinition<S extends z.ZodType> {
    */
   batchSize?: number;
   /**
-   * How many jobs of a batch run at once (default: the whole batch). Each holds a database connection while it runs a
-   * statement: a large batch all at once queues the app's requests behind its statements on the pool.
-   */
-  concurrency?: number;
-  /**
    * A run that dies with its process is retried within seconds, not at its expiry (job-runs.ts): for steps whose
    * payload's own rules make a second run safe (a chain of steps, decision 0014).
    */
@@ -147,15 +142,6 @@ function track(inFlight: Set<Promise<unknown>>, work: Promise<unknown>): void {
   work.then(done, done);
 }
 
-/** Runs `work` on each item, at most `limit` at a time. */
-async function eachAtMost<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
-}
-
 /**
  * Completes jobs of one queue in one statement, each with its own output (pg-boss's `complete` gives every job of a
  * call the same output): a batch's jobs that succeeded. Only jobs still active change, as pg-boss's own.
@@ -249,7 +235,6 @@ export class JobQueue {
     this.definitions.set(definition.name, definition as unknown as JobDefinition<z.ZodType>);
     if (definition.resumable) this.runs?.addQueue(definition.name);
     const batchSize = Math.max(1, Math.trunc(options.batchSize ?? 1));
-    const concurrency = Math.max(1, Math.trunc(options.concurrency ?? batchSize));
     const runOne = async (job: PgBoss.Job<unknown>): Promise<unknown> => {
       const data = definition.payload.parse(job.data);
       const run =
@@ -280,17 +265,19 @@ export class JobQueue {
         }
       }
       // Side by side, each ended on its own (pg-boss would complete or fail the batch as one): those that succeeded in
-      // one statement, each failure on its own. pg-boss's own completion of the whole batch afterwards touches only jobs
-      // still active, so none.
+      // one statement once the batch has run, each failure on its own. pg-boss's own completion of the whole batch
+      // afterwards touches only jobs still active, so none.
       const completed: { id: string; output: object | null }[] = [];
-      await eachAtMost(batch, concurrency, async (job) => {
-        try {
-          const output = await runOne(job);
-          completed.push({ id: job.id, output: output && typeof output === 'object' ? output : null });
-        } catch (err) {
-          await this.boss.fail(definition.name, job.id, err instanceof Error ? { message: err.message, stack: err.stack } : { message: String(err) });
-        }
-      });
+      await Promise.all(
+        batch.map(async (job) => {
+          try {
+            const output = await runOne(job);
+            completed.push({ id: job.id, output: output && typeof output === 'object' ? output : null });
+          } catch (err) {
+            await this.boss.fail(definition.name, job.id, err instanceof Error ? { message: err.message, stack: err.stack } : { message: String(err) });
+          }
+        }),
+      );
       if (completed.length > 0) await this.completeEach(definition.name, completed);
       again();
     });

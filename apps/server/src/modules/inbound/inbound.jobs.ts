@@ -21,13 +21,12 @@ export async function registerInboundJobs(jobs: JobQueue, inbound: InboundServic
     retryDelaySeconds: 2,
     expireInSeconds: 60,
     pollingIntervalSeconds: 0.5,
-    // One per new conversation: at hundreds of first messages a second, menus of different tickets go side by side,
-    // fifty taken in one fetch and completed in one statement, twenty-five running at once. A job is a dozen statements
-    // one after another, so a process drains `concurrency` jobs in a dozen round trips: with 10 at once the queue drained
-    // 40 a second on the loaded machine (200 every 5 s) while inbound ran at 77 and fell behind; with 25 it kept up. More
-    // only queues more of theirs on the pool (10 connections) ahead of inbound's requests.
-    batchSize: 50,
-    concurrency: 25,
+    // One per new conversation: at hundreds of first messages a second, menus of different tickets go side by side, 25
+    // taken in one fetch and completed in one statement once all have run. A job is a dozen statements in a row, so a
+    // process drains a batch in a dozen round trips: 10 at once drained 40 menus a second on the loaded machine while
+    // inbound ran at 77 (bench/menus). Larger batches would queue more of their statements on the pool (10 connections)
+    // ahead of inbound's requests, and leave more menus run but not yet completed when a process dies (run again then).
+    batchSize: 25,
   };
   await jobs.register(menu);
   inbound.useMenuScheduler((ticketId, messageId, delayMs) => jobs.send(menu, { ticketId, messageId }, { startAfter: new Date(Date.now() + delayMs) }));
