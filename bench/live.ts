@@ -29,7 +29,8 @@ import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
 import { openDatabase, rowsOf, type Database } from '../apps/server/src/db/client.js';
 import { copyDatabase, pairSimulator } from './ingest.js';
-import { cpuMs, postgresCpuMs } from './lib/cpu.js';
+import { trackBackendCpu } from './lib/backend-cpu.js';
+import { cpuMs } from './lib/cpu.js';
 import { Deliveries, storedMessages, tally, TAG } from './lib/live-deliveries.js';
 import { connectTeam, insertTeam, type TeamMember } from './lib/live-team.js';
 import { CONNECTIONS, prepareWriters, SENDERS, storedKinds, writersByProcess, type Sender, type Writer } from './lib/live-writers.js';
@@ -94,7 +95,7 @@ export interface LiveBenchOptions {
 /** N processes of the built server on one database: the first alone (it would migrate), then the others together. */
 async function startProcesses(url: string, n: number, entry?: string, nodeArgs?: string[]): Promise<ServerProcess[]> {
   const start = (k: number) =>
-    startServer({ database: { kind: 'postgres', url }, entry, simulator: true, nodeArgs, env: { NODE_ID: `live-p${k + 1}` } });
+    startServer({ database: { kind: 'postgres', url }, entry, simulator: true, nodeArgs, env: { NODE_ID: `live-p${k + 1}`, PGAPPNAME: SESSIONS } });
   const servers = [await start(0)];
   try {
     servers.push(...(await Promise.all(Array.from({ length: n - 1 }, (_, k) => start(k + 1)))));
@@ -143,6 +144,22 @@ async function drive(servers: ServerProcess[], token: string, writers: Writer[][
   return { sent: next, acknowledged, errors };
 }
 
+/** The server processes' PostgreSQL sessions: their pool's (PGAPPNAME) and their job queue's (job-queue.ts). */
+const SESSIONS = 'wadesk-live';
+const JOB_SESSIONS = 'wadesk-jobs';
+
+/** CPU time (ms) from now until the returned function is called: the server processes, and their PostgreSQL sessions. */
+async function cpuFrom(servers: ServerProcess[], url: string): Promise<() => Promise<{ ms: number; server: number; postgres: number }>> {
+  const at = performance.now();
+  const server = servers.reduce((sum, s) => sum + cpuMs(s.pid), 0);
+  // Sampled while they run (bench/lib/backend-cpu.ts): a pool's session that ends takes its time out of /proc.
+  const sessions = await Promise.all([trackBackendCpu(url, SESSIONS), trackBackendCpu(url, JOB_SESSIONS)]);
+  return async () => {
+    const postgres = (await Promise.all(sessions.map((s) => s.stop()))).reduce((a, b) => a + b, 0);
+    return { ms: performance.now() - at, server: servers.reduce((sum, s) => sum + cpuMs(s.pid), 0) - server, postgres };
+  };
+}
+
 /** Transactions PostgreSQL counted in the database so far (a backend's counts are in once it is idle or gone). */
 async function transactions(db: Database): Promise<number> {
   const rows = rowsOf<{ n: number }>(
@@ -182,7 +199,6 @@ async function runOnce(options: LiveBenchOptions, processes: number): Promise<Li
   const rate = options.rate ?? 300;
   const { copy, remove } = await copyDatabase({ kind: 'postgres', url: options.url }, 'live');
   if (copy.kind !== 'postgres') throw new Error('bench/live runs on PostgreSQL only');
-  const copyName = new URL(copy.url).pathname.slice(1);
   const handle = await openDatabase({ databaseUrl: copy.url, poolSize: 1 });
   let servers: ServerProcess[] = [];
   let closeTeam = (): void => undefined;
@@ -195,16 +211,15 @@ async function runOnce(options: LiveBenchOptions, processes: number): Promise<Li
     log(`  ${processes} process(es): ${team.length} sockets connected in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     // The queue rooms are joined once the user's queues are read, after the connection: a moment for the last ones.
     await new Promise((r) => setTimeout(r, 1000));
-    const cpuNow = () => ({ at: performance.now(), server: servers.reduce((sum, s) => sum + cpuMs(s.pid), 0), postgres: postgresCpuMs(copyName) });
-    // What the processes and their database spend with nobody writing (job pollers, leases, pings), per ms: taken off
-    // the run's CPU, so that a run the machine slowed down (fewer messages) does not look dearer a message.
-    const idleFrom = cpuNow();
+    // What the processes and their database spend with nobody writing (job pollers, leases, pings): taken off the
+    // run's CPU, so that a run the machine slowed down (fewer messages) does not look dearer a message.
+    const idleSpan = await cpuFrom(servers, copy.url);
     await new Promise((r) => setTimeout(r, IDLE_MS));
-    const idleTo = cpuNow();
-    const idle = { server: (idleTo.server - idleFrom.server) / (idleTo.at - idleFrom.at), postgres: (idleTo.postgres - idleFrom.postgres) / (idleTo.at - idleFrom.at) };
-    log(`  ${processes} process(es): idle CPU ${Math.round(idle.server * 100)} % (servers), ${Math.round(idle.postgres * 100)} % (PostgreSQL)`);
+    const idle = await idleSpan();
+    log(`  ${processes} process(es): idle CPU ${Math.round((idle.server / idle.ms) * 100)} % (servers), ${Math.round((idle.postgres / idle.ms) * 100)} % (PostgreSQL)`);
 
-    const before = { ...cpuNow(), transactions: await transactions(handle.db) };
+    const runSpan = await cpuFrom(servers, copy.url);
+    const transactionsBefore = await transactions(handle.db);
     const lag = monitorEventLoopDelay({ resolution: 10 });
     lag.enable();
     const ownCpu = process.cpuUsage();
@@ -218,9 +233,9 @@ async function runOnce(options: LiveBenchOptions, processes: number): Promise<Li
     const stored = await storedMessages(handle.db, whatsappIds);
     const waitUntil = Date.now() + 10_000;
     while (Date.now() < waitUntil && tally(stored, team, deliveries).missed > 0) await new Promise((r) => setTimeout(r, 250));
-    const after = cpuNow();
-    const serverCpu = Math.max(0, after.server - before.server - idle.server * (after.at - before.at));
-    const postgresCpu = Math.max(0, after.postgres - before.postgres - idle.postgres * (after.at - before.at));
+    const spent = await runSpan();
+    const serverCpu = Math.max(0, spent.server - (idle.server * spent.ms) / idle.ms);
+    const postgresCpu = Math.max(0, spent.postgres - (idle.postgres * spent.ms) / idle.ms);
     const peakRssMb = servers.map((s) => Math.round(s.peakRssMb()));
     closeTeam();
     // Stopped once only: stop() waits for an exit that a process already gone never announces again.
@@ -243,7 +258,7 @@ async function runOnce(options: LiveBenchOptions, processes: number): Promise<Li
       peakRssMb,
       serverCpuUs: perMessage(serverCpu, 1000),
       postgresCpuUs: perMessage(postgresCpu, 1000),
-      postgresTransactions: perMessage(await transactions(handle.db) - before.transactions),
+      postgresTransactions: perMessage((await transactions(handle.db)) - transactionsBefore),
       generator: {
         lagP99Ms: Math.round(lag.percentile(99) / 1e6),
         lagMaxMs: Math.round(lag.max / 1e6),
