@@ -127,7 +127,8 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
     },
     stop: async () => {
       clearInterval(sampler);
-      if (child.exitCode !== null) return;
+      // Gone already, by its own exit or by a signal (whose exit leaves exitCode null): no 'exit' will come again.
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
