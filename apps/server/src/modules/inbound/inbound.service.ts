@@ -24,7 +24,7 @@ import { checkOutOfHours } from './out-of-hours.js';
  * Sends the queue menu of a ticket after the contact's quiet time (`sendMenuIfDue` once the time has come): a
  * `queue.menu` job, once across processes and kept over a restart (inbound.jobs.ts).
  */
-export type MenuScheduler = (ticketId: number, messageId: number, delayMs: number, whatsappId: number) => Promise<unknown>;
+export type MenuScheduler = (ticketId: number, messageId: number, delayMs: number) => Promise<unknown>;
 
 export interface InboundOptions {
   /** Wait this long after a contact's last message before sending the queue menu again. */
@@ -326,7 +326,7 @@ export class InboundService {
       return;
     }
     // Debounced: the menu goes out once the contact has been quiet for menuDebounceMs after this message.
-    if (this.menuScheduler) await this.menuScheduler(ticket.id, messageId, this.options.menuDebounceMs, ticket.whatsappId);
+    if (this.menuScheduler) await this.menuScheduler(ticket.id, messageId, this.options.menuDebounceMs);
     else this.options.log.warn({ ticketId: ticket.id }, 'queue menu not sent: the job queue is not running yet');
   }
 
@@ -374,11 +374,6 @@ export class InboundService {
   /** Menus go through the job queue: once across processes, over a restart. */
   useMenuScheduler(scheduler: MenuScheduler): void {
     this.menuScheduler = scheduler;
-  }
-
-  /** Whether the connection runs in this process (its sends go out from here, not through another, decision 0020). */
-  runsConnection(whatsappId: number): boolean {
-    return this.sessions.status(whatsappId) !== null;
   }
 
   /**
