@@ -25,11 +25,15 @@ function ticketSummary(ticket: TicketDto) {
   return { id: ticket.id, status: ticket.status, contactId: ticket.contactId, queueId: ticket.queueId, userId: ticket.userId, whatsappId: ticket.whatsappId };
 }
 
+/** The active webhooks that listen to any of `events`. */
+function listening(active: ListeningWebhook[], events: WebhookEvent[]): ListeningWebhook[] {
+  return active.filter((w) => w.events.some((e) => events.includes(e as WebhookEvent)));
+}
+
 /**
  * Turns the domain events of this process into webhook deliveries (decision 0045). Every process of the desk runs
  * one, so every path that changes a ticket, a message or a contact (the chat, inbound messages, the send API, bulk
- * sends, jobs) is heard where it happens. Events are recorded one after another (a chain), so the deliveries of
- * one ticket are numbered in the order the events happened here.
+ * sends, jobs) is heard where it happens. Events are recorded one after another (see drain).
  *
  * - `ticket.created`: the first event about a ticket created since the webhook was last saved (per webhook, said once);
  * - `contact.created`: a contact saved as new, or first seen on a ticket's event (the inbound path), said once;
@@ -37,7 +41,9 @@ function ticketSummary(ticket: TicketDto) {
  * - `csat.received`: a ticket whose rating appears (once per rating).
  */
 export class WebhookEventRecorder {
-  private chain: Promise<void> = Promise.resolve();
+  /** Events heard and not recorded yet, in the order they happened here. */
+  private readonly waiting: ((active: ListeningWebhook[]) => Promise<void>)[] = [];
+  private draining: Promise<void> | null = null;
 
   constructor(
     private readonly db: Database,
@@ -47,27 +53,55 @@ export class WebhookEventRecorder {
   ) {}
 
   listen(events: DomainEvents): void {
-    events.on('message.created', ({ message, ticket }) => this.enqueue(() => this.ticketEvent(ticket, 'message.created', messageData(message, ticket))));
-    events.on('message.updated', ({ message, ticket }) => this.enqueue(() => this.ticketEvent(ticket, 'message.updated', messageData(message, ticket))));
-    events.on('ticket.updated', ({ ticket, previous }) => this.enqueue(() => this.ticketUpdated(ticket, previous ?? null)));
+    events.on('message.created', ({ message, ticket }) => this.enqueue((active) => this.ticketEvent(active, ticket, 'message.created', messageData(message, ticket))));
+    events.on('message.updated', ({ message, ticket }) => this.enqueue((active) => this.ticketEvent(active, ticket, 'message.updated', messageData(message, ticket))));
+    events.on('ticket.updated', ({ ticket, previous }) => this.enqueue((active) => this.ticketUpdated(active, ticket, previous ?? null)));
     events.on('tickets.changed', ({ ticketIds }) =>
-      this.enqueue(async () => {
-        for (const ticket of await this.loadTickets(ticketIds)) await this.ticketUpdated(ticket, null);
+      this.enqueue(async (active) => {
+        if (active.length === 0) return;
+        for (const ticket of await this.loadTickets(ticketIds)) await this.ticketUpdated(active, ticket, null);
       }),
     );
-    events.on('contact.saved', ({ contact, created }) => this.enqueue(() => this.contactSaved(contact, created)));
+    events.on('contact.saved', ({ contact, created }) => this.enqueue((active) => this.contactSaved(active, contact, created)));
     events.on('campaign.updated', ({ campaign }) => {
-      if (campaign.status === 'done') this.enqueue(() => this.campaignFinished(campaign));
+      if (campaign.status === 'done') this.enqueue((active) => this.campaignFinished(active, campaign));
     });
   }
 
   /** Resolves once every event heard so far is stored (tests, shutdown). */
-  idle(): Promise<void> {
-    return this.chain;
+  async idle(): Promise<void> {
+    while (this.draining) await this.draining;
   }
 
-  private enqueue(work: () => Promise<void>): void {
-    this.chain = this.chain.then(work).catch((err: unknown) => this.log.error({ err }, 'webhooks: an event could not be recorded'));
+  private enqueue(work: (active: ListeningWebhook[]) => Promise<void>): void {
+    this.waiting.push(work);
+    this.draining ??= this.drain();
+  }
+
+  /**
+   * Records the events one after another, so the deliveries of one ticket are numbered in the order the events
+   * happened here. The active webhooks are read once for all the events heard meanwhile, after them (a webhook
+   * saved before an event is seen by it): read once an event, five a new conversation with no webhook at all, the
+   * recorder fell behind inbound at 70 messages a second (issue 35 item 6), its backlog growing in memory.
+   */
+  private async drain(): Promise<void> {
+    try {
+      while (this.waiting.length > 0) {
+        const batch = this.waiting.splice(0);
+        let active: ListeningWebhook[];
+        try {
+          active = await this.repo().active();
+        } catch (err) {
+          this.log.error({ err, events: batch.length }, 'webhooks: the webhooks could not be read; these events are not recorded');
+          continue;
+        }
+        for (const work of batch) {
+          await work(active).catch((err: unknown) => this.log.error({ err }, 'webhooks: an event could not be recorded'));
+        }
+      }
+    } finally {
+      this.draining = null;
+    }
   }
 
   private repo(): WebhooksRepository {
@@ -115,8 +149,8 @@ export class WebhookEventRecorder {
     return new Set(fresh);
   }
 
-  private async ticketEvent(ticket: TicketDto, event: WebhookEvent, data: unknown): Promise<void> {
-    const listeners = await this.repo().listening([event, 'ticket.created', 'contact.created']);
+  private async ticketEvent(active: ListeningWebhook[], ticket: TicketDto, event: WebhookEvent, data: unknown): Promise<void> {
+    const listeners = listening(active, [event, 'ticket.created', 'contact.created']);
     if (listeners.length === 0) return;
     await this.announceNewContact(ticket.contact, listeners);
     await this.announceNewTicket(ticket, listeners);
@@ -124,8 +158,8 @@ export class WebhookEventRecorder {
     await this.webhooks.record(targets, `ticket:${ticket.id}`, data);
   }
 
-  private async ticketUpdated(ticket: TicketDto, previous: Pick<TicketDto, 'queueId' | 'userId' | 'status'> | null): Promise<void> {
-    const listeners = await this.repo().listening(['ticket.created', 'ticket.updated', 'csat.received', 'contact.created']);
+  private async ticketUpdated(active: ListeningWebhook[], ticket: TicketDto, previous: Pick<TicketDto, 'queueId' | 'userId' | 'status'> | null): Promise<void> {
+    const listeners = listening(active, ['ticket.created', 'ticket.updated', 'csat.received', 'contact.created']);
     if (listeners.length === 0) return;
     const orderKey = `ticket:${ticket.id}`;
     await this.announceNewContact(ticket.contact, listeners);
@@ -149,9 +183,9 @@ export class WebhookEventRecorder {
     }
   }
 
-  private async contactSaved(contact: ContactDto, created: boolean): Promise<void> {
+  private async contactSaved(active: ListeningWebhook[], contact: ContactDto, created: boolean): Promise<void> {
     const event = created ? 'contact.created' : 'contact.updated';
-    const listeners = await this.repo().listening([event]);
+    const listeners = listening(active, [event]);
     if (created) return this.announceNewContact(contact, listeners, true);
     await this.webhooks.record(
       listeners.map((w) => ({ webhookId: w.id, event })),
@@ -160,9 +194,9 @@ export class WebhookEventRecorder {
     );
   }
 
-  private async campaignFinished(campaign: CampaignDto): Promise<void> {
+  private async campaignFinished(active: ListeningWebhook[], campaign: CampaignDto): Promise<void> {
     const orderKey = `campaign:${campaign.id}`;
-    const listeners = await this.repo().listening(['campaign.finished']);
+    const listeners = listening(active, ['campaign.finished']);
     const told = await this.repo().alreadyTold(
       listeners.map((w) => w.id),
       'campaign.finished',

@@ -129,16 +129,9 @@ export class WebhooksRepository {
     return rows.length > 0;
   }
 
-  /** Active webhooks that listen to any of `events`. */
-  async listening(events: string[]): Promise<ListeningWebhook[]> {
-    const any = sql`${webhooks.events} ?| array[${sql.join(
-      events.map((event) => sql`${event}`),
-      sql`, `,
-    )}]::text[]`;
-    return this.db
-      .select({ id: webhooks.id, events: webhooks.events, updatedAt: webhooks.updatedAt })
-      .from(webhooks)
-      .where(and(eq(webhooks.active, true), any));
+  /** The active webhooks, with the events each listens to. */
+  async active(): Promise<ListeningWebhook[]> {
+    return this.db.select({ id: webhooks.id, events: webhooks.events, updatedAt: webhooks.updatedAt }).from(webhooks).where(eq(webhooks.active, true));
   }
 
   /**
