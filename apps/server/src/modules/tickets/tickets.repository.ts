@@ -427,9 +427,17 @@ export class TicketsRepository {
       words.map((w) => sql`(f_unaccent(lower(m.body)) like ${containsPattern(w)} and search_words(m.body) @@ search_query(${w}))`),
       sql` or `,
     );
+    // A ticket none of whose messages holds any of the words (found by its contact's name or number, or its
+    // protocol) is not looked through: its ticket_search row says so in one probe, where its messages were each
+    // folded (a name of 10,000 contacts: 40 tickets read to their 1,000th message, 26 requests/s, issue 35).
+    const anyWordQuery = sql.join(
+      words.map((w) => sql`search_query(${w})`),
+      sql` || `,
+    );
     const result = await this.db.execute(sql`
       select p.id as ticket_id, hit.id as message_id, hit.body
       from unnest(${intArrayParam(page.map((t) => t.id))}::int[]) as p(id)
+      join ticket_search s on s.ticket_id = p.id and s.words @@ (${anyWordQuery})
       cross join lateral (
         select m.id, m.body from (
           -- Only the newest messages are looked through (a word only in the first of 10,000 messages cost 20 ms a
