@@ -55,7 +55,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     // A client checked out of the pool has no error listener of pg-pool's: one whose connection dies between two
     // queries (a transaction's, the Socket.IO adapter's LISTEN client during a database outage) would emit an
     // uncaught 'error' and end the process. The next query on it fails instead, and its release drops it.
-    pool.on('connect', (client) => client.on('error', () => undefined));
+    pool.on('connect', (client) => {
+      client.on('error', () => undefined);
+      // No parallel workers for the desk's statements: on a few cores busy with many requests, a Gather's workers
+      // each redo the work it splits (a search by a name of 10,000 contacts built their hash three times: 100 ms,
+      // issue 35). A session setting (queued before the client's first query), so that a connection pooler that
+      // refuses startup options still connects; a refusal here is ignored.
+      client.query('set max_parallel_workers_per_gather = 0').catch(() => undefined);
+    });
     const db = drizzlePg(pool, { schema, logger: options.logger }) as unknown as Database;
     return { db, kind: 'postgres', pool, close: () => pool.end() };
   }
