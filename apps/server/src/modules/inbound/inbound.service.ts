@@ -379,9 +379,9 @@ export class InboundService {
   /**
    * The queue menu asked for by message `messageId`, once its quiet time is over: sent only when that message is
    * still the contact's newest in the ticket (a newer one asked for its own) and the ticket still waits for a
-   * queue with nobody on it. Database state, so any process may run it, once.
+   * queue with nobody on it, and the menu is not already sent for it. Database state, so any process may run it.
    */
-  async sendMenuIfDue(ticketId: number, messageId: number): Promise<'sent' | 'superseded' | 'not-due'> {
+  async sendMenuIfDue(ticketId: number, messageId: number): Promise<'sent' | 'superseded' | 'not-due' | 'already-sent'> {
     const ticket = await new TicketsRepository(this.db).findDto(ticketId);
     if (!ticket || ticket.queueId !== null || ticket.userId !== null || ticket.status === 'closed') return 'not-due';
     if ((await new MessagesRepository(this.db).newestFromContact(ticketId)) !== messageId) return 'superseded';
@@ -389,6 +389,9 @@ export class InboundService {
     if (!connection || connection.queues.length < 2) return 'not-due';
     const greeting = renderGreeting(connection.greetingMessage, this.greetingValues(ticket, connection));
     const text = [greeting.trim(), queueMenu(connection.queues.map((q) => q.name))].filter(Boolean).join('\n\n');
+    // A second run of the same job (its process ended after the send, before the job's batch was completed: jobs.ts
+    // completes a batch's jobs in one statement) finds the menu it sent stored after the message, and sends nothing.
+    if (await new MessagesRepository(this.db).sentAfter(ticketId, messageId, text)) return 'already-sent';
     await this.send(ticket, text);
     return 'sent';
   }

@@ -1,5 +1,5 @@
 import { isReactionEmoji, type MediaType, type MessageDto, type MessageOrigin, type SenderKind, type TicketDto, type TicketEventDto } from '@wadesk/contracts';
-import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { rowsOf, type Executor } from '../../db/client.js';
 import { BatchedWrites, batchedRead, keysParam, perDatabase } from '../../db/batched.js';
@@ -663,6 +663,16 @@ export class MessagesRepository {
       .orderBy(desc(messages.id))
       .limit(1);
     return row?.id ?? null;
+  }
+
+  /** Whether the desk already sent `body` in the ticket after message `afterId` (stored first, sent after). */
+  async sentAfter(ticketId: number, afterId: number, body: string): Promise<boolean> {
+    const [row] = await this.db
+      .select({ id: messages.id })
+      .from(messages)
+      .where(and(eq(messages.ticketId, ticketId), gt(messages.id, afterId), eq(messages.fromMe, true), eq(messages.body, body)))
+      .limit(1);
+    return row !== undefined;
   }
 
   async markDeleted(id: number): Promise<void> {

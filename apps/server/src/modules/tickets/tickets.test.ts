@@ -162,7 +162,7 @@ describe('queue menu', () => {
     expect(sent[2]!.body).toBe('Suporte aqui, Joana.');
   });
 
-  it('queues the menu as a job kept in the database (once across processes, over a restart); one asked for by an older message sends nothing', async () => {
+  it('queues the menu as a job kept in the database (once across processes, over a restart, run twice); one asked for by an older message sends nothing', async () => {
     const first = await createQueue(t, 'Financeiro', '');
     const second = await createQueue(t, 'Compras', '');
     const c = await connectedSimulator(t, { queueIds: [first, second], greetingMessage: 'Escolha:' });
@@ -174,6 +174,9 @@ describe('queue menu', () => {
     );
     expect(jobs).toHaveLength(1);
     await eventually(async () => (await outbox(t, c.id, number)).length === 1, 3000, 'menu sent');
+    // The job run again (its process ended before its batch was completed): the menu it sent is found, none again.
+    expect(await t.app.services.inbound.sendMenuIfDue(ticket.id, jobs[0]!.data.messageId)).toBe('already-sent');
+    expect(await outbox(t, c.id, number)).toHaveLength(1);
     await inbound(t, c.id, { from: number, body: 'e agora?' });
     expect(await t.app.services.inbound.sendMenuIfDue(ticket.id, jobs[0]!.data.messageId)).toBe('superseded');
     await eventually(async () => (await outbox(t, c.id, number)).length === 2, 3000, "the newer message's menu");
