@@ -14,7 +14,6 @@
  * query logger and explains (ANALYZE, BUFFERS) the slowest statement it ran: the plans in docs/benchmarks.md.
  * Prints the markdown section; `npm run bench` (bench/run.ts) writes it into docs/benchmarks.md.
  */
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
@@ -23,6 +22,7 @@ import { loadConfig } from '../apps/server/src/config.js';
 import { embeddedDataDir, openDatabase, rowsOf, type DatabaseHandle } from '../apps/server/src/db/client.js';
 import { signIn, startServer, type BenchDatabase, type ServerProcess } from './lib/server-process.js';
 import { MESSAGE_LADDER, NAME_LADDER, RARE_WORDS, SEED_PASSWORD, TICKET_LADDER } from './seed/data-set.js';
+import { runWhenMain } from './lib/script.js';
 
 export interface ApiScenario {
   key: string;
@@ -381,9 +381,4 @@ async function main(): Promise<void> {
   console.log(apiBenchMarkdown(result));
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main().catch((err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  });
-}
+runWhenMain(import.meta.url, main);

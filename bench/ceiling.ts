@@ -21,7 +21,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { openDatabase } from '../apps/server/src/db/client.js';
@@ -32,6 +31,7 @@ import { pgbenchScript, runPgbench, type PgbenchFigures } from './lib/pgbench-re
 import { ROOT, signIn, startServer } from './lib/server-process.js';
 import { startWireCapture, type CapturedStatement } from './lib/wire-capture.js';
 import { SEED_PASSWORD } from './seed/data-set.js';
+import { failOnMissed, runWhenMain } from './lib/script.js';
 
 /** The requests of bench/api.ts whose ceilings the issue asks for. */
 const KEYS = ['open', 'messages-chat'];
@@ -298,14 +298,7 @@ async function main(): Promise<void> {
     serverEntry: values.entry,
   });
   console.log(ceilingBenchMarkdown(result));
-  const missed = missedCeilingTargets(result);
-  for (const line of missed) console.error(`missed: ${line}`);
-  if (missed.length > 0) process.exitCode = 1;
+  failOnMissed(missedCeilingTargets(result));
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main().catch((err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  });
-}
+runWhenMain(import.meta.url, main);

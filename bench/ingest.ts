@@ -17,7 +17,6 @@
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
@@ -27,6 +26,7 @@ import { databaseUrl, runStatement } from '../apps/server/src/test/throwaway-dat
 import { cpuMs, postgresCpuMs } from './lib/cpu.js';
 import { percentile, signIn, startServer, type BenchDatabase, type ServerProcess } from './lib/server-process.js';
 import { SEED_PASSWORD } from './seed/data-set.js';
+import { runWhenMain } from './lib/script.js';
 
 export interface IngestStep {
   rate: number;
@@ -261,9 +261,4 @@ async function main(): Promise<void> {
   console.log(ingestBenchMarkdown(result));
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main().catch((err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  });
-}
+runWhenMain(import.meta.url, main);

@@ -23,7 +23,6 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadavg } from 'node:os';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
@@ -36,6 +35,7 @@ import { connectTeam, insertTeam, type TeamMember } from './lib/live-team.js';
 import { CONNECTIONS, prepareWriters, SENDERS, storedKinds, writersByProcess, type Sender, type Writer } from './lib/live-writers.js';
 import { percentile, signIn, startServer, type ServerProcess } from './lib/server-process.js';
 import { SEED_PASSWORD } from './seed/data-set.js';
+import { failOnMissed, runWhenMain } from './lib/script.js';
 
 /** Issue 35 item 5. */
 export const LIVE_TARGETS = { p99Ms: 250, rssMb: 300 };
@@ -360,14 +360,7 @@ async function main(): Promise<void> {
     log: (line) => console.error(line),
   });
   console.log(liveBenchMarkdown(result));
-  const missed = missedLiveTargets(result);
-  for (const line of missed) console.error(`missed: ${line}`);
-  if (missed.length > 0) process.exitCode = 1;
+  failOnMissed(missedLiveTargets(result));
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main().catch((err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  });
-}
+runWhenMain(import.meta.url, main);

@@ -14,7 +14,6 @@
  * from the first process's /metrics every second. After the load, the run waits until every menu is sent or the
  * target's time is well past.
  */
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import type { MessageDto } from '@wadesk/contracts';
@@ -23,6 +22,7 @@ import { api, copyDatabase, pairSimulator } from './ingest.js';
 import { cpuMs, postgresCpuMs } from './lib/cpu.js';
 import { percentile, signIn, startServer, type BenchDatabase, type ServerProcess } from './lib/server-process.js';
 import { SEED_PASSWORD } from './seed/data-set.js';
+import { failOnMissed, runWhenMain } from './lib/script.js';
 
 export interface MenusStep {
   processes: number;
@@ -356,14 +356,7 @@ async function main(): Promise<void> {
     ],
   });
   console.log(menusBenchMarkdown(result));
-  const missed = missedMenuTargets(result);
-  for (const line of missed) console.log(`missed: ${line}`);
-  if (missed.length > 0) process.exitCode = 1;
+  failOnMissed(missedMenuTargets(result));
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main().catch((err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  });
-}
+runWhenMain(import.meta.url, main);

@@ -12,7 +12,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
@@ -21,6 +20,7 @@ import type { AuthUser } from '../apps/server/src/modules/auth/auth-user.js';
 import { ReportsService, type ReportQuery } from '../apps/server/src/modules/reports/reports.service.js';
 import { signIn, startServer, type BenchDatabase } from './lib/server-process.js';
 import { SEED_PASSWORD } from './seed/data-set.js';
+import { runWhenMain } from './lib/script.js';
 
 const TIME_ZONE = 'America/Sao_Paulo';
 const DAYS = 30;
@@ -236,9 +236,4 @@ async function main(): Promise<void> {
   console.log(reportsBenchMarkdown(result));
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main().catch((err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  });
-}
+runWhenMain(import.meta.url, main);
