@@ -85,15 +85,22 @@ describe('ticket search by words', () => {
     expect(all.length).toBeGreaterThan(40);
   });
 
-  it('walks the tickets newest first for a word in more than 1,000 tickets, counting up to 1,000 and paging on', async () => {
-    // Bulk rows straight into the database (the trigger indexes their words as it does the app's messages).
-    await queryRows(t, sql`insert into contacts (name, number) select 'Bulk ' || g, '5521990' || lpad(g::text, 6, '0') from generate_series(1, 1100) g`);
+  /**
+   * `count` contacts named "<name> N", each with a closed ticket (newest first by N) holding one message `body`:
+   * bulk rows straight into the database (the trigger indexes their words as it does the app's messages).
+   */
+  async function bulkTickets(name: string, numberPrefix: string, count: number, body: string): Promise<void> {
+    await queryRows(t, sql`insert into contacts (name, number) select ${name} || ' ' || g, ${numberPrefix} || lpad(g::text, 6, '0') from generate_series(1, ${count}) g`);
     await queryRows(t, sql`
       insert into tickets (status, contact_id, whatsapp_id, updated_at)
-      select 'closed', c.id, ${conn.id}, now() - (c.id || ' seconds')::interval from contacts c where c.name like 'Bulk %'`);
+      select 'closed', c.id, ${conn.id}, now() - (c.id || ' seconds')::interval from contacts c where c.name like ${`${name} %`}`);
     await queryRows(t, sql`
       insert into messages (channel_message_id, whatsapp_id, ticket_id, contact_id, body)
-      select 'bulk-' || t.id, ${conn.id}, t.id, t.contact_id, 'um pirilampo no jardim' from tickets t join contacts c on c.id = t.contact_id where c.name like 'Bulk %'`);
+      select ${`${name.toLowerCase()}-`} || t.id, ${conn.id}, t.id, t.contact_id, ${body} from tickets t join contacts c on c.id = t.contact_id where c.name like ${`${name} %`}`);
+  }
+
+  it('walks the tickets newest first for a word in more than 1,000 tickets, counting up to 1,000 and paging on', async () => {
+    await bulkTickets('Bulk', '5521990', 1100, 'um pirilampo no jardim');
     const expected = (await queryRows<{ id: number }>(t, sql`
       select t.id from tickets t join ticket_search s on s.ticket_id = t.id where s.words @@ search_query('pirilampo') order by t.updated_at desc, t.id desc`)).map((r) => r.id);
     expect(expected).toHaveLength(1100);
@@ -108,13 +115,7 @@ describe('ticket search by words', () => {
 
   it('tickets found both by their contact and by their words are counted once, however many ways found them', async () => {
     // 700 contacts named with the word and 700 tickets holding it: 1,400 candidates by the two ways, 700 tickets.
-    await queryRows(t, sql`insert into contacts (name, number) select 'Colibri ' || g, '5521970' || lpad(g::text, 6, '0') from generate_series(1, 700) g`);
-    await queryRows(t, sql`
-      insert into tickets (status, contact_id, whatsapp_id, updated_at)
-      select 'closed', c.id, ${conn.id}, now() - (c.id || ' seconds')::interval from contacts c where c.name like 'Colibri %'`);
-    await queryRows(t, sql`
-      insert into messages (channel_message_id, whatsapp_id, ticket_id, contact_id, body)
-      select 'colibri-' || t.id, ${conn.id}, t.id, t.contact_id, 'um colibri na janela' from tickets t join contacts c on c.id = t.contact_id where c.name like 'Colibri %'`);
+    await bulkTickets('Colibri', '5521970', 700, 'um colibri na janela');
     const expected = (await queryRows<{ id: number }>(t, sql`
       select t.id from tickets t join contacts c on c.id = t.contact_id where c.name like 'Colibri %' order by t.updated_at desc, t.id desc`)).map((r) => r.id);
     const first = await search('colibri');
