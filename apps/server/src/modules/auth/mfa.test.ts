@@ -237,6 +237,26 @@ describe('signing in with two-factor sign-in on', () => {
     const right = await t.call('POST', '/api/auth/mfa', { body: { mfaToken, code: codeAt(secret, now) }, ip: newIp() });
     expect(right.status).toBe(429);
   });
+
+  it('limits wrong codes per address across accounts (30 in 15 minutes): another account from there waits, from elsewhere it passes', async () => {
+    const ip = newIp();
+    // Five wrong codes on each of six accounts (under the per-account windows), all from one address.
+    for (let a = 0; a < 6; a += 1) {
+      const { user, password } = await enabledUser(t);
+      const mfaToken = await passwordStep(user.email, password);
+      for (let i = 0; i < 5; i += 1) {
+        const res = await t.call('POST', '/api/auth/mfa', { body: { mfaToken, code: '000000' }, ip });
+        expect(res.body.error, `account ${a}, try ${i}`).toBe('ERR_INVALID_MFA_CODE');
+      }
+    }
+    const fresh = await enabledUser(t);
+    const mfaToken = await passwordStep(fresh.user.email, fresh.password);
+    const refused = await t.call('POST', '/api/auth/mfa', { body: { mfaToken, code: codeAt(fresh.secret, now) }, ip });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toBe('ERR_RATE_LIMITED');
+    const elsewhere = await t.call('POST', '/api/auth/mfa', { body: { mfaToken, code: codeAt(fresh.secret, now) }, ip: newIp() });
+    expect(elsewhere.status).toBe(200);
+  });
 });
 
 describe('turning it off', () => {
