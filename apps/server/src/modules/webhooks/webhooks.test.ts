@@ -190,6 +190,33 @@ describe('outgoing webhooks: delivery', () => {
     await t.call('DELETE', `/api/webhooks/${hook.id}`, { token: t.admin });
   });
 
+  it("tells a ticket's queue, attendant and labels changed (ticket.updated, with where it was), in order", async () => {
+    const rx = await receiver();
+    const hook = await createWebhook(rx.url, ['ticket.updated']);
+    const ticket = await inbound(t, whatsappId, { from: numbers(), body: 'Mudanças' });
+    const queueId = await createQueue(t, `Webhook moves ${Date.now()}`);
+    const { user } = await t.createUser();
+    const label = await t.call<{ id: number }>('POST', '/api/labels', { token: t.admin, body: { name: `wh ${Date.now() % 1_000_000}`, color: '#1273DE' } });
+    expect(label.status).toBe(201);
+
+    expect((await t.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body: { queueId } })).status).toBe(200);
+    expect((await t.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body: { userId: user.id, status: 'open' } })).status).toBe(200);
+    expect((await t.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body: { labelIds: [label.body.id] } })).status).toBe(200);
+    await settled(hook.id);
+
+    const updates = rx.got.filter((r) => r.event === 'ticket.updated' && r.data.ticket.id === ticket.id);
+    const moved = updates.findIndex((r) => r.data.ticket.queueId === queueId && r.data.previous?.queueId !== queueId);
+    const assigned = updates.findIndex((r) => r.data.ticket.userId === user.id && r.data.previous && r.data.previous.userId !== user.id);
+    const labelled = updates.findIndex((r) => r.data.ticket.labels.some((l: { id: number }) => l.id === label.body.id));
+    expect(moved, 'queue change told').toBeGreaterThanOrEqual(0);
+    expect(assigned, 'attendant change told').toBeGreaterThan(moved);
+    expect(updates[assigned]!.data.ticket.status).toBe('open');
+    expect(labelled, 'labels change told').toBeGreaterThan(assigned);
+    expect(updates.slice(0, labelled).some((r) => r.data.ticket.labels.length > 0)).toBe(false);
+    expect(rx.got.every((r) => validSignature(hook.secret, r))).toBe(true);
+    await t.call('DELETE', `/api/webhooks/${hook.id}`, { token: t.admin });
+  });
+
   it('keeps the events of a receiver that is down, then delivers them in order once it answers again', async () => {
     const rx = await receiver();
     let down = true;
