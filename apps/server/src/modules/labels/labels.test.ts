@@ -240,10 +240,33 @@ describe('GET /api/tickets?labelIds=', () => {
     expect((await t.call<TicketDto>('GET', `/api/tickets/${other.id}`, { token: t.admin })).body.status).toBe('pending');
   });
 
+  it('takes the ids as the parameter repeated too (labelIds=1&labelIds=2), and queueIds the same way', async () => {
+    const [red, blue, green] = [await createLabel(), await createLabel(), await createLabel()];
+    const onlyRed = await createTicket(queueQ);
+    const onlyBlue = await createTicket(queueR);
+    const onlyGreen = await createTicket(queueQ);
+    await setTicketLabels(t.admin, onlyRed.id, [red.id]);
+    await setTicketLabels(t.admin, onlyBlue.id, [blue.id]);
+    await setTicketLabels(t.admin, onlyGreen.id, [green.id]);
+    const sorted = (ids: number[]) => [...ids].sort((x, y) => x - y);
+    const bracketed = sorted(await listIds(t.admin, `showAll=true&labelIds=[${red.id},${blue.id}]`));
+    expect(bracketed).toEqual(sorted([onlyRed.id, onlyBlue.id]));
+    expect(sorted(await listIds(t.admin, `showAll=true&labelIds=${red.id}&labelIds=${blue.id}`))).toEqual(bracketed);
+    expect(sorted(await listIds(t.admin, `showAll=true&labelIds=[${red.id}]&labelIds=${blue.id}`))).toEqual(bracketed);
+    expect(await listIds(t.admin, `showAll=true&labelIds=${green.id}`)).toEqual([onlyGreen.id]);
+    expect(sorted(await listIds(t.admin, `showAll=true&queueIds=${queueQ}&queueIds=${queueR}&labelIds=${red.id}&labelIds=${blue.id}`))).toEqual(bracketed);
+    expect(await listIds(t.admin, `showAll=true&queueIds=${queueR}&labelIds=${red.id}&labelIds=${blue.id}`)).toEqual([onlyBlue.id]);
+    // An attendant of Q, repeated or bracketed alike: only what they may see.
+    expect(await listIds(member, `status=pending&labelIds=${red.id}&labelIds=${blue.id}`)).toEqual(await listIds(member, `status=pending&labelIds=[${red.id},${blue.id}]`));
+    expect(await listIds(member, `status=pending&labelIds=${blue.id}`)).toEqual([]);
+  });
+
   it('refuses a labelIds that is not a JSON list of ids', async () => {
-    const res = await t.call('GET', '/api/tickets?labelIds=red', { token: t.admin });
-    expect(res.status).toBe(400);
-    expect(res.body.error).toBe('ERR_VALIDATION');
+    for (const query of ['labelIds=red', 'labelIds=1,2', 'labelIds=', 'labelIds=1&labelIds=red', 'labelIds=[1.5]', 'queueIds=1&queueIds=x']) {
+      const res = await t.call('GET', `/api/tickets?${query}`, { token: t.admin });
+      expect(res.status, query).toBe(400);
+      expect(res.body.error).toBe('ERR_VALIDATION');
+    }
   });
 });
 

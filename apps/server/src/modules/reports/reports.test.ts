@@ -189,6 +189,9 @@ describe('reports (issue 36 §6)', () => {
     expect(byId.get(support)).toEqual(B_FIGURES);
     const only = await t.call<QueuesReport>('GET', `/api/reports/queues?${query({ ...PERIOD, queueIds: JSON.stringify([support]) })}`, { token: t.admin });
     expect(only.body.rows.map((r) => r.queue?.id)).toEqual([support]);
+    // The same list written as the parameter repeated.
+    const repeated = await t.call<QueuesReport>('GET', `/api/reports/queues?${query(PERIOD)}&queueIds=${support}&queueIds=${sales}`, { token: t.admin });
+    expect(repeated.body.rows.map((r) => r.queue?.id).sort()).toEqual([sales, support].sort());
     const narrowed = await t.call<AttendantsReport>('GET', `/api/reports/attendants?${query({ ...PERIOD, queueIds: JSON.stringify([support]) })}`, { token: t.admin });
     const rows = Object.fromEntries(narrowed.body.rows.map(({ user, ...f }) => [user.id, f]));
     expect(rows[a.id]).toEqual(figures({}));

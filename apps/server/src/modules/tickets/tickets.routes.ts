@@ -31,37 +31,30 @@ const optionalBoolean = z
   .transform((v) => v === 'true')
   .optional();
 
-/** A JSON list of ids in the query string, e.g. `[1,2]`. */
+/**
+ * A list of ids in the query string: a JSON list (`labelIds=[1,2]`, the spec's form), or the parameter repeated
+ * (`labelIds=1&labelIds=2`, what most HTTP clients write for a list), each value an id or a JSON list; both may mix.
+ * Anything else (`red`, `1,2`, an empty value) is 400 ERR_VALIDATION.
+ */
 const idListParam = () =>
   z
-    .string()
-    .max(2000)
+    .union([z.string().max(2000), z.array(z.string().max(2000)).max(500)])
     .transform((raw, ctx) => {
       try {
-        const parsed: unknown = JSON.parse(raw);
-        return z.array(idField).max(500).parse(parsed);
+        const ids = (Array.isArray(raw) ? raw : [raw]).flatMap((value): unknown[] => {
+          const parsed: unknown = JSON.parse(value);
+          return Array.isArray(parsed) ? parsed : [parsed];
+        });
+        return z.array(idField).max(500).parse(ids);
       } catch {
-        ctx.addIssue({ code: 'custom', message: 'must be a JSON list of ids' });
+        ctx.addIssue({ code: 'custom', message: 'must be a JSON list of ids, or the parameter repeated once per id' });
         return z.NEVER;
       }
     })
     .optional();
 
-/** `queueIds` is a JSON list in the query string (§7), e.g. `[1,2]`. */
-export const queueIdsParam = z
-  .string()
-  .max(2000)
-  .transform((raw, ctx) => {
-    try {
-      const parsed: unknown = JSON.parse(raw);
-      const list = z.array(idField).max(500).parse(parsed);
-      return list;
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'must be a JSON list of ids' });
-      return z.NEVER;
-    }
-  })
-  .optional();
+/** `queueIds` is a JSON list in the query string (§7), e.g. `[1,2]`, or the parameter repeated. */
+export const queueIdsParam = idListParam();
 
 export const TicketListQuery = z.object({
   searchParam: searchParamField,
@@ -71,8 +64,8 @@ export const TicketListQuery = z.object({
     .optional()
     .meta({ description: "A day, `YYYY-MM-DD`, or an ISO date-time (whaticket's client): the day it falls on in the caller's time zone." }),
   showAll: booleanString,
-  queueIds: queueIdsParam.meta({ description: 'A JSON list of queue ids (`[1,2]`).' }),
-  labelIds: idListParam().meta({ description: 'A JSON list of label ids (`[1,2]`): tickets carrying any of them.' }),
+  queueIds: queueIdsParam.meta({ description: 'Queue ids, a JSON list (`[1,2]`) or the parameter repeated (`queueIds=1&queueIds=2`).' }),
+  labelIds: idListParam().meta({ description: 'Label ids, a JSON list (`[1,2]`) or the parameter repeated (`labelIds=1&labelIds=2`): tickets carrying any of them.' }),
   withUnreadMessages: booleanString,
   isGroup: optionalBoolean,
   timeZone: timeZoneQueryParam,
