@@ -345,6 +345,25 @@ const cases: Case[] = [
     },
   },
   {
+    action: 'campaign.export',
+    run: async () => {
+      const created = await t.call('POST', '/api/campaigns', { ...as, body: { whatsappId: connectionId, kind: 'text', message: 'Out', numbers: `${nextNumber()}\n${nextNumber()}`, minInterval: 60, maxInterval: 60 } });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const res = await t.app.http.inject({ method: 'GET', url: `/api/campaigns/${created.body.id}/recipients.csv`, headers: { authorization: `Bearer ${as.token}` }, remoteAddress: ADMIN_IP });
+      expect(res.statusCode, res.body).toBe(200);
+      return { targetType: 'campaign', targetId: String(created.body.id), after: { rows: 2 } };
+    },
+  },
+  {
+    action: 'history.import',
+    run: async () => {
+      const contactNumber = nextNumber();
+      const res = await t.call<{ historyImport: { id: number } }>('POST', '/api/history/imports', { ...as, body: { whatsappId: connectionId, limit: 20, contactNumber } });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return { targetType: 'historyImport', targetId: String(res.body.historyImport.id), after: { whatsappId: connectionId, contactNumber, limit: 20 } };
+    },
+  },
+  {
     action: 'group_action.create',
     run: async () => {
       const res = await t.call('POST', '/api/groups/actions', { ...as, body: { whatsappId: connectionId, action: 'create', title: 'Audit group', participants: nextNumber() } });

@@ -226,6 +226,8 @@ export class CampaignsService {
   async recipientsCsv(user: AuthUser, id: number): Promise<string> {
     await this.get(user, id);
     const rows = await this.repo().allRecipients(id);
+    // An export of numbers and outcomes (issue 37 §2: every export is recorded).
+    await this.db.transaction((tx) => audit.record(tx, { action: 'campaign.export', targetType: 'campaign', targetId: id, after: { rows: rows.length } }));
     return toCsv([['line', 'number', 'status', 'error', 'sentAt'], ...rows.map((r: CampaignRecipientDto) => [r.line, r.number, r.status, r.error, r.sentAt])]);
   }
 

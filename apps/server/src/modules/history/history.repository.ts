@@ -1,6 +1,6 @@
 import type { DeviceHistorySummaryDto, HistoryImportDto, HistoryImportStatus } from '@wadesk/contracts';
 import { and, asc, count, desc, eq, inArray, lt, max, min, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
 import { deviceHistory, historyImports, users, whatsapps } from '../../db/schema.js';
 
 /** One message of a device's history, as it is kept (device_history). */
@@ -69,7 +69,7 @@ function toDto(row: { item: typeof historyImports.$inferSelect; whatsappName: st
 
 /** The only file that queries the device history and the history imports. */
 export class HistoryRepository {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Executor) {}
 
   // ---- the device's raw history ----
 

@@ -20,6 +20,7 @@ import type { MediaStorage } from '../../storage/media-storage.js';
 import { ContactsInboundRepository } from '../contacts/contacts-inbound.repository.js';
 import { MEDIA_TYPE_OF_KIND } from '../inbound/inbound.service.js';
 import { MessagesRepository } from '../messages/messages.repository.js';
+import { audit } from '../audit/audit.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { Clock } from '../tickets/tickets.service.js';
@@ -136,7 +137,13 @@ export class HistoryService {
     const whatsappId = await connectionOf(this.db, input.whatsappId);
     const chain = newChain();
     const at = this.clock();
-    const id = await this.repo().insert({ whatsappId, userId, contactNumber: input.contactNumber ?? null, limit: input.limit, chain, nextRunAt: at });
+    const contactNumber = input.contactNumber ?? null;
+    // An import brings the device's conversations into the desk: audited with it (issue 37 §2).
+    const id = await this.db.transaction(async (tx) => {
+      const inserted = await new HistoryRepository(tx).insert({ whatsappId, userId, contactNumber, limit: input.limit, chain, nextRunAt: at });
+      await audit.record(tx, { action: 'history.import', targetType: 'historyImport', targetId: inserted, after: { whatsappId, contactNumber, limit: input.limit } });
+      return inserted;
+    });
     const jobId = await this.scheduleStep({ historyImportId: id, chain });
     return { historyImport: await this.announce(id), jobId };
   }
