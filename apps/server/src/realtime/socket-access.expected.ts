@@ -6,7 +6,7 @@ import type { ClientEventName, ServerEventName } from '@wadesk/contracts';
  * demand one for every event of the contract, the test one for every handler the server registers).
  *
  * The actors: a socket without a valid token, a user in the ticket's queue (Q), a user of another queue only,
- * and an admin.
+ * and an admin. "anonymous" is every socket the handshake refuses (HANDSHAKE_REFUSALS below).
  */
 export const SOCKET_ACTORS = ['anonymous', 'queueMember', 'outsider', 'admin'] as const;
 export type SocketActor = (typeof SOCKET_ACTORS)[number];
@@ -95,3 +95,15 @@ export const CLIENT_EVENT_ACCESS: Record<ClientEventName, Record<SocketActor, Ve
   /** With a fresh token of the socket's own user. */
   authenticate: everySignedIn,
 };
+
+/**
+ * Who gets no socket at all (the handshake's `connect_error` message): the "anonymous" of the tables above. With
+ * two-factor sign-in (issue 37 §1) the password step's mfaToken is no access token, and an admin whom
+ * mfaRequiredForAdmins holds to the set-up gets no socket until two-factor sign-in is on.
+ */
+export const HANDSHAKE_REFUSALS = {
+  'no token': 'ERR_SESSION_EXPIRED',
+  'a malformed token': 'ERR_SESSION_EXPIRED',
+  "the mfaToken of a sign-in's password step": 'ERR_SESSION_EXPIRED',
+  'an admin who must still turn on two-factor sign-in (mfaRequiredForAdmins)': 'ERR_MFA_SETUP_REQUIRED',
+} as const;

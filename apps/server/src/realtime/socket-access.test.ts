@@ -1,11 +1,12 @@
 import type { CampaignDto, ClientEventName, GroupActionDto, HistoryImportDto, MessageDto, OutreachDto, ScheduleDto, ServerEventName, TicketDto, UserDto, WhatsappDto } from '@wadesk/contracts';
 import { SignJWT } from 'jose';
+import { Secret, TOTP } from 'otpauth';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DomainEventMap, DomainEventName } from '../events/domain-events.js';
 import { connectedSimulator, createQueue, inbound } from '../test/desk-factories.js';
 import { useTestApp } from '../test/test-app.js';
-import { CLIENT_EVENT_ACCESS, SERVER_EVENT_ACCESS, SOCKET_ACTORS, type SocketActor } from './socket-access.expected.js';
+import { CLIENT_EVENT_ACCESS, HANDSHAKE_REFUSALS, SERVER_EVENT_ACCESS, SOCKET_ACTORS, type SocketActor } from './socket-access.expected.js';
 
 /** The signed-in actors (the anonymous one never gets past the handshake). */
 type SignedIn = Exclude<SocketActor, 'anonymous'>;
@@ -201,17 +202,49 @@ const ATTEMPTS: Record<ClientEventName, (a: (typeof actors)[SignedIn]) => Promis
   authenticate: async (a) => ((await ack(a.socket, 'authenticate', { token: a.token })).ok ? 'allowed' : 'refused'),
 };
 
+/** The handshake's answer to `auth`: 'connected' or the connect_error's message. */
+async function handshake(auth: Record<string, string>): Promise<string> {
+  const url = await t.listen();
+  const socket = connectSocket(url, { path: '/socket.io', auth, transports: ['websocket'], reconnection: false });
+  const answer = await new Promise<string>((resolve) => {
+    socket.once('connect_error', (err) => resolve(err.message));
+    socket.once('connect', () => resolve('connected'));
+  });
+  socket.disconnect();
+  return answer;
+}
+
+/** How each identity of HANDSHAKE_REFUSALS tries to connect. */
+const HANDSHAKES: Record<keyof typeof HANDSHAKE_REFUSALS, () => Promise<string>> = {
+  'no token': () => handshake({}),
+  'a malformed token': () => handshake({ token: 'not.a.jwt' }),
+  "the mfaToken of a sign-in's password step": async () => {
+    const { user, token, password } = await t.createUser();
+    const setup = await t.call<{ uri: string }>('POST', '/api/auth/mfa/setup', { token });
+    const secret = Secret.fromBase32(new URL(setup.body.uri).searchParams.get('secret')!);
+    const enable = await t.call('POST', '/api/auth/mfa/enable', { token, body: { code: new TOTP({ secret, digits: 6, period: 30 }).generate() } });
+    expect(enable.status).toBe(200);
+    const login = await t.call<{ error: string; mfaToken: string }>('POST', '/api/auth/login', { body: { email: user.email, password } });
+    expect(login.body.error).toBe('ERR_MFA_REQUIRED');
+    return handshake({ token: login.body.mfaToken });
+  },
+  'an admin who must still turn on two-factor sign-in (mfaRequiredForAdmins)': async () => {
+    const admin = await t.createUser({ profile: 'admin' });
+    expect(await handshake({ token: admin.token })).toBe('connected');
+    await t.app.services.settings.update('mfaRequiredForAdmins', 'enabled');
+    try {
+      return await handshake({ token: admin.token });
+    } finally {
+      await t.app.services.settings.update('mfaRequiredForAdmins', 'disabled');
+    }
+  },
+};
+
 describe('socket authorization table (socket-access.expected.ts)', () => {
-  it('refuses an anonymous socket, or one with a bad token, at the handshake', async () => {
-    const url = await t.listen();
-    for (const auth of [{}, { token: 'not.a.jwt' }]) {
-      const socket = connectSocket(url, { path: '/socket.io', auth, transports: ['websocket'], reconnection: false });
-      const error = await new Promise<string>((resolve) => {
-        socket.once('connect_error', (err) => resolve(err.message));
-        socket.once('connect', () => resolve('connected'));
-      });
-      socket.disconnect();
-      expect(error).toBe('ERR_SESSION_EXPIRED');
+  it('refuses at the handshake every identity of HANDSHAKE_REFUSALS (the anonymous actor), with its error', async () => {
+    expect(Object.keys(HANDSHAKES).sort()).toEqual(Object.keys(HANDSHAKE_REFUSALS).sort());
+    for (const [identity, error] of Object.entries(HANDSHAKE_REFUSALS)) {
+      expect(await HANDSHAKES[identity as keyof typeof HANDSHAKE_REFUSALS](), identity).toBe(error);
     }
     // So the table can only say "no" for the anonymous socket.
     for (const situations of Object.values(SERVER_EVENT_ACCESS)) {
