@@ -248,17 +248,40 @@ describe('outgoing webhooks: delivery', () => {
     await t.call('DELETE', `/api/webhooks/${hook.id}`, { token: t.admin });
   });
 
-  it('sends nothing to an inactive webhook, and what waited goes out when it is turned back on', async () => {
+  it('hears nothing while off; a delivery already waiting is held while off and goes out when it is turned back on', async () => {
     const rx = await receiver();
     const hook = await createWebhook(rx.url, ['contact.created'], { active: false });
+    const body = (active: boolean) => ({ url: rx.url, events: ['contact.created'], active });
     await t.call('POST', '/api/contacts', { token: t.admin, body: { name: 'Off Contact', number: numbers() } });
     await t.app.services.webhookEvents.idle();
     const log = await t.call<WebhookDeliveryListResponse>('GET', `/api/webhooks/${hook.id}/deliveries`, { token: t.admin });
     expect(log.body.count).toBe(0);
-    await t.call('PUT', `/api/webhooks/${hook.id}`, { token: t.admin, body: { url: rx.url, events: ['contact.created'], active: true } });
+
+    // On, with the receiver down: an event waits for its retry; then the webhook is turned off.
+    rx.status = () => 503;
+    expect((await t.call('PUT', `/api/webhooks/${hook.id}`, { token: t.admin, body: body(true) })).status).toBe(200);
+    await t.call('POST', '/api/contacts', { token: t.admin, body: { name: 'Waiting Contact', number: numbers() } });
+    await eventually(
+      async () => {
+        const waiting = await t.call<WebhookDeliveryListResponse>('GET', `/api/webhooks/${hook.id}/deliveries`, { token: t.admin });
+        return waiting.body.deliveries.length === 1 && waiting.body.deliveries[0]!.attempts >= 1 && waiting.body.deliveries[0]!.status === 'pending';
+      },
+      10_000,
+      'a delivery waiting for its retry',
+    );
+    expect((await t.call('PUT', `/api/webhooks/${hook.id}`, { token: t.admin, body: body(false) })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The receiver is back, the webhook off: its retries (every 300 ms here) send nothing.
+    rx.status = () => 200;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(rx.got).toHaveLength(0);
+    const held = await t.call<WebhookDeliveryListResponse>('GET', `/api/webhooks/${hook.id}/deliveries`, { token: t.admin });
+    expect(held.body.deliveries.map((d) => d.status)).toEqual(['pending']);
+
+    expect((await t.call('PUT', `/api/webhooks/${hook.id}`, { token: t.admin, body: body(true) })).status).toBe(200);
     await t.call('POST', '/api/contacts', { token: t.admin, body: { name: 'On Contact', number: numbers() } });
     await settled(hook.id);
-    expect(rx.got.map((r) => r.data.contact.name)).toEqual(['On Contact']);
+    expect(rx.got.map((r) => r.data.contact.name).sort()).toEqual(['On Contact', 'Waiting Contact']);
     await t.call('DELETE', `/api/webhooks/${hook.id}`, { token: t.admin });
   });
 
