@@ -68,17 +68,20 @@ export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
   'GET /api/users/list': { access: 'user' },
   'GET /api/users/:id': { access: 'user', user: 'forbidden' },
   'POST /api/users': { access: 'admin' },
+  // A user edits their own record; maxOpenTickets (issue 36 §4), profile and queues only an admin (the service refuses them to a user).
   'PUT /api/users/:id': { access: 'user' },
   'DELETE /api/users/:id': { access: 'admin' },
 
   'GET /api/settings': { access: 'user' },
   'POST /api/settings/userApiToken/regenerate': { access: 'admin' },
+  // Every switch and text, csatEnabled and csatMessage (issue 36 §5) among them.
   'PUT /api/settings/:key': { access: 'admin' },
   'POST /api/settings/email/test': { access: 'admin' },
   'POST /api/tickets/:ticketId/email': { access: 'user', tool: 'email', scope: 'ticket' },
 
   'GET /api/queue': { access: 'user' },
   'GET /api/queue/:id': { access: 'user' },
+  // A queue's business hours and out-of-hours message (issue 36 §3) and autoAssign (§4) are saved with it, by admins.
   'POST /api/queue': { access: 'admin' },
   'PUT /api/queue/:id': { access: 'admin' },
   'DELETE /api/queue/:id': { access: 'admin' },
@@ -113,12 +116,14 @@ export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
   'POST /api/contact': { access: 'user' },
   'POST /api/contacts/import': { access: 'user', tool: 'contactsImport' },
   'POST /api/contacts/import/csv': { access: 'user', tool: 'contactsImport' },
+  // labelIds (issue 36 §2) too: any signed-in user, as the rest of a contact.
   'PUT /api/contacts/:id': { access: 'user' },
   'DELETE /api/contacts/:id': { access: 'user', user: 'forbidden' },
 
   'GET /api/whatsapp': { access: 'user' },
   'GET /api/whatsapp/:id': { access: 'user' },
   'GET /api/whatsapp/:id/templates': { access: 'user' },
+  // A connection's default schedule and out-of-hours message (issue 36 §3, before a queue is chosen) with it.
   'POST /api/whatsapp': { access: 'admin' },
   'PUT /api/whatsapp/:id': { access: 'admin' },
   'DELETE /api/whatsapp/:id': { access: 'admin' },
@@ -126,15 +131,18 @@ export const EXPECTED_ROUTE_ACCESS: Record<string, ExpectedRoute> = {
   'PUT /api/whatsappsession/:id': { access: 'admin' },
   'DELETE /api/whatsappsession/:id': { access: 'admin' },
 
+  // labelIds filters (issue 36 §2) within what the caller may see.
   'GET /api/tickets': { access: 'user' },
   'GET /api/tickets/:id': { access: 'user', scope: 'ticket' },
   'POST /api/tickets': { access: 'user' },
+  // labelIds (issue 36 §2): whoever may act on the ticket; its csat (§5) and arrivedOutOfHours (§3) are read-only.
   'PUT /api/tickets/:id': { access: 'user', scope: 'ticket' },
   'POST /api/tickets/:id/protocol': { access: 'user', scope: 'ticket' },
   'DELETE /api/tickets/:id': { access: 'admin' },
   'POST /api/ticketsClosed': { access: 'user' },
 
   'GET /api/messages/:id': { access: 'user', scope: 'ticket' },
+  // A reply, or an internal note with private: true (issue 36 §1).
   'POST /api/messages/:id': { access: 'user', scope: 'ticket' },
   'POST /api/messages/:ticketId/template': { access: 'user', scope: 'ticket' },
   'DELETE /api/messages/:id': { access: 'user', scope: 'message' },

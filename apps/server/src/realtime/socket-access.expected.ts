@@ -17,11 +17,19 @@ const signedIn: Receivers = { anonymous: false, queueMember: true, outsider: tru
 const ticketOfQueue: Receivers = { anonymous: false, queueMember: true, outsider: false, admin: true };
 const adminsOnly: Receivers = { anonymous: false, queueMember: false, outsider: false, admin: true };
 
-/** Server → client: for each event, the situations it is sent in and who receives it in each. */
+/**
+ * Server → client: for each event, the situations it is sent in and who receives it in each. Issue 36's features each
+ * have their lines: notes (appMessage), mentions (mention), labels (label, ticket), business hours (queue, whatsapp,
+ * ticket), automatic assignment (ticketAssigned, queue), CSAT (settings, ticket); its reports (§6) send no event.
+ */
 export const SERVER_EVENT_ACCESS: Record<ServerEventName, Record<string, Receivers>> = {
   ticket: {
     'a ticket of queue Q': ticketOfQueue,
     'a ticket without a queue': signedIn,
+    // Issue 36: what its features add to a ticket travels in the ticket's event, to whoever may see the ticket only.
+    'a ticket of queue Q given labels (issue 36 §2)': ticketOfQueue,
+    'a ticket of queue Q marked arrived out of hours (issue 36 §3)': ticketOfQueue,
+    'a ticket of queue Q rated by its contact, with a comment (CSAT, issue 36 §5)': ticketOfQueue,
   },
   ticketTransfer: {
     'a ticket transferred to the queue member': { anonymous: false, queueMember: true, outsider: false, admin: false },
@@ -35,9 +43,13 @@ export const SERVER_EVENT_ACCESS: Record<ServerEventName, Record<string, Receive
   },
   appMessage: {
     'a message of a ticket of queue Q': ticketOfQueue,
+    'a private note of a ticket of queue Q (issue 36 §1)': ticketOfQueue,
   },
   contact: { 'a contact saved': signedIn },
-  whatsapp: { 'a connection saved': signedIn },
+  whatsapp: {
+    'a connection saved': signedIn,
+    "a connection's default schedule and out-of-hours message saved (issue 36 §3)": signedIn,
+  },
   whatsappSession: { 'a connection status': signedIn },
   user: {
     'another user saved': adminsOnly,
@@ -45,10 +57,14 @@ export const SERVER_EVENT_ACCESS: Record<ServerEventName, Record<string, Receive
   },
   settings: {
     'a public setting (option or text)': signedIn,
+    "the satisfaction survey's switch or message (csatEnabled, csatMessage; issue 36 §5)": signedIn,
     'a secret setting': adminsOnly,
   },
   quickAnswer: { 'a quick answer saved': signedIn },
-  queue: { 'a queue saved': signedIn },
+  queue: {
+    'a queue saved': signedIn,
+    "a queue's business hours, out-of-hours message or autoAssign saved (issue 36 §3, §4)": signedIn,
+  },
   label: { 'a label saved': signedIn, 'a label deleted': signedIn },
   campaign: {
     "a campaign of the queue member's": { anonymous: false, queueMember: true, outsider: false, admin: true },

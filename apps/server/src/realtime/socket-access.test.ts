@@ -49,12 +49,18 @@ function emit<E extends DomainEventName>(name: E, payload: DomainEventMap[E]): v
 }
 
 const now = new Date().toISOString();
+const OFFICE_HOURS = { timeZone: 'America/Sao_Paulo', days: [{ weekday: 1, start: '09:00', end: '18:00' }], holidays: [] };
 
 /** How each situation of the expected table is brought about (the domain event a service would emit). */
 const SITUATIONS: Record<ServerEventName, Record<string, () => void>> = {
   ticket: {
     'a ticket of queue Q': () => emit('ticket.updated', { ticket }),
     'a ticket without a queue': () => emit('ticket.updated', { ticket: { ...ticket, queueId: null, queue: null } }),
+    'a ticket of queue Q given labels (issue 36 §2)': () =>
+      emit('ticket.updated', { ticket: { ...ticket, labels: [{ id: 1, name: 'VIP', color: '#1273DE' }] } }),
+    'a ticket of queue Q marked arrived out of hours (issue 36 §3)': () => emit('ticket.updated', { ticket: { ...ticket, arrivedOutOfHours: true } }),
+    'a ticket of queue Q rated by its contact, with a comment (CSAT, issue 36 §5)': () =>
+      emit('ticket.updated', { ticket: { ...ticket, status: 'closed', csat: { rating: 4, comment: 'obrigado', at: now } } }),
   },
   ticketTransfer: {
     'a ticket transferred to the queue member': () =>
@@ -75,9 +81,15 @@ const SITUATIONS: Record<ServerEventName, Record<string, () => void>> = {
   },
   appMessage: {
     'a message of a ticket of queue Q': () => emit('message.created', { message, ticket }),
+    'a private note of a ticket of queue Q (issue 36 §1)': () =>
+      emit('message.created', { message: { ...message, private: true, fromMe: true, body: 'nota interna' }, ticket }),
   },
   contact: { 'a contact saved': () => emit('contact.saved', { contact: ticket.contact, created: false }) },
-  whatsapp: { 'a connection saved': () => emit('whatsapp.saved', { whatsapp: connection }) },
+  whatsapp: {
+    'a connection saved': () => emit('whatsapp.saved', { whatsapp: connection }),
+    "a connection's default schedule and out-of-hours message saved (issue 36 §3)": () =>
+      emit('whatsapp.saved', { whatsapp: { ...connection, businessHours: OFFICE_HOURS, outOfHoursMessage: 'Fechado' } }),
+  },
   whatsappSession: {
     'a connection status': () =>
       emit('whatsapp.session', { session: { id: connection.id, status: 'CONNECTED', qrcode: '', retries: 0, updatedAt: now } }),
@@ -88,6 +100,8 @@ const SITUATIONS: Record<ServerEventName, Record<string, () => void>> = {
   },
   settings: {
     'a public setting (option or text)': () => emit('setting.updated', { setting: { key: 'userCreation', value: 'enabled' } }),
+    "the satisfaction survey's switch or message (csatEnabled, csatMessage; issue 36 §5)": () =>
+      emit('setting.updated', { setting: { key: 'csatMessage', value: 'Nota de 1 a 5?' } }),
     'a secret setting': () => emit('setting.updated', { setting: { key: 'emailPass', value: 'not-for-users' } }),
   },
   quickAnswer: {
@@ -96,6 +110,8 @@ const SITUATIONS: Record<ServerEventName, Record<string, () => void>> = {
   },
   queue: {
     'a queue saved': () => emit('queue.saved', { queue: ticket.queue!, created: false }),
+    "a queue's business hours, out-of-hours message or autoAssign saved (issue 36 §3, §4)": () =>
+      emit('queue.saved', { queue: { ...ticket.queue!, businessHours: OFFICE_HOURS, outOfHoursMessage: 'Fechado', autoAssign: true }, created: false }),
   },
   label: {
     'a label saved': () =>
