@@ -314,6 +314,52 @@ describe('outgoing webhooks: delivery', () => {
     await t.call('DELETE', `/api/webhooks/${hook.id}`, { token: t.admin });
   });
 
+  it('retries a receiver down for a minute after 10 s, 30 s and 1 min (the real backoff), then gives it each ticket in order', async () => {
+    // A service of its own on a clock the test moves (years ahead, out of the app's sweep), with the default backoff;
+    // the test plays the job queue: each queued attempt runs at its time.
+    const start = new Date('2099-05-01T08:00:00Z');
+    let now = start;
+    const upAt = start.getTime() + 60_000;
+    const rx = await receiver();
+    rx.status = () => (now.getTime() < upAt ? 503 : 200);
+    const hook = await createWebhook(rx.url, ['ticket.updated'], { active: false });
+    await t.app.database.db.execute(sql`update webhooks set active = true where id = ${hook.id}`);
+    const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
+    const service = new WebhooksService(t.app.database.db, { allowPrivate: true, clock: () => now, log });
+    const queued: { id: number; at?: Date }[] = [];
+    service.useQueue(async (id, at) => {
+      queued.push({ id, at });
+    });
+    const to = [{ webhookId: hook.id, event: 'ticket.updated' }];
+    for (const [ticket, n] of [['A', 1], ['B', 1], ['A', 2], ['B', 2], ['A', 3]] as const) await service.record(to, `ticket:9099${ticket}`, { ticket, n });
+
+    const tries: number[] = [];
+    while (queued.length > 0) {
+      queued.sort((a, b) => (a.at?.getTime() ?? 0) - (b.at?.getTime() ?? 0));
+      const next = queued.shift()!;
+      if (next.at && next.at > now) now = next.at;
+      const before = rx.got.length;
+      await service.attempt(next.id);
+      if (rx.got.length === before) tries.push((now.getTime() - start.getTime()) / 1000);
+    }
+
+    // Both heads failed at 0, 10 and 40 s (down), and went through at 100 s, 1 min after the last failure.
+    expect([...new Set(tries)]).toEqual([0, 10, 40]);
+    expect(rx.got.map((r) => `${r.data.ticket}${r.data.n}`).filter((e) => e.startsWith('A'))).toEqual(['A1', 'A2', 'A3']);
+    expect(rx.got.map((r) => `${r.data.ticket}${r.data.n}`).filter((e) => e.startsWith('B'))).toEqual(['B1', 'B2']);
+    expect(now.getTime() - start.getTime()).toBe(100_000);
+    expect(rx.got.every((r) => validSignature(hook.secret, r) && Number(r.timestamp) === Math.floor(now.getTime() / 1000))).toBe(true);
+    const deliveries = await t.call<WebhookDeliveryListResponse>('GET', `/api/webhooks/${hook.id}/deliveries`, { token: t.admin });
+    expect(deliveries.body.deliveries.map((d) => [d.status, d.attempts]).sort()).toEqual([
+      ['delivered', 1],
+      ['delivered', 1],
+      ['delivered', 1],
+      ['delivered', 4],
+      ['delivered', 4],
+    ]);
+    await t.call('DELETE', `/api/webhooks/${hook.id}`, { token: t.admin });
+  });
+
   it('gives a delivery up 24 h after its event (failed), and the next of its ticket goes then', async () => {
     const rx = await receiver();
     rx.status = () => 500;
