@@ -171,3 +171,59 @@ describe('before a queue is chosen (connection with a menu)', () => {
     expect(await sent(menu.id, from)).toHaveLength(1);
   });
 });
+
+describe('a queue’s own time zone and holidays', () => {
+  // São Paulo (UTC−3), Monday to Friday 09:00–18:00, closed on Friday 2026-12-25.
+  const saoPaulo = {
+    timeZone: 'America/Sao_Paulo',
+    days: [1, 2, 3, 4, 5].map((weekday) => ({ weekday, start: '09:00', end: '18:00' })),
+    holidays: ['2026-12-25'],
+  };
+  let zoned: WhatsappDto;
+
+  beforeAll(async () => {
+    const queue = await createQueue(t, 'São Paulo office');
+    const res = await t.call<QueueDto>('PUT', `/api/queue/${queue}`, { token: t.admin, body: { businessHours: saoPaulo, outOfHoursMessage: 'Fechado hoje.' } });
+    expect(res.status).toBe(200);
+    expect(res.body.businessHours).toEqual(saoPaulo);
+    zoned = await connectedSimulator(t, { queueIds: [queue] });
+  });
+
+  it('reads the schedule on the zone’s wall clock, not the server’s nor UTC', async () => {
+    // 11:30 UTC on a Thursday is 08:30 in São Paulo: closed there (open in UTC terms at 09:00–18:00).
+    const early = phone();
+    now = new Date('2026-12-03T11:30:00Z');
+    const first = await inbound(t, zoned.id, { from: early, body: 'bom dia' });
+    await vi.waitFor(async () => expect(await sent(zoned.id, early)).toEqual(['Fechado hoje.']));
+    expect((await ticket(first.id)).arrivedOutOfHours).toBe(true);
+    // 20:30 UTC is 17:30 there: open (closed in UTC terms).
+    const late = phone();
+    now = new Date('2026-12-03T20:30:00Z');
+    const second = await inbound(t, zoned.id, { from: late, body: 'boa tarde' });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await sent(zoned.id, late)).toEqual([]);
+    expect((await ticket(second.id)).arrivedOutOfHours).toBe(false);
+  });
+
+  it('is closed all day on a holiday of that zone, and sends one notice for the closed stretch around it', async () => {
+    const from = phone();
+    // Friday 2026-12-25 at 11:00 in São Paulo: a weekday's opening hours, but a holiday.
+    now = new Date('2026-12-25T14:00:00Z');
+    const first = await inbound(t, zoned.id, { from, body: 'feliz natal, vocês abrem?' });
+    await vi.waitFor(async () => expect(await sent(zoned.id, from)).toEqual(['Fechado hoje.']));
+    expect((await ticket(first.id)).arrivedOutOfHours).toBe(true);
+    // The holiday, the weekend after it, and Monday 08:59 there are one closed period (it began Thursday 18:00): no second notice.
+    now = new Date('2026-12-26T15:00:00Z');
+    await inbound(t, zoned.id, { from, body: 'sábado?' });
+    now = new Date('2026-12-28T11:59:00Z');
+    await inbound(t, zoned.id, { from, body: 'segunda cedo' });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await sent(zoned.id, from)).toHaveLength(1);
+    // The Thursday before, at 11:00 there, was open: a contact writing then gets nothing.
+    const before = phone();
+    now = new Date('2026-12-24T14:00:00Z');
+    await inbound(t, zoned.id, { from: before, body: 'véspera' });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await sent(zoned.id, before)).toEqual([]);
+  });
+});
