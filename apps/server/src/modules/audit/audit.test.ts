@@ -63,6 +63,8 @@ async function refusal(statement: Promise<unknown>): Promise<string> {
 
 interface Case {
   action: AuditAction;
+  /** The test's name when one action has several cases. */
+  label?: string;
   /** Makes the change (as the admin from ADMIN_IP unless said otherwise); answers what the entry must hold. */
   run: () => Promise<Partial<AuditEntryDto>>;
 }
@@ -301,6 +303,15 @@ const cases: Case[] = [
     },
   },
   {
+    action: 'contact.import',
+    label: "contact.import (the phone's contacts)",
+    run: async () => {
+      const res = await t.call('POST', '/api/contacts/import', { ...as });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return { targetType: 'contact', after: expect.objectContaining({ source: 'device', created: expect.any(Number) }) };
+    },
+  },
+  {
     action: 'contact.export',
     run: async () => {
       const res = await t.app.http.inject({ method: 'GET', url: '/api/contacts/export.csv', headers: { authorization: `Bearer ${as.token}` }, remoteAddress: ADMIN_IP });
@@ -388,7 +399,7 @@ describe('the audit log records each kind of change (issue 37 §2)', () => {
     as.token = t.admin;
   });
 
-  it.each(cases.map((c) => [c.action, c] as const))('%s leaves its entry: who, from where, what, before → after', async (_name, c) => {
+  it.each(cases.map((c) => [c.label ?? c.action, c] as const))('%s leaves its entry: who, from where, what, before → after', async (_name, c) => {
     const expected = await c.run();
     const [entry] = await entriesOf(c.action);
     expect(entry).toMatchObject({ action: c.action, actorKind: 'user', userId: await adminId(), userName: expect.any(String), ip: ADMIN_IP, ...expected });
