@@ -111,6 +111,31 @@ describe('automatic assignment (issue 36 §4)', () => {
     expect((await notice).ticket.id).toBe(ticket.id);
   });
 
+  it('never gives a ticket to someone online outside the queue (an admin included), nor to a member whose socket left', async () => {
+    const { queueId, conn } = await autoQueue('AA outside');
+    const otherQueue = await createQueue(t, 'AA outside other');
+    const outsider = await t.createUser({ name: 'AA Elsewhere', queueIds: [otherQueue] });
+    const admin = await t.createUser({ name: 'AA Admin', profile: 'admin' });
+    const member = await t.createUser({ name: 'AA Came And Went', queueIds: [queueId] });
+    const outsiderSocket = await t.socket(outsider.token);
+    await t.socket(admin.token);
+    const heard: TicketDto[] = [];
+    outsiderSocket.on('ticketAssigned', (e: { ticket: TicketDto }) => heard.push(e.ticket));
+    // The member was online and left: no longer a candidate.
+    const gone = await t.socket(member.token);
+    gone.disconnect();
+    await eventually(async () => (await t.app.io.in(`user:${member.user.id}`).fetchSockets()).length === 0);
+
+    const ticket = await inbound(t, conn.id, { from: phone(), body: 'alguém?' });
+    await t.app.services.autoAssign.run();
+    expect(await settled(ticket.id)).toMatchObject({ status: 'pending', userId: null, queueId });
+    expect(heard).toEqual([]);
+    // The member comes back: the ticket is theirs.
+    await t.socket(member.token);
+    await eventually(async () => (await settled(ticket.id)).status === 'open');
+    expect(await ticketNow(ticket.id)).toMatchObject({ status: 'open', userId: member.user.id });
+  });
+
   it('does nothing in a queue without automatic assignment', async () => {
     const queueId = await createQueue(t, 'AA off');
     const conn = await connectedSimulator(t, { queueIds: [queueId] });
