@@ -21,6 +21,9 @@ test('audit log: who did what, filtered, expanded, exported; admins only', async
   await api(request, admin, 'PUT', `/api/queue/${queue.id}`, { greetingMessage: `Welcome ${suffix}` });
   const failed = await request.post('/api/auth/login', { data: { email: `intruder-${suffix}@e2e.local`, password: 'wrong-password-1' } });
   expect(failed.status()).toBe(401);
+  // A colleague who signs in: the user filter finds their entry and nobody else's.
+  const colleague = await createUser(request, { name: `Audited ${suffix}` });
+  await apiLogin(request, colleague.email, colleague.password);
 
   await page.setViewportSize({ width: 1280, height: 800 });
   await uiLogin(page);
@@ -66,6 +69,15 @@ test('audit log: who did what, filtered, expanded, exported; admins only', async
   await expect(page.getByTestId('audit-empty')).toBeVisible();
   await page.getByRole('button', { name: 'Clear filters' }).click();
   await expect(rows.first()).toBeVisible();
+
+  // Filter by user: only the colleague's entries (their sign-in).
+  await page.getByLabel('User', { exact: true }).click();
+  await page.getByRole('option', { name: colleague.name, exact: true }).click();
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first().getByTestId('audit-who')).toHaveText(colleague.name);
+  await expect(rows.first().getByTestId('audit-action')).toHaveText('Signed in');
+  await page.getByRole('button', { name: 'Clear filters' }).click();
+  await expect(rows.filter({ hasText: 'Sign-in failed' }).first()).toBeVisible();
 
   // 390 px: one card per entry.
   await page.setViewportSize({ width: 390, height: 800 });
