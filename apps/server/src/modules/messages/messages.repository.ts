@@ -1,5 +1,5 @@
 import { isReactionEmoji, type MediaType, type MessageDto, type MessageOrigin, type SenderKind, type TicketDto, type TicketEventDto } from '@wadesk/contracts';
-import { and, asc, count, desc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { rowsOf, type Executor } from '../../db/client.js';
 import { BatchedWrites, batchedRead, keysParam, perDatabase } from '../../db/batched.js';
@@ -654,25 +654,18 @@ export class MessagesRepository {
     return row?.number ?? null;
   }
 
-  /** The id of the contact's newest message in a ticket (the queue menu's debounce), or null. */
-  async newestFromContact(ticketId: number): Promise<number | null> {
-    const [row] = await this.db
-      .select({ id: messages.id })
-      .from(messages)
-      .where(and(eq(messages.ticketId, ticketId), eq(messages.fromMe, false)))
-      .orderBy(desc(messages.id))
-      .limit(1);
-    return row?.id ?? null;
-  }
-
-  /** Whether the desk already sent `body` in the ticket after message `afterId` (stored first, sent after). */
-  async sentAfter(ticketId: number, afterId: number, body: string): Promise<boolean> {
-    const [row] = await this.db
-      .select({ id: messages.id })
-      .from(messages)
-      .where(and(eq(messages.ticketId, ticketId), gt(messages.id, afterId), eq(messages.fromMe, true), eq(messages.body, body)))
-      .limit(1);
-    return row !== undefined;
+  /**
+   * What a queue menu asked for by message `afterId` needs to know, in one statement: the id of the contact's newest
+   * message in the ticket (the menu's debounce: a newer one asked for its own), and whether the desk already sent
+   * `body` in the ticket after `afterId` (stored first, sent after: a second run of the same job).
+   */
+  async menuState(ticketId: number, afterId: number, body: string): Promise<{ newestFromContact: number | null; sentAfter: boolean }> {
+    const [row] = rowsOf<{ newest: string | number | bigint | null; sent: boolean }>(await this.db.execute(sql`
+      select
+        (select ${messages.id} from ${messages} where ${messages.ticketId} = ${ticketId} and ${messages.fromMe} = false order by ${messages.id} desc limit 1) as newest,
+        exists (select 1 from ${messages} where ${messages.ticketId} = ${ticketId} and ${messages.id} > ${afterId} and ${messages.fromMe} = true and ${messages.body} = ${body}) as sent`));
+    // A bigint column: text from pg, a bigint from PGlite.
+    return { newestFromContact: row?.newest == null ? null : Number(row.newest), sentAfter: row?.sent === true };
   }
 
   async markDeleted(id: number): Promise<void> {
