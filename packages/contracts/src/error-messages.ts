@@ -76,6 +76,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_CLOUD_API_TEMPLATE_NOT_ALLOWED: 'Templates are only for WhatsApp Cloud API connections: write the message instead.',
   ERR_REACTION_NOT_OFFERED: 'WhatsApp does not offer reactions on this connection.',
   ERR_MENTION_NOT_ALLOWED: 'A colleague you mentioned cannot see this ticket: the note was not saved.',
+  ERR_TICKET_ALREADY_TAKEN: 'Someone else has just taken this ticket.',
   ERR_MFA_REQUIRED: 'Enter the code of your authenticator app.',
   ERR_INVALID_MFA_CODE: 'Invalid or already used code.',
   ERR_MFA_TOKEN_INVALID: 'The sign-in took too long. Enter your e-mail and password again.',

@@ -80,6 +80,11 @@ export const ERROR_CATALOGUE = {
   ERR_REACTION_NOT_OFFERED: 400,
   /** A note names (`@Name`) a colleague who may not see its ticket (issue 36 §1): nothing is stored. */
   ERR_MENTION_NOT_ALLOWED: 400,
+  /**
+   * An accept (or an assignment) of a waiting ticket that someone took meanwhile: automatic assignment (issue 36 §4)
+   * or another accept. Nothing changed; the ticket is theirs.
+   */
+  ERR_TICKET_ALREADY_TAKEN: 409,
   /** Two-factor sign-in (issue 37 §1): the password was right, a code is needed (the body carries `mfaToken`). */
   ERR_MFA_REQUIRED: 401,
   /** A wrong, used or replayed code (a TOTP code of a step already accepted, a recovery code already used). */

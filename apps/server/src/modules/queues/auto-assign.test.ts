@@ -214,6 +214,58 @@ describe('automatic assignment (issue 36 §4)', () => {
   });
 });
 
+describe('automatic assignment against a manual accept (issue 36 §4: no ticket to two people)', () => {
+  it('refuses an accept of a ticket automatic assignment gave someone between the accept’s read and its write', async () => {
+    const { queueId, conn } = await autoQueue('AA race');
+    const member = await t.createUser({ name: 'AA Racer', queueIds: [queueId] });
+    const taker = await t.createUser({ name: 'AA Taker', queueIds: [queueId] });
+    const ticket = await inbound(t, conn.id, { from: phone(), body: 'quem me atende?' });
+    await t.app.services.autoAssign.run();
+    expect(await settled(ticket.id)).toMatchObject({ status: 'pending', userId: null });
+
+    // The accept reads the ticket (pending, nobody's); then, before it writes, the member comes online and the ticket
+    // is assigned to them.
+    const service = t.app.services.tickets;
+    const read = service.get.bind(service);
+    service.get = async (user, id) => {
+      const seen = await read(user, id);
+      service.get = read;
+      await t.socket(member.token);
+      await eventually(async () => (await settled(ticket.id)).status === 'open');
+      return seen;
+    };
+    try {
+      const accept = await t.call<{ error: string }>('PUT', `/api/tickets/${ticket.id}`, { token: taker.token, body: { status: 'open' } });
+      expect(accept.status).toBe(409);
+      expect(accept.body.error).toBe('ERR_TICKET_ALREADY_TAKEN');
+    } finally {
+      service.get = read;
+    }
+    expect(await ticketNow(ticket.id)).toMatchObject({ status: 'open', userId: member.user.id });
+    const events = await queryRows<{ kind: string }>(t, sql`select kind from ticket_events where ticket_id = ${ticket.id} order by id`);
+    expect(events.map((e) => e.kind)).toEqual(['assigned']);
+  });
+
+  it('gives a waiting ticket accepted by two attendants at once to one of them', async () => {
+    const queueId = await createQueue(t, 'AA two accept');
+    const conn = await connectedSimulator(t, { queueIds: [queueId] });
+    const [ana, bia] = [await t.createUser({ name: 'AA Ana', queueIds: [queueId] }), await t.createUser({ name: 'AA Bia', queueIds: [queueId] })];
+    for (let round = 0; round < 5; round += 1) {
+      const ticket = await inbound(t, conn.id, { from: phone(), body: `round ${round}` });
+      const answers = await Promise.all(
+        [ana, bia].map((who) => t.call('PUT', `/api/tickets/${ticket.id}`, { token: who.token, body: { status: 'open' } })),
+      );
+      // The one who read it waiting after the other's write is refused; one who read it open changes nothing.
+      for (const answer of answers) expect([200, 409]).toContain(answer.status);
+      const now = await ticketNow(ticket.id);
+      expect(now.status).toBe('open');
+      expect([ana.user.id, bia.user.id]).toContain(now.userId);
+      const events = await queryRows<{ kind: string; actor_user_id: number }>(t, sql`select kind, actor_user_id from ticket_events where ticket_id = ${ticket.id}`);
+      expect(events).toEqual([{ kind: 'accepted', actor_user_id: now.userId }]);
+    }
+  });
+});
+
 describe('automatic assignment after the queue menu (issue 36 §4)', () => {
   it('assigns the ticket once the contact picks an auto-assigning queue from the menu', async () => {
     const { queueId } = await autoQueue('AA menu pick');

@@ -580,6 +580,19 @@ export class TicketsRepository {
       .where(eq(tickets.id, id));
   }
 
+  /**
+   * Writes `data` only while the ticket still waits with nobody (pending, no user): false when someone took it since it
+   * was read (automatic assignment, another accept; decision 0040), and then nothing changed.
+   */
+  async updateWaiting(id: number, data: TicketWrite): Promise<boolean> {
+    const rows = await this.db
+      .update(tickets)
+      .set({ ...data, updatedAt: new Date() })
+      .where(and(eq(tickets.id, id), eq(tickets.status, 'pending'), isNull(tickets.userId)))
+      .returning({ id: tickets.id });
+    return rows.length > 0;
+  }
+
   /** Records a new message on the ticket: last message, and one more unread when it came from the contact. */
   async touchWithMessage(id: number, lastMessage: string, unread: boolean): Promise<void> {
     await this.db

@@ -194,8 +194,15 @@ export class TicketsService {
     }
 
     try {
-      // Labels alone do not move the ticket up the lists: only a change of the ticket itself touches it.
-      if (Object.keys(write).length > 0 || change.labelIds === undefined) await this.repo().update(id, write);
+      // A waiting ticket nobody held when read, now taken (accepted, or given someone): only if it still waits, so that
+      // automatic assignment (another process perhaps) or another accept in the meantime is not overwritten (issue 36 §4).
+      const takes = current.status === 'pending' && current.userId === null && write.status === 'open';
+      if (takes) {
+        if (!(await this.repo().updateWaiting(id, write))) throw new AppError('ERR_TICKET_ALREADY_TAKEN');
+      } else if (Object.keys(write).length > 0 || change.labelIds === undefined) {
+        // Labels alone do not move the ticket up the lists: only a change of the ticket itself touches it.
+        await this.repo().update(id, write);
+      }
       const labelIds = change.labelIds;
       if (labelIds !== undefined) await this.db.transaction((tx) => replaceTicketLabels(tx, id, labelIds));
     } catch (err) {
