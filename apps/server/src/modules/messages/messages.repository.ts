@@ -504,6 +504,41 @@ export class MessagesRepository {
   }
 
   /** Read for every message sent or received (its live event): a prepared statement. */
+  /**
+   * A message the desk sent, recorded on its ticket (its preview and time), read back with the ticket as clients get
+   * them: one statement where the touch and the two reads took three (every message sent, issue 35 item 6). `auto`: a
+   * message the desk sent by itself (greeting, queue menu, farewell, the chatbot) leaves the preview on what the customer
+   * last sent when that is newer than every message an attendant sent (issue 33 item 4: the list shows "📷 Olha a foto",
+   * not the greeting that answered it). The ticket is null when it is gone; null when the message is.
+   */
+  async recordSent(messageId: number, ticketId: number, lastMessage: string, auto: boolean): Promise<{ message: MessageDto; ticket: TicketDto | null } | null> {
+    const p = (name: string) => sql.placeholder(name);
+    const statement = preparedSql(
+      this.db,
+      'messages.recordSent',
+      () => sql`
+        with touched as (
+          update tickets t
+          set last_message = case
+                when ${p('auto')}::boolean and (select o.from_me from messages o
+                      where o.ticket_id = t.id and o.id <> ${p('messageId')}::bigint and o.sender_kind not in ('auto', 'bot') and not o.private
+                      order by o.created_at desc, o.id desc limit 1) = false then t.last_message
+                else ${p('lastMessage')}::text end,
+              updated_at = ${p('now')}::timestamptz
+          where t.id = ${p('ticketId')}::int
+          returning t.*
+        )
+        select ${MESSAGE_DTO_JSON} as dto,
+          (select ${TICKET_DTO_JSON} from touched t ${TICKET_DTO_JOINS} where t.id = m.ticket_id) as ticket
+        from messages m ${messageDtoJoins(sql`contacts`)}
+        where m.id = ${p('messageId')}::bigint`,
+    );
+    const [row] = rowsOf<{ dto: MessageDto; ticket: TicketDto | null }>(
+      await statement.execute({ messageId, ticketId, lastMessage, auto, now: new Date().toISOString() }),
+    );
+    return row ? { message: row.dto, ticket: row.ticket } : null;
+  }
+
   async findDto(id: number): Promise<MessageDto | null> {
     const byId = prepared(this.db, 'messages.dtoById', (name) => this.selectDtos().where(eq(messages.id, sql.placeholder('id'))).limit(1).prepare(name));
     const [row] = await byId.execute({ id });

@@ -615,11 +615,10 @@ export class MessagesService {
 
   /** `auto`: sent by the desk itself or the chatbot in answer to the customer, which does not take the preview from the customer's message. */
   private async announce(id: number, ticket: TicketDto, lastMessage: string, auto = false): Promise<MessageDto> {
-    const tickets = new TicketsRepository(this.db);
-    if (auto) await tickets.touchWithAutoMessage(ticket.id, lastMessage, id);
-    else await tickets.touchWithMessage(ticket.id, lastMessage, false);
-    const message = (await new MessagesRepository(this.db).findDto(id))!;
-    const updated = (await tickets.findDto(ticket.id)) ?? ticket;
+    const recorded = await new MessagesRepository(this.db).recordSent(id, ticket.id, lastMessage, auto);
+    if (!recorded) throw new AppError('ERR_NO_TICKET_FOUND', 'The ticket was deleted while its message was sent.');
+    const { message } = recorded;
+    const updated = recorded.ticket ?? ticket;
     this.events.emit('message.created', { message, ticket: updated });
     // A message does not move its ticket: where it was is where it is (no socket is told to drop it).
     this.events.emit('ticket.updated', { ticket: updated, previous: { queueId: ticket.queueId, userId: ticket.userId, status: ticket.status } });

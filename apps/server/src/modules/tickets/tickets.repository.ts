@@ -593,35 +593,6 @@ export class TicketsRepository {
     return rows.length > 0;
   }
 
-  /** Records a new message on the ticket: last message, and one more unread when it came from the contact. */
-  async touchWithMessage(id: number, lastMessage: string, unread: boolean): Promise<void> {
-    await this.db
-      .update(tickets)
-      .set({
-        lastMessage,
-        unreadMessages: unread ? sql`${tickets.unreadMessages} + 1` : tickets.unreadMessages,
-        updatedAt: new Date(),
-      })
-      .where(eq(tickets.id, id));
-  }
-
-  /**
-   * Records a message the desk sent by itself (greeting, queue menu, farewell, the chatbot): the ticket's preview stays
-   * on what the customer last sent when that is newer than every message an attendant sent (issue 33 item 4: the list
-   * shows "📷 Olha a foto", not the greeting that answered it); otherwise the message is the preview.
-   */
-  async touchWithAutoMessage(id: number, lastMessage: string, messageId: number): Promise<void> {
-    await this.db.execute(sql`
-      update tickets t
-      set last_message = case
-            when (select m.from_me from messages m
-                  where m.ticket_id = t.id and m.id <> ${messageId} and m.sender_kind not in ('auto', 'bot') and not m.private
-                  order by m.created_at desc, m.id desc limit 1) = false then t.last_message
-            else ${lastMessage} end,
-          updated_at = ${new Date().toISOString()}::timestamptz
-      where t.id = ${id}`);
-  }
-
   /**
    * A deleted message that is the ticket's newest: the preview says so (`[deleted]`, issue 33 item 4). Internal notes are
    * not the conversation (issue 36 §1): a note written after it does not keep it from being the newest.
