@@ -621,14 +621,31 @@ export class MessagesRepository {
     return Boolean(row?.fromMe && row.origin !== null && ANSWERED_ORIGINS.has(row.origin));
   }
 
-  /** Updates the delivery state, never backwards; returns the message id when it changed. */
-  async updateAck(whatsappId: number, channelMessageId: string, ack: number): Promise<number | null> {
-    const rows = await this.db
-      .update(messages)
-      .set({ ack, updatedAt: new Date() })
-      .where(and(eq(messages.whatsappId, whatsappId), eq(messages.channelMessageId, channelMessageId), lessThanAck(ack)))
-      .returning({ id: messages.id });
-    return rows[0]?.id ?? null;
+  /**
+   * Updates the delivery state, never backwards (a failed send's negative state stays), and answers the message and
+   * its ticket as clients get them when it changed: one statement where the update and the two reads took three (a
+   * message gets up to three acks: issue 35 item 6). Null when nothing changed; the ticket is null when it is gone.
+   */
+  async updateAck(whatsappId: number, channelMessageId: string, ack: number): Promise<{ message: MessageDto; ticket: TicketDto | null } | null> {
+    const p = (name: string) => sql.placeholder(name);
+    const statement = preparedSql(
+      this.db,
+      'messages.updateAck',
+      () => sql`
+        with updated as (
+          update messages set ack = ${p('ack')}::int, updated_at = ${p('now')}::timestamptz
+          where whatsapp_id = ${p('whatsappId')}::int and channel_message_id = ${p('channelMessageId')}::text
+            and ack >= 0 and ack < ${p('ack')}::int
+          returning *
+        )
+        select ${MESSAGE_DTO_JSON} as dto,
+          (select ${TICKET_DTO_JSON} from tickets t ${TICKET_DTO_JOINS} where t.id = m.ticket_id) as ticket
+        from updated m ${messageDtoJoins(sql`contacts`)}`,
+    );
+    const [row] = rowsOf<{ dto: MessageDto; ticket: TicketDto | null }>(
+      await statement.execute({ whatsappId, channelMessageId, ack, now: new Date().toISOString() }),
+    );
+    return row ? { message: row.dto, ticket: row.ticket } : null;
   }
 
   /** Marks a sent message as failed by the network, with why; returns its id (null: no such message). */
@@ -723,13 +740,6 @@ export class MessagesRepository {
       .orderBy(asc(messages.ticketId));
     return new Map(rows.map((r) => [r.ticketId, r.n]));
   }
-}
-
-function lessThanAck(ack: number) {
-  return inArray(
-    messages.ack,
-    [0, 1, 2, 3, 4].filter((a) => a < ack),
-  );
 }
 
 type MessageRow = {

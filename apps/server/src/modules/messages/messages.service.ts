@@ -561,12 +561,8 @@ export class MessagesService {
 
   /** Applies a delivery ack from the network; never moves backwards. */
   async applyAck(whatsappId: number, channelMessageId: string, ack: number): Promise<void> {
-    const repo = new MessagesRepository(this.db);
-    const id = await repo.updateAck(whatsappId, channelMessageId, ack);
-    if (!id) return;
-    const message = (await repo.findDto(id))!;
-    const ticket = await new TicketsRepository(this.db).findDto(message.ticketId);
-    if (ticket) this.events.emit('message.updated', { message, ticket });
+    const changed = await new MessagesRepository(this.db).updateAck(whatsappId, channelMessageId, ack);
+    if (changed?.ticket) this.events.emit('message.updated', { message: changed.message, ticket: changed.ticket });
   }
 
   /** A sent message the network could not deliver (the Cloud API's `failed` status): stored with why, shown to the attendant. */
