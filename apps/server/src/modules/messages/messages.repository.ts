@@ -92,6 +92,20 @@ const messageDtoJoins = (contactsSource: SQL) => sql`left join ${contactsSource}
   left join users su on su.id = m.sent_by_user_id`;
 
 /**
+ * The columns `dto` and `ticket`: message `m` (joined by `messageDtoJoins`) and its ticket as clients get them, the
+ * ticket read from `ticketsSource` (the tickets table, or the statement's own updated rows, which the table does not
+ * show to that statement); `ticket` is null when the ticket is gone.
+ */
+const messageWithTicketColumns = (ticketsSource: SQL) => sql`${MESSAGE_DTO_JSON} as dto,
+  (select ${TICKET_DTO_JSON} from ${ticketsSource} t ${TICKET_DTO_JOINS} where t.id = m.ticket_id) as ticket`;
+
+/** The one row of a statement that selects `messageWithTicketColumns`; null when it found no message. */
+function messageWithTicket(result: unknown): { message: MessageDto; ticket: TicketDto | null } | null {
+  const [row] = rowsOf<{ dto: MessageDto; ticket: TicketDto | null }>(result);
+  return row ? { message: row.dto, ticket: row.ticket } : null;
+}
+
+/**
  * An insert of one message (once per network id), its ticket and contact ids given by `head` (`values (t, c, ` or
  * `select t, c, `) and the statement closed by `tail`; the other values are MessageWrite's, as `messageValues` names them,
  * each cast (an insert's `select` does not take its parameters' types from the columns, as `values` does).
@@ -156,9 +170,7 @@ async function insertIntoTickets(db: Executor, items: readonly SharedInsert[]): 
         where t.id = m.ticket_id
         returning t.*
       )
-      select k.i, ${MESSAGE_DTO_JSON} as dto,
-        (select ${TICKET_DTO_JSON}
-          from touched t ${TICKET_DTO_JOINS} where t.id = m.ticket_id) as ticket
+      select k.i, ${messageWithTicketColumns(sql`touched`)}
       from inserted m join k on k.whatsapp_id = m.whatsapp_id and k.channel_message_id = m.channel_message_id
       ${messageDtoJoins(sql`contacts`)}`,
   );
@@ -503,7 +515,6 @@ export class MessagesRepository {
       .leftJoin(quotedContact, eq(quotedContact.id, quoted.contactId));
   }
 
-  /** Read for every message sent or received (its live event): a prepared statement. */
   /**
    * A message the desk sent, recorded on its ticket (its preview and time), read back with the ticket as clients get
    * them: one statement where the touch and the two reads took three (every message sent, issue 35 item 6). `auto`: a
@@ -528,17 +539,14 @@ export class MessagesRepository {
           where t.id = ${p('ticketId')}::int
           returning t.*
         )
-        select ${MESSAGE_DTO_JSON} as dto,
-          (select ${TICKET_DTO_JSON} from touched t ${TICKET_DTO_JOINS} where t.id = m.ticket_id) as ticket
+        select ${messageWithTicketColumns(sql`touched`)}
         from messages m ${messageDtoJoins(sql`contacts`)}
         where m.id = ${p('messageId')}::bigint`,
     );
-    const [row] = rowsOf<{ dto: MessageDto; ticket: TicketDto | null }>(
-      await statement.execute({ messageId, ticketId, lastMessage, auto, now: new Date().toISOString() }),
-    );
-    return row ? { message: row.dto, ticket: row.ticket } : null;
+    return messageWithTicket(await statement.execute({ messageId, ticketId, lastMessage, auto, now: new Date().toISOString() }));
   }
 
+  /** Read for every message sent or received (its live event): a prepared statement. */
   async findDto(id: number): Promise<MessageDto | null> {
     const byId = prepared(this.db, 'messages.dtoById', (name) => this.selectDtos().where(eq(messages.id, sql.placeholder('id'))).limit(1).prepare(name));
     const [row] = await byId.execute({ id });
@@ -638,14 +646,10 @@ export class MessagesRepository {
             and ack >= 0 and ack < ${p('ack')}::int
           returning *
         )
-        select ${MESSAGE_DTO_JSON} as dto,
-          (select ${TICKET_DTO_JSON} from tickets t ${TICKET_DTO_JOINS} where t.id = m.ticket_id) as ticket
+        select ${messageWithTicketColumns(sql`tickets`)}
         from updated m ${messageDtoJoins(sql`contacts`)}`,
     );
-    const [row] = rowsOf<{ dto: MessageDto; ticket: TicketDto | null }>(
-      await statement.execute({ whatsappId, channelMessageId, ack, now: new Date().toISOString() }),
-    );
-    return row ? { message: row.dto, ticket: row.ticket } : null;
+    return messageWithTicket(await statement.execute({ whatsappId, channelMessageId, ack, now: new Date().toISOString() }));
   }
 
   /** Marks a sent message as failed by the network, with why; returns its id (null: no such message). */
