@@ -880,3 +880,25 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_pending_idx').on(t.orderKey, t.id).where(sql`${t.status} = 'pending'`),
   ],
 );
+
+/**
+ * Events written by triggers in the transaction of the change they describe (migration 0021, decision 0045): a
+ * message, ticket, ticket label, contact or bulk-send change that an active webhook listens to. The recorder turns
+ * them into deliveries and deletes them in one transaction, so an event outlives a process that stops after the
+ * change commits.
+ */
+export const webhookOutbox = pgTable('webhook_outbox', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  event: varchar('event', { length: 40 }).notNull(),
+  /** The message, ticket, contact or bulk send the event is about. */
+  entityId: bigint('entity_id', { mode: 'number' }).notNull(),
+  /** The transaction that made the change: its events are told together (a new ticket once, not also updated). */
+  tx: bigint('tx', { mode: 'number' }).notNull(),
+  /** The row as the change left it (messages and tickets), or null to read it when the event is recorded. */
+  row: jsonb('row'),
+  /** A ticket's status, queue and attendant before the change (`ticket.updated`'s `previous`). */
+  previous: jsonb('previous'),
+  /** The active webhooks that listened to the event when it happened. */
+  webhookIds: integer('webhook_ids').array().notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
