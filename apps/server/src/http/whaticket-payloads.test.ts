@@ -1,7 +1,9 @@
-import type { TicketDto, UserDto, WhatsappDto } from '@wadesk/contracts';
+import { dayOfInstant, type TicketDto, type UserDto, type WhatsappDto } from '@wadesk/contracts';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tickets } from '../db/schema.js';
+import { zonedInstant } from '../modules/queues/business-hours.js';
+import { serverTimeZone } from '../modules/tickets/tickets.service.js';
 import { connectedSimulator, inbound } from '../test/desk-factories.js';
 import { useTestApp } from '../test/test-app.js';
 
@@ -9,6 +11,14 @@ import { useTestApp } from '../test/test-app.js';
 
 const t = useTestApp({ admin: true });
 let connection: WhatsappDto;
+
+/**
+ * whaticket's client sends no X-Time-Zone, so an instant names its day in the server's zone (decision 0007, issue 32
+ * §5): the process's own `TZ` here, whatever it is (the viewer's zone is tested in dashboard-time-zone.test.ts).
+ */
+const serverDayOf = (iso: string): string => dayOfInstant(new Date(iso), serverTimeZone());
+/** The calendar day after `day` (YYYY-MM-DD). */
+const dayAfter = (day: string): string => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 beforeAll(async () => {
   connection = await connectedSimulator(t, { name: 'Compat' });
@@ -56,16 +66,20 @@ describe('users: whatsappId false, null or "" is no connection', () => {
 
 describe('GET /api/tickets?date=', () => {
   it('takes an ISO date-time as whaticket sends it: the tickets created on that day', async () => {
+    const sent = '2026-11-26T21:27:20.885Z'; // new Date().toISOString() in whaticket's client
+    const day = serverDayOf(sent);
     const ticket = await inbound(t, connection.id, { from: '5511977770001', body: 'oi' });
-    await t.app.database.db.update(tickets).set({ createdAt: new Date('2026-11-26T12:00:00Z') }).where(eq(tickets.id, ticket.id));
-    const byDay = await t.call<{ tickets: TicketDto[] }>('GET', '/api/tickets?showAll=true&date=2026-11-26', { token: t.admin });
-    const byInstant = await t.call<{ tickets: TicketDto[] }>('GET', `/api/tickets?showAll=true&date=${encodeURIComponent('2026-11-26T21:27:20.885Z')}`, {
-      token: t.admin,
-    });
+    const noonOfThatDay = zonedInstant(day, 12 * 60, serverTimeZone());
+    await t.app.database.db.update(tickets).set({ createdAt: noonOfThatDay }).where(eq(tickets.id, ticket.id));
+    const byDay = await t.call<{ tickets: TicketDto[] }>('GET', `/api/tickets?showAll=true&date=${day}`, { token: t.admin });
+    const byInstant = await t.call<{ tickets: TicketDto[] }>('GET', `/api/tickets?showAll=true&date=${encodeURIComponent(sent)}`, { token: t.admin });
     expect(byInstant.status).toBe(200);
     expect(byInstant.body.tickets.map((x) => x.id)).toEqual([ticket.id]);
     expect(byInstant.body).toEqual(byDay.body);
-    const otherDay = await t.call<{ tickets: TicketDto[] }>('GET', '/api/tickets?showAll=true&date=2026-11-27T00:10:00.000Z', { token: t.admin });
+    // Ten minutes into the next day of the server's zone: another day, no ticket.
+    const nextDay = zonedInstant(dayAfter(day), 10, serverTimeZone()).toISOString();
+    const otherDay = await t.call<{ tickets: TicketDto[] }>('GET', `/api/tickets?showAll=true&date=${encodeURIComponent(nextDay)}`, { token: t.admin });
+    expect(otherDay.status).toBe(200);
     expect(otherDay.body.tickets).toEqual([]);
     // What is not a day is still refused.
     for (const date of ['2026-13-45T00:00:00Z', '26/11/2026', 'yesterday', '2026-11-26T25:00:00Z']) {
@@ -78,10 +92,15 @@ describe('GET /api/tickets?date=', () => {
 
 describe('the send API', () => {
   it('takes dataEnvio as YYYY-MM-DD, dd/MM/yyyy or an ISO date-time', async () => {
-    for (const dataEnvio of ['2026-11-26', '26/11/2026', '2026-11-26T21:27:20.885Z']) {
+    const sent = '2026-11-26T21:27:20.885Z';
+    for (const [dataEnvio, day] of [
+      ['2026-11-26', '2026-11-26'],
+      ['26/11/2026', '2026-11-26'],
+      [sent, serverDayOf(sent)],
+    ] as const) {
       const res = await t.call('POST', '/api/sendAgendamento', { token: t.admin, body: { dataEnvio, ticketwhatsappId: connection.id } });
       expect(res.status, dataEnvio).toBe(202);
-      expect(res.body).toMatchObject({ dataEnvio: '2026-11-26', whatsappId: connection.id, count: 0 });
+      expect(res.body).toMatchObject({ dataEnvio: day, whatsappId: connection.id, count: 0 });
     }
     for (const dataEnvio of ['31/02/2026', '2026/11/26', '11/26/2026', '']) {
       const res = await t.call('POST', '/api/sendAgendamento', { token: t.admin, body: { dataEnvio } });
