@@ -46,14 +46,17 @@ describe('the conversation of a contact in the chat', () => {
 
   it("starts each earlier ticket's messages with its separator, and this ticket's with its own", () => {
     const tickets = new Map([[120, earlierTicket(120)], [125, earlierTicket(125)]]);
+    // Day separators follow the browser's zone (the process's here, any TZ). Every zone's midnight falls on a quarter
+    // hour of UTC (offsets are whole quarters), so rows between :01 and :14 of one UTC hour share a day in every zone,
+    // and the rows below keep the same day separators wherever the test runs.
     const items = buildConversationItems(
       [
-        message(1, 120, '2026-11-10T12:00:00.000Z'),
-        message(2, 120, '2026-11-10T12:01:00.000Z'),
-        message(3, 125, '2026-11-10T13:00:00.000Z'),
-        message(4, CURRENT, '2026-11-20T10:00:00.000Z'),
+        message(1, 120, '2026-11-10T12:01:00.000Z'),
+        message(2, 120, '2026-11-10T12:02:00.000Z'),
+        message(3, 125, '2026-11-10T12:04:00.000Z'),
+        message(4, CURRENT, '2026-11-20T10:02:00.000Z'),
       ],
-      [event(7, 120, 'resolved', '2026-11-10T12:30:00.000Z'), event(8, CURRENT, 'accepted', '2026-11-20T09:59:00.000Z')],
+      [event(7, 120, 'resolved', '2026-11-10T12:03:00.000Z'), event(8, CURRENT, 'accepted', '2026-11-20T10:01:00.000Z')],
       CURRENT,
       tickets,
     );
