@@ -47,22 +47,39 @@ export interface DatabaseOptions {
   logger?: Logger;
 }
 
+/**
+ * pg-pool (3.14 here; pg 8.23 asks for ^3.14) awaits `onConnect` before it hands a new client out, and a rejection
+ * ends that client and fails the checkout. @types/pg still types its result as void.
+ */
+type PoolConfigAwaitingConnect = Omit<pg.PoolConfig, 'onConnect'> & { onConnect: (client: pg.ClientBase) => Promise<void> };
+
+/**
+ * What every new PostgreSQL connection of the pool does before its first use (`onConnect`):
+ * - an error listener: a client checked out of the pool has none of pg-pool's, so one whose connection dies between
+ *   two queries (a transaction's, the Socket.IO adapter's LISTEN client during a database outage) would emit an
+ *   uncaught 'error' and end the process. The next query on it fails instead, and its release drops it;
+ * - no parallel workers for the desk's statements (decision 0047): on a few cores busy with many requests, a Gather's
+ *   workers each redo the work it splits (a search by a name of 10,000 contacts built their hash three times: 100 ms,
+ *   issue 35). A session setting rather than a startup option, so that a connection pooler that refuses startup
+ *   options still connects; a refusal is ignored and the connection used as it is. Awaited, so the client's first
+ *   query never waits queued behind it (pg 8 warns of such a query; pg 9 refuses it).
+ */
+async function setUpSession(client: pg.ClientBase): Promise<void> {
+  client.on('error', () => undefined);
+  await client.query('set max_parallel_workers_per_gather = 0').catch(() => undefined);
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     // A connection attempt (or a wait for a free client) gives up after 15 s: an outage answers 503 instead of hanging.
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10, connectionTimeoutMillis: 15_000 });
+    const config: PoolConfigAwaitingConnect = {
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: 15_000,
+      onConnect: setUpSession,
+    };
+    const pool = new pg.Pool(config);
     pool.on('error', () => undefined); // idle client errors surface on the next query
-    // A client checked out of the pool has no error listener of pg-pool's: one whose connection dies between two
-    // queries (a transaction's, the Socket.IO adapter's LISTEN client during a database outage) would emit an
-    // uncaught 'error' and end the process. The next query on it fails instead, and its release drops it.
-    pool.on('connect', (client) => {
-      client.on('error', () => undefined);
-      // No parallel workers for the desk's statements: on a few cores busy with many requests, a Gather's workers
-      // each redo the work it splits (a search by a name of 10,000 contacts built their hash three times: 100 ms,
-      // issue 35). A session setting (queued before the client's first query), so that a connection pooler that
-      // refuses startup options still connects; a refusal here is ignored.
-      client.query('set max_parallel_workers_per_gather = 0').catch(() => undefined);
-    });
     const db = drizzlePg(pool, { schema, logger: options.logger }) as unknown as Database;
     return { db, kind: 'postgres', pool, close: () => pool.end() };
   }
