@@ -221,7 +221,8 @@ if (wanted('image')) {
 // for 10 s, five times, under a bulk send, a group action and inbound traffic (db-outage, issue 31: the same); a bulk send
 // and a group action resume within 10 s of a restart after kill -9 (crash-resume, issue 31: embedded and PostgreSQL);
 // three processes assign 200 concurrent tickets automatically, none twice, nobody over their limit (auto-assign, issue
-// 36 §4: skipped without DATABASE_URL).
+// 36 §4: skipped without DATABASE_URL); every message a webhook listens to is told after kill -9 right after its
+// change committed (webhook-crash, issue 37 §3: embedded and PostgreSQL).
 if (!wanted('faults')) {
   // not asked for (--only)
 } else if (built) {
@@ -231,6 +232,7 @@ if (!wanted('faults')) {
     ['scale-out', 'scale-out.mjs'],
     ['db-outage', 'db-outage.mjs'],
     ['auto-assign', 'auto-assign.mjs'],
+    ['webhook-crash', 'webhook-crash.mjs'],
   ]) {
     const json = path.join(out, `${name}.json`);
     const ok = run('node', [`scripts/faults/${script}`, `--json=${json}`]);

@@ -351,12 +351,15 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     },
   );
   await registerTicketJobs(jobs, tickets, config.autoCloseCron);
-  // Outgoing webhooks (decision 0045): every event of this process is stored per listening webhook and sent by a job.
+  // Outgoing webhooks (decision 0045): the events the database wrote with each change are stored per listening
+  // webhook and sent by a job.
   const webhooks = new WebhooksService(db, { allowPrivate: config.mediaFetchAllowPrivate, log: http.log.child({ module: 'webhooks' }), ...options.webhookRetry });
-  await registerWebhookJobs(jobs, webhooks);
+  const webhookEvents = new WebhookEventRecorder(db, webhooks, http.log.child({ module: 'webhooks' }));
+  await registerWebhookJobs(jobs, webhooks, webhookEvents);
   webhooksRoutes(http, webhooks);
-  const webhookEvents = new WebhookEventRecorder(db, webhooks, http.log.child({ module: 'webhooks' }), (ids) => tickets.loadMany(ids));
   webhookEvents.listen(events);
+  // Events a stopped process left in the outbox are recorded now, not at the next sweep.
+  webhookEvents.wake();
   await registerInboundJobs(jobs, inbound);
   // Several processes on one PostgreSQL: a text for a connection another process runs goes through the queue.
   if (database.kind === 'postgres') await registerMessageJobs(jobs, messages, options.clock);
@@ -468,6 +471,9 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
         if (!idle) http.log.warn({ requests: inFlight.size, timeoutMs }, 'shutdown: requests still running after the timeout');
         await chatbot.close();
         await autoAssign.stop();
+        // What changed here is told (or left in the outbox for the next process's sweep if the database is gone).
+        webhookEvents.close();
+        await webhookEvents.idle().catch(() => undefined);
         // Hands the connections back: another process takes them over from their stored auth state.
         await sessions.stopAll();
         await io.close();

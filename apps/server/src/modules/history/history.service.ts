@@ -26,6 +26,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import type { Clock } from '../tickets/tickets.service.js';
 import { TicketsRepository } from '../tickets/tickets.repository.js';
 import { connectionOf } from '../whatsapp/connection-of.js';
+import { WebhooksRepository } from '../webhooks/webhooks.repository.js';
 import { HistoryRepository, type ChatOutcome, type DeviceHistoryRow, type DeviceHistoryWrite, type HistoryImportRecord } from './history.repository.js';
 
 /** Queues a step of an import's chain, due at once or at `startAfter` (the `history.step` job, history.jobs.ts); answers the job's id. */
@@ -265,6 +266,8 @@ export class HistoryService {
 
     try {
       const result = await this.db.transaction(async (tx) => {
+        // Old messages brought from the phone are not news to webhooks (their ticket's change is).
+        await new WebhooksRepository(tx).quietMessageEvents();
         const contact = await new ContactsInboundRepository(tx).findOrCreateByNumber(chatId, name, isGroup);
         const tickets = new TicketsRepository(tx);
         const active = await tickets.findActive(contact.id, whatsappId);

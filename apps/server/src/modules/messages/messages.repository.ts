@@ -80,13 +80,13 @@ const MESSAGE_DTO_TEXT = object({
 });
 
 /** `MESSAGE_DTO_TEXT` as a json value (the driver reads it as an object). */
-const MESSAGE_DTO_JSON = sql`${MESSAGE_DTO_TEXT.sql}::json`;
+export const MESSAGE_DTO_JSON = sql`${MESSAGE_DTO_TEXT.sql}::json`;
 
 /**
  * Joins the contact `c` (from `contactsSource`: the contacts table, or a statement's own new contact, which the table
  * does not show to that statement), the quoted message and its contact that MESSAGE_DTO_JSON reads, to messages `m`.
  */
-const messageDtoJoins = (contactsSource: SQL) => sql`left join ${contactsSource} c on c.id = m.contact_id
+export const messageDtoJoins = (contactsSource: SQL) => sql`left join ${contactsSource} c on c.id = m.contact_id
   left join messages q on q.id = m.quoted_msg_id
   left join contacts qc on qc.id = q.contact_id
   left join users su on su.id = m.sent_by_user_id`;

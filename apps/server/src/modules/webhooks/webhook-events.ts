@@ -1,211 +1,261 @@
-import type { CampaignDto, ContactDto, MessageDto, TicketDto, WebhookEvent } from '@wadesk/contracts';
-import type { Database } from '../../db/client.js';
+import { randomUUID } from 'node:crypto';
+import type { CampaignDto, ContactDto, MessageDto, TicketDto } from '@wadesk/contracts';
+import type { Database, Executor } from '../../db/client.js';
 import type { DomainEvents } from '../../events/domain-events.js';
 import type { JobLog } from '../../jobs/job-queue.js';
-import { WebhooksRepository, type ListeningWebhook } from './webhooks.repository.js';
+import { CampaignsRepository } from '../campaigns/campaigns.repository.js';
+import { ContactsRepository } from '../contacts/contacts.repository.js';
+import type { DeliveryWrite, ListeningWebhook, OutboxEvent } from './webhooks.repository.js';
+import { WebhooksRepository } from './webhooks.repository.js';
 import type { WebhooksService } from './webhooks.service.js';
 
-/** A ticket as webhooks tell it: the ticket's fields (contact, queue, attendant, labels, CSAT…). */
-type TicketData = TicketDto;
+/** The ids and status of a message's ticket, as its events carry them. */
+type TicketSummary = Pick<TicketDto, 'id' | 'status' | 'contactId' | 'queueId' | 'userId' | 'whatsappId'>;
 
 /**
  * Where a message came from: the contact (`in`), or the desk (`out`) with its origin (`chat` when typed in the chat,
  * `note` for an internal note, which the contact never sees).
  */
-function messageData(message: MessageDto, ticket: TicketDto) {
+function messageData(message: MessageDto, ticket: TicketSummary) {
   return {
     message,
-    ticket: ticketSummary(ticket),
+    ticket,
     direction: message.fromMe ? ('out' as const) : ('in' as const),
     origin: message.private ? 'note' : message.fromMe ? (message.origin ?? (message.senderKind === 'user' ? 'chat' : 'system')) : 'contact',
   };
 }
 
-function ticketSummary(ticket: TicketDto) {
+function ticketSummary(ticket: TicketDto): TicketSummary {
   return { id: ticket.id, status: ticket.status, contactId: ticket.contactId, queueId: ticket.queueId, userId: ticket.userId, whatsappId: ticket.whatsappId };
 }
 
-/** The active webhooks that listen to any of `events`. */
-function listening(active: ListeningWebhook[], events: WebhookEvent[]): ListeningWebhook[] {
-  return active.filter((w) => w.events.some((e) => events.includes(e as WebhookEvent)));
+/** The events of one transaction about one message, ticket, rating, contact or bulk send: told as one event. */
+interface Told {
+  kind: 'message' | 'ticket' | 'csat' | 'contact' | 'campaign';
+  entityId: number;
+  created: boolean;
+  /** The first of its rows (the event's place in the order) and the last (the state the transaction left). */
+  first: OutboxEvent;
+  last: OutboxEvent;
+  webhookIds: Set<number>;
+}
+
+const KINDS: Record<string, Told['kind']> = {
+  'message.created': 'message',
+  'message.updated': 'message',
+  'ticket.created': 'ticket',
+  'ticket.updated': 'ticket',
+  'csat.received': 'csat',
+  'contact.created': 'contact',
+  'contact.updated': 'contact',
+  'campaign.finished': 'campaign',
+};
+
+/** Within a transaction, a new contact is told first, then a new ticket, then the rest as they happened. */
+function rank(told: Told): number {
+  if (told.kind === 'contact' && told.created) return 0;
+  if (told.kind === 'ticket' && told.created) return 1;
+  return 2;
+}
+
+/** The outbox's rows gathered per transaction and subject, in the order they are to be told. */
+function gather(rows: OutboxEvent[]): Told[] {
+  const byTx = new Map<string, Map<string, Told>>();
+  for (const row of rows) {
+    const kind = KINDS[row.event];
+    if (!kind) continue;
+    const subjects = byTx.get(row.tx) ?? new Map<string, Told>();
+    byTx.set(row.tx, subjects);
+    const key = `${kind}:${row.entityId}`;
+    const told = subjects.get(key);
+    const created = row.event.endsWith('.created');
+    if (!told) {
+      subjects.set(key, { kind, entityId: row.entityId, created, first: row, last: row, webhookIds: new Set(row.webhookIds) });
+      continue;
+    }
+    told.created ||= created;
+    told.last = row;
+    for (const id of row.webhookIds) told.webhookIds.add(id);
+  }
+  const ordered: Told[] = [];
+  for (const subjects of byTx.values()) ordered.push(...[...subjects.values()].sort((a, b) => rank(a) - rank(b) || a.first.id - b.first.id));
+  return ordered;
 }
 
 /**
- * Turns the domain events of this process into webhook deliveries (decision 0045). Every process of the desk runs
- * one, so every path that changes a ticket, a message or a contact (the chat, inbound messages, the send API, bulk
- * sends, jobs) is heard where it happens. Events are recorded one after another (see drain).
+ * Turns the events the database wrote in each change's transaction (the `webhook_outbox` rows of migration 0021's
+ * triggers) into webhook deliveries, in the same transaction that deletes them (decision 0045): an event outlives a
+ * process that stops once its change commits, and a failure here leaves it for the next try. Every process runs one;
+ * the domain events of this process only wake it, and the webhooks' sweep (every minute) reads the outbox too, for
+ * the events of a process that stopped. Readers take turns on an advisory lock, so events are recorded in the order
+ * they were written.
  *
- * - `ticket.created`: the first event about a ticket created since the webhook was last saved (per webhook, said once);
- * - `contact.created`: a contact saved as new, or first seen on a ticket's event (the inbound path), said once;
- * - `campaign.finished`: a bulk send reaching `done` (once per campaign);
- * - `csat.received`: a ticket whose rating appears (once per rating).
+ * - `ticket.created` for a new ticket (an update to a webhook that hears only updates), and not also its updates of the
+ *   same transaction; `contact.created` likewise;
+ * - several changes of one subject in one transaction are one event: the state it left, the `previous` before it;
+ * - a message's or ticket's data is the row as its change left it (the names of its contact, queue and attendant as
+ *   they are when recorded); a contact and a bulk send are read when recorded.
  */
 export class WebhookEventRecorder {
-  /** Events heard and not recorded yet, in the order they happened here. */
-  private readonly waiting: ((active: ListeningWebhook[]) => Promise<void>)[] = [];
-  private draining: Promise<void> | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  /** Whether a webhook was on when last looked (at most a second ago): none, no outbox to read. */
+  private listening: { value: boolean; at: number } | null = null;
+  private retry: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly db: Database,
     private readonly webhooks: WebhooksService,
     private readonly log: JobLog,
-    private readonly loadTickets: (ids: number[]) => Promise<TicketDto[]>,
+    private readonly batchSize = 500,
   ) {}
 
   listen(events: DomainEvents): void {
-    events.on('message.created', ({ message, ticket }) => this.enqueue((active) => this.ticketEvent(active, ticket, 'message.created', messageData(message, ticket))));
-    events.on('message.updated', ({ message, ticket }) => this.enqueue((active) => this.ticketEvent(active, ticket, 'message.updated', messageData(message, ticket))));
-    events.on('ticket.updated', ({ ticket, previous }) => this.enqueue((active) => this.ticketUpdated(active, ticket, previous ?? null)));
-    events.on('tickets.changed', ({ ticketIds }) =>
-      this.enqueue(async (active) => {
-        if (active.length === 0) return;
-        for (const ticket of await this.loadTickets(ticketIds)) await this.ticketUpdated(active, ticket, null);
-      }),
-    );
-    events.on('contact.saved', ({ contact, created }) => this.enqueue((active) => this.contactSaved(active, contact, created)));
-    events.on('campaign.updated', ({ campaign }) => {
-      if (campaign.status === 'done') this.enqueue((active) => this.campaignFinished(active, campaign));
+    const wake = () => this.wake();
+    for (const name of ['message.created', 'message.updated', 'ticket.updated', 'tickets.changed', 'contact.saved', 'campaign.updated'] as const) events.on(name, wake);
+    this.webhooks.onChange(() => {
+      this.listening = null;
     });
   }
 
-  /** Resolves once every event heard so far is stored (tests, shutdown). */
+  /** A change happened here: its events (if any webhook listens) are recorded soon. */
+  wake(): void {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.run(false).finally(() => {
+      this.running = null;
+    });
+  }
+
+  /** Records every event written so far, whether or not a webhook seemed on (tests, the sweep, shutdown). */
   async idle(): Promise<void> {
-    while (this.draining) await this.draining;
+    while (this.running) await this.running;
+    this.running = this.run(true).finally(() => {
+      this.running = null;
+    });
+    await this.running;
   }
 
-  private enqueue(work: (active: ListeningWebhook[]) => Promise<void>): void {
-    this.waiting.push(work);
-    this.draining ??= this.drain();
+  /** Stops a pending retry (the app closing). */
+  close(): void {
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = null;
   }
 
-  /**
-   * Records the events one after another, so the deliveries of one ticket are numbered in the order the events
-   * happened here. The active webhooks are read once for all the events heard meanwhile, after them (a webhook
-   * saved before an event is seen by it): read once an event, five a new conversation with no webhook at all, the
-   * recorder fell behind inbound at 70 messages a second (issue 35 item 6), its backlog growing in memory.
-   */
-  private async drain(): Promise<void> {
-    try {
-      while (this.waiting.length > 0) {
-        const batch = this.waiting.splice(0);
-        let active: ListeningWebhook[];
-        try {
-          active = await this.repo().active();
-        } catch (err) {
-          this.log.error({ err, events: batch.length }, 'webhooks: the webhooks could not be read; these events are not recorded');
-          continue;
+  private async run(always: boolean): Promise<void> {
+    do {
+      this.again = false;
+      try {
+        if (always || (await this.anyListening())) await this.drain();
+      } catch (err) {
+        // The events stay in the outbox: tried again in 5 s (and by the sweep).
+        this.log.error({ err }, 'webhooks: the outbox could not be read; its events wait for the next try');
+        this.listening = null;
+        this.retry ??= setTimeout(() => {
+          this.retry = null;
+          this.wake();
+        }, 5_000).unref();
+        return;
+      }
+    } while (this.again);
+  }
+
+  private async anyListening(): Promise<boolean> {
+    const now = Date.now();
+    if (this.listening && now - this.listening.at < 1_000) return this.listening.value;
+    const value = await new WebhooksRepository(this.db).anyActive();
+    this.listening = { value, at: now };
+    return value;
+  }
+
+  /** Records the outbox's events, a batch a transaction, until it is empty; answers how many were taken. */
+  async drain(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const { taken, deliveryIds } = await this.db.transaction(async (tx) => {
+        const repo = new WebhooksRepository(tx);
+        const rows = await repo.takeOutbox(this.batchSize);
+        if (rows.length === 0) return { taken: 0, deliveryIds: [] };
+        const writes = await this.deliveries(tx, gather(rows), await repo.active());
+        return { taken: rows.length, deliveryIds: await repo.insertDeliveries(writes) };
+      });
+      total += taken;
+      await this.webhooks.queueDeliveries(deliveryIds);
+      if (taken < this.batchSize) return total;
+    }
+  }
+
+  /** The deliveries of the events told: one per webhook that listened then and still listens, one event id each. */
+  private async deliveries(tx: Executor, told: Told[], active: ListeningWebhook[]): Promise<DeliveryWrite[]> {
+    const listening = new Map(active.map((w) => [w.id, new Set(w.events)]));
+    const contacts = await this.contacts(tx, told);
+    const campaigns = await this.campaigns(tx, told);
+    const now = new Date();
+    const writes: DeliveryWrite[] = [];
+    const add = (event: string, webhookIds: number[], orderKey: string, data: unknown, at: Date) => {
+      if (webhookIds.length === 0) return;
+      const eventId = randomUUID();
+      for (const webhookId of webhookIds) {
+        writes.push({ webhookId, eventId, event, orderKey, payload: { id: eventId, event, createdAt: at.toISOString(), data }, nextAttemptAt: now, createdAt: now });
+      }
+    };
+    const hearing = (told: Told, event: string) => [...told.webhookIds].filter((id) => listening.get(id)?.has(event));
+    for (const t of told) {
+      const at = t.first.createdAt;
+      switch (t.kind) {
+        case 'message': {
+          const dto = t.last.dto as { message: MessageDto; ticket: TicketSummary } | null;
+          if (!dto) break;
+          const event = t.created ? 'message.created' : 'message.updated';
+          add(event, hearing(t, event), `ticket:${dto.ticket.id}`, messageData(dto.message, dto.ticket), at);
+          break;
         }
-        for (const work of batch) {
-          await work(active).catch((err: unknown) => this.log.error({ err }, 'webhooks: an event could not be recorded'));
+        case 'ticket': {
+          const ticket = t.last.dto as TicketDto | null;
+          if (!ticket) break;
+          const orderKey = `ticket:${ticket.id}`;
+          const created = t.created ? hearing(t, 'ticket.created') : [];
+          add('ticket.created', created, orderKey, { ticket }, at);
+          const updated = hearing(t, 'ticket.updated').filter((id) => !created.includes(id));
+          add('ticket.updated', updated, orderKey, { ticket, previous: t.created ? null : t.first.previous }, at);
+          break;
+        }
+        case 'csat': {
+          const ticket = t.last.dto as TicketDto | null;
+          if (ticket?.csat) add('csat.received', hearing(t, 'csat.received'), `ticket:${ticket.id}`, { ticket: ticketSummary(ticket), csat: ticket.csat }, at);
+          break;
+        }
+        case 'contact': {
+          const contact = contacts.get(t.entityId);
+          const event = t.created ? 'contact.created' : 'contact.updated';
+          if (contact) add(event, hearing(t, event), `contact:${contact.id}`, { contact }, at);
+          break;
+        }
+        case 'campaign': {
+          const campaign = campaigns.get(t.entityId);
+          if (campaign) add('campaign.finished', hearing(t, 'campaign.finished'), `campaign:${campaign.id}`, { campaign }, at);
+          break;
         }
       }
-    } finally {
-      this.draining = null;
     }
+    return writes;
   }
 
-  private repo(): WebhooksRepository {
-    return new WebhooksRepository(this.db);
-  }
-
-  /**
-   * `contact.created` for each webhook that has not heard of this contact, created since the webhook was saved: a
-   * contact that first writes in is made by the inbound path, which announces its ticket and message only.
-   */
-  private async announceNewContact(contact: ContactDto, listeners: ListeningWebhook[], known = false): Promise<void> {
-    const orderKey = `contact:${contact.id}`;
-    const created = new Date(contact.createdAt);
-    const candidates = listeners.filter((w) => w.events.includes('contact.created') && (known || created >= w.updatedAt));
-    if (candidates.length === 0) return;
-    const told = await this.repo().alreadyTold(
-      candidates.map((w) => w.id),
-      'contact.created',
-      orderKey,
-    );
-    await this.webhooks.record(
-      candidates.filter((w) => !told.has(w.id)).map((w) => ({ webhookId: w.id, event: 'contact.created' })),
-      orderKey,
-      { contact },
-    );
-  }
-
-  /** `ticket.created` first for each webhook that has not heard of this new ticket yet. */
-  private async announceNewTicket(ticket: TicketDto, listeners: ListeningWebhook[]): Promise<Set<number>> {
-    const orderKey = `ticket:${ticket.id}`;
-    const created = new Date(ticket.createdAt);
-    const candidates = listeners.filter((w) => w.events.includes('ticket.created') && created >= w.updatedAt);
-    if (candidates.length === 0) return new Set();
-    const told = await this.repo().alreadyTold(
-      candidates.map((w) => w.id),
-      'ticket.created',
-      orderKey,
-    );
-    const fresh = candidates.filter((w) => !told.has(w.id)).map((w) => w.id);
-    await this.webhooks.record(
-      fresh.map((webhookId) => ({ webhookId, event: 'ticket.created' })),
-      orderKey,
-      { ticket: ticket satisfies TicketData },
-    );
-    return new Set(fresh);
-  }
-
-  private async ticketEvent(active: ListeningWebhook[], ticket: TicketDto, event: WebhookEvent, data: unknown): Promise<void> {
-    const listeners = listening(active, [event, 'ticket.created', 'contact.created']);
-    if (listeners.length === 0) return;
-    await this.announceNewContact(ticket.contact, listeners);
-    await this.announceNewTicket(ticket, listeners);
-    const targets = listeners.filter((w) => w.events.includes(event)).map((webhookId) => ({ webhookId: webhookId.id, event }));
-    await this.webhooks.record(targets, `ticket:${ticket.id}`, data);
-  }
-
-  private async ticketUpdated(active: ListeningWebhook[], ticket: TicketDto, previous: Pick<TicketDto, 'queueId' | 'userId' | 'status'> | null): Promise<void> {
-    const listeners = listening(active, ['ticket.created', 'ticket.updated', 'csat.received', 'contact.created']);
-    if (listeners.length === 0) return;
-    const orderKey = `ticket:${ticket.id}`;
-    await this.announceNewContact(ticket.contact, listeners);
-    const announced = await this.announceNewTicket(ticket, listeners);
-    // The event that made it is `ticket.created` for those just told; the others hear an update.
-    const targets = listeners.filter((w) => w.events.includes('ticket.updated') && !announced.has(w.id)).map((w) => ({ webhookId: w.id, event: 'ticket.updated' }));
-    await this.webhooks.record(targets, orderKey, { ticket, previous });
-    if (ticket.csat) {
-      const rated = listeners.filter((w) => w.events.includes('csat.received'));
-      const told = await this.repo().alreadyTold(
-        rated.map((w) => w.id),
-        'csat.received',
-        orderKey,
-        ticket.csat.at,
-      );
-      await this.webhooks.record(
-        rated.filter((w) => !told.has(w.id)).map((w) => ({ webhookId: w.id, event: 'csat.received' })),
-        orderKey,
-        { ticket: ticketSummary(ticket), csat: ticket.csat },
-      );
+  private async contacts(tx: Executor, told: Told[]): Promise<Map<number, ContactDto>> {
+    const found = new Map<number, ContactDto>();
+    const repo = new ContactsRepository(tx);
+    for (const id of new Set(told.filter((t) => t.kind === 'contact').map((t) => t.entityId))) {
+      const contact = await repo.findDto(id);
+      if (contact) found.set(id, contact);
     }
+    return found;
   }
 
-  private async contactSaved(active: ListeningWebhook[], contact: ContactDto, created: boolean): Promise<void> {
-    const event = created ? 'contact.created' : 'contact.updated';
-    const listeners = listening(active, [event]);
-    if (created) return this.announceNewContact(contact, listeners, true);
-    await this.webhooks.record(
-      listeners.map((w) => ({ webhookId: w.id, event })),
-      `contact:${contact.id}`,
-      { contact },
-    );
-  }
-
-  private async campaignFinished(active: ListeningWebhook[], campaign: CampaignDto): Promise<void> {
-    const orderKey = `campaign:${campaign.id}`;
-    const listeners = listening(active, ['campaign.finished']);
-    const told = await this.repo().alreadyTold(
-      listeners.map((w) => w.id),
-      'campaign.finished',
-      orderKey,
-    );
-    await this.webhooks.record(
-      listeners.filter((w) => !told.has(w.id)).map((w) => ({ webhookId: w.id, event: 'campaign.finished' })),
-      orderKey,
-      { campaign },
-    );
+  private async campaigns(tx: Executor, told: Told[]): Promise<Map<number, CampaignDto>> {
+    const ids = [...new Set(told.filter((t) => t.kind === 'campaign').map((t) => t.entityId))];
+    if (ids.length === 0) return new Map();
+    return new Map((await new CampaignsRepository(tx).findDtos(ids)).map((c) => [c.id, c]));
   }
 }

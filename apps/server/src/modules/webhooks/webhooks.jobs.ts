@@ -1,15 +1,17 @@
 import { WebhookDeliveryJob } from '@wadesk/contracts';
 import { z } from 'zod';
 import type { JobDefinition, JobQueue } from '../../jobs/job-queue.js';
+import type { WebhookEventRecorder } from './webhook-events.js';
 import type { WebhooksService } from './webhooks.service.js';
 
 /**
  * Webhook deliveries (decision 0045): one job per attempt (`webhooks.deliver`, the delivery's own retries are its
- * rows' `next_attempt_at`, not pg-boss's), and a sweep every minute, once across processes, that queues the due
- * deliveries again (a job lost with its process, a webhook turned back on); each night, the log's ended deliveries
- * older than 30 days are deleted.
+ * rows' `next_attempt_at`, not pg-boss's), and a sweep every minute, once across processes, that records the events
+ * left in the outbox (by a process that stopped before it recorded them) and queues the due deliveries again (a job
+ * lost with its process, a webhook turned back on); each night, the log's ended deliveries older than 30 days are
+ * deleted.
  */
-export async function registerWebhookJobs(jobs: JobQueue, webhooks: WebhooksService): Promise<void> {
+export async function registerWebhookJobs(jobs: JobQueue, webhooks: WebhooksService, recorder: WebhookEventRecorder): Promise<void> {
   const deliver: JobDefinition<typeof WebhookDeliveryJob> = {
     name: 'webhooks.deliver',
     payload: WebhookDeliveryJob,
@@ -25,7 +27,10 @@ export async function registerWebhookJobs(jobs: JobQueue, webhooks: WebhooksServ
   const sweep: JobDefinition<z.ZodObject> = {
     name: 'webhooks.sweep',
     payload: z.object({}),
-    handler: async () => ({ queued: await webhooks.sweep() }),
+    handler: async () => {
+      await recorder.idle();
+      return { queued: await webhooks.sweep() };
+    },
     retryLimit: 1,
   };
   const prune: JobDefinition<z.ZodObject> = {

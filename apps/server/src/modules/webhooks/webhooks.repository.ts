@@ -2,6 +2,8 @@ import type { WebhookDeliveryDto, WebhookDeliveryStatus, WebhookDto, WebhookEven
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import { rowsOf, type Executor } from '../../db/client.js';
 import { webhookDeliveries, webhooks } from '../../db/schema.js';
+import { MESSAGE_DTO_JSON, messageDtoJoins } from '../messages/messages.repository.js';
+import { TICKET_DTO_JOINS, TICKET_DTO_JSON } from '../tickets/tickets.repository.js';
 
 export interface WebhookWrite {
   url: string;
@@ -14,9 +16,26 @@ export interface WebhookWrite {
 export interface ListeningWebhook {
   id: number;
   events: string[];
-  /** Tickets created since then are announced as `ticket.created` (see WebhookEventRecorder). */
-  updatedAt: Date;
 }
+
+/**
+ * One event the triggers of migration 0021 wrote in a change's transaction, taken from the outbox: `dto` is the
+ * message (with its ticket's ids and status) or the ticket as the change left it, built from the row then; null for
+ * contacts and bulk sends (read when recorded), and when the ticket is gone.
+ */
+export interface OutboxEvent {
+  id: number;
+  event: string;
+  entityId: number;
+  tx: string;
+  previous: { status: string; queueId: number | null; userId: number | null } | null;
+  webhookIds: number[];
+  dto: unknown;
+  createdAt: Date;
+}
+
+/** The key of the advisory lock that makes the outbox's readers take turns (one after another keeps its order). */
+const OUTBOX_LOCK = 'webhooks.outbox';
 
 /** One delivery to write: the same event (id, name, body) for one webhook. */
 export interface DeliveryWrite {
@@ -131,27 +150,68 @@ export class WebhooksRepository {
 
   /** The active webhooks, with the events each listens to. */
   async active(): Promise<ListeningWebhook[]> {
-    return this.db.select({ id: webhooks.id, events: webhooks.events, updatedAt: webhooks.updatedAt }).from(webhooks).where(eq(webhooks.active, true));
+    return this.db.select({ id: webhooks.id, events: webhooks.events }).from(webhooks).where(eq(webhooks.active, true));
+  }
+
+  /** Inside a transaction: the messages it stores are not told as `message.created` (migration 0021's trigger). */
+  async quietMessageEvents(): Promise<void> {
+    await this.db.execute(sql`select set_config('wadesk.webhooks_quiet', 'on', true)`);
+  }
+
+  /** Whether any webhook is on (a process with none need not look at the outbox). */
+  async anyActive(): Promise<boolean> {
+    const [row] = await this.db.select({ id: webhooks.id }).from(webhooks).where(eq(webhooks.active, true)).limit(1);
+    return row !== undefined;
   }
 
   /**
-   * Of `webhookIds`, those that already have a delivery of `event` with `orderKey` (an event said once); with
-   * `csatAt`, only one about that rating (its body's data.csat.at).
+   * Inside a transaction: waits for the outbox's turn (an advisory lock until the transaction ends, so two processes
+   * never record the same events or interleave a ticket's), then takes up to `limit` of its oldest events, deleted
+   * as they are read (the transaction's rollback puts them back), each with its DTO built from the row the change
+   * left (messages, tickets).
    */
-  async alreadyTold(webhookIds: number[], event: string, orderKey: string, csatAt?: string): Promise<Set<number>> {
-    if (webhookIds.length === 0) return new Set();
-    const rows = await this.db
-      .selectDistinct({ webhookId: webhookDeliveries.webhookId })
-      .from(webhookDeliveries)
-      .where(
-        and(
-          inArray(webhookDeliveries.webhookId, webhookIds),
-          eq(webhookDeliveries.event, event),
-          eq(webhookDeliveries.orderKey, orderKey),
-          csatAt === undefined ? undefined : sql`${webhookDeliveries.payload} #>> '{data,csat,at}' = ${csatAt}`,
-        ),
-      );
-    return new Set(rows.map((r) => r.webhookId));
+  async takeOutbox(limit: number): Promise<OutboxEvent[]> {
+    await this.db.execute(sql`select pg_advisory_xact_lock(hashtext(${OUTBOX_LOCK}))`);
+    const result = await this.db.execute(sql`
+      with taken as (
+        delete from webhook_outbox where id in (select id from webhook_outbox order by id limit ${limit}) returning *
+      )
+      select o.id, o.event, o.entity_id, o.tx::text as tx, o.previous, o.webhook_ids, o.created_at,
+        case
+          when o.event in ('message.created', 'message.updated') then (
+            select json_build_object(
+                'message', ${MESSAGE_DTO_JSON},
+                'ticket', json_build_object('id', t.id, 'status', t.status, 'contactId', t.contact_id, 'queueId', t.queue_id,
+                  'userId', t.user_id, 'whatsappId', t.whatsapp_id))
+            from jsonb_populate_record(null::messages, o.row) m ${messageDtoJoins(sql`contacts`)}
+              join tickets t on t.id = m.ticket_id)
+          when o.event in ('ticket.created', 'ticket.updated', 'csat.received') then (
+            select ${TICKET_DTO_JSON}
+            from jsonb_populate_record(null::tickets, coalesce(o.row, (select to_jsonb(x) from tickets x where x.id = o.entity_id))) t
+              ${TICKET_DTO_JOINS}
+            where exists (select 1 from tickets x where x.id = o.entity_id))
+        end as dto
+      from taken o
+      order by o.id`);
+    return rowsOf<{
+      id: string | number;
+      event: string;
+      entity_id: string | number;
+      tx: string;
+      previous: OutboxEvent['previous'];
+      webhook_ids: number[];
+      created_at: Date | string;
+      dto: unknown;
+    }>(result).map((row) => ({
+      id: Number(row.id),
+      event: row.event,
+      entityId: Number(row.entity_id),
+      tx: row.tx,
+      previous: row.previous,
+      webhookIds: row.webhook_ids.map(Number),
+      dto: row.dto,
+      createdAt: new Date(row.created_at),
+    }));
   }
 
   async insertDeliveries(rows: DeliveryWrite[]): Promise<number[]> {

@@ -45,6 +45,7 @@ export type DeliveryQueue = (deliveryId: number, startAfter?: Date) => Promise<v
  */
 export class WebhooksService {
   private queue: DeliveryQueue = async () => undefined;
+  private readonly changeListeners: (() => void)[] = [];
   private readonly clock: () => Date;
   private readonly backoffMs: number[];
   private readonly giveUpAfterMs: number;
@@ -67,6 +68,20 @@ export class WebhooksService {
   /** Set once the job queue runs (webhooks.jobs.ts). */
   useQueue(queue: DeliveryQueue): void {
     this.queue = queue;
+  }
+
+  /** Called after a webhook is saved or deleted here (the event recorder looks again whether any is on). */
+  onChange(listener: () => void): void {
+    this.changeListeners.push(listener);
+  }
+
+  private changed(): void {
+    for (const listener of this.changeListeners) listener();
+  }
+
+  /** Queues deliveries just stored (their rows are the truth: a lost job is queued again by the sweep). */
+  async queueDeliveries(ids: number[]): Promise<void> {
+    for (const id of ids) await this.queue(id);
   }
 
   async list(): Promise<WebhookListResponse> {
@@ -96,7 +111,7 @@ export class WebhooksService {
       const created = await new WebhooksRepository(tx).insert({ url: data.url, events: data.events, active: data.active, secret: data.secret || newSecret() });
       await audit.record(tx, { action: 'webhook.create', targetType: 'webhook', targetId: created.id, after: auditView(created) });
       return created;
-    });
+    }).finally(() => this.changed());
   }
 
   async update(id: number, data: WebhookData): Promise<WebhookDto> {
@@ -117,6 +132,7 @@ export class WebhooksService {
       }
       return changed;
     });
+    this.changed();
     if (!updated) throw new AppError('ERR_NO_WEBHOOK_FOUND', NOT_FOUND);
     // Turned back on: what waited goes out now, in order.
     if (updated.active && !current.active) await this.sweep(id);
@@ -131,6 +147,7 @@ export class WebhooksService {
       await audit.record(tx, { action: 'webhook.delete', targetType: 'webhook', targetId: id, before: auditView(before) });
       return true;
     });
+    this.changed();
     if (!deleted) throw new AppError('ERR_NO_WEBHOOK_FOUND', NOT_FOUND);
   }
 
@@ -175,7 +192,10 @@ export class WebhooksService {
     return (await this.repo().deliveryDto(deliveryId!))!;
   }
 
-  /** Stores one event for the given webhooks (one delivery each, one event id) and queues them. */
+  /**
+   * Stores one event for the given webhooks (one delivery each, one event id) and queues them: for an event of the
+   * desk's own making; the events of changes come from the outbox (WebhookEventRecorder).
+   */
   async record(webhookEvents: { webhookId: number; event: string }[], orderKey: string | null, data: unknown): Promise<void> {
     if (webhookEvents.length === 0) return;
     const now = this.clock();
@@ -189,8 +209,7 @@ export class WebhooksService {
       nextAttemptAt: now,
       createdAt: now,
     }));
-    const ids = await this.repo().insertDeliveries(rows);
-    for (const id of ids) await this.queue(id);
+    await this.queueDeliveries(await this.repo().insertDeliveries(rows));
   }
 
   private async post(url: string, secret: string, payload: unknown): Promise<WebhookPostResult> {
@@ -212,7 +231,9 @@ export class WebhooksService {
   async attempt(deliveryId: number): Promise<void> {
     const repo = this.repo();
     const now = this.clock();
-    const claimed = await repo.claim(deliveryId, now, new Date(now.getTime() + this.timeoutMs + 60_000));
+    // The lease outlasts the attempt (its time limit) by 15 s; a process killed while sending leaves the delivery, and
+    // the rest of its ticket's line, due again then (the sweep, each minute, queues it).
+    const claimed = await repo.claim(deliveryId, now, new Date(now.getTime() + this.timeoutMs + 15_000));
     if (!claimed) {
       const state = await repo.waitingState(deliveryId);
       // Early (a job run before its time): queued again for then.
