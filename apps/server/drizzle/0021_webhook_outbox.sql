@@ -63,7 +63,8 @@ BEGIN
      IS DISTINCT FROM (NEW.status, NEW.user_id, NEW.queue_id, NEW.whatsapp_id, NEW.last_message, NEW.unread_messages, NEW.protocol,
       NEW.arrived_out_of_hours, NEW.csat_rating, NEW.csat_comment, NEW.contact_id) THEN
     PERFORM webhook_outbox_write('ticket.updated', ARRAY['ticket.updated'], NEW.id, to_jsonb(NEW),
-      jsonb_build_object('status', OLD.status, 'queueId', OLD.queue_id, 'userId', OLD.user_id));
+      jsonb_build_object('status', OLD.status, 'queueId', OLD.queue_id, 'userId', OLD.user_id, 'labelIds',
+        coalesce((SELECT jsonb_agg(tl.label_id ORDER BY tl.label_id) FROM ticket_labels tl WHERE tl.ticket_id = NEW.id), '[]'::jsonb)));
   END IF;
   IF NEW.csat_rating IS NOT NULL AND NEW.csat_at IS DISTINCT FROM OLD.csat_at THEN
     PERFORM webhook_outbox_write('csat.received', ARRAY['csat.received'], NEW.id, to_jsonb(NEW), NULL);
@@ -78,19 +79,33 @@ CREATE TRIGGER "tickets_webhook_updated" AFTER UPDATE ON "tickets" FOR EACH ROW
         IS DISTINCT FROM (NEW.status, NEW.user_id, NEW.queue_id, NEW.whatsapp_id, NEW.last_message, NEW.unread_messages, NEW.protocol,
          NEW.arrived_out_of_hours, NEW.csat_rating, NEW.csat_comment, NEW.contact_id, NEW.csat_at))
   EXECUTE FUNCTION webhook_outbox_tickets();--> statement-breakpoint
--- A ticket's labels changed: an update of the ticket (read as it is when recorded), with where it was.
+-- A ticket's labels changed (one statement's rows at once: setting a ticket's labels deletes and adds several): an
+-- update of each ticket (read as it is when recorded), with where it was, its labels before the statement included.
 CREATE OR REPLACE FUNCTION public.webhook_outbox_ticket_labels() RETURNS trigger
 LANGUAGE plpgsql AS $f$
 DECLARE
-  changed integer := CASE WHEN TG_OP = 'DELETE' THEN OLD.ticket_id ELSE NEW.ticket_id END;
+  listeners integer[];
 BEGIN
   IF NOT EXISTS (SELECT FROM webhooks w WHERE w.active) THEN RETURN NULL; END IF;
-  PERFORM webhook_outbox_write('ticket.updated', ARRAY['ticket.updated'], changed, NULL,
-    (SELECT jsonb_build_object('status', t.status, 'queueId', t.queue_id, 'userId', t.user_id) FROM tickets t WHERE t.id = changed));
+  listeners := webhook_listeners(ARRAY['ticket.updated']);
+  IF cardinality(listeners) = 0 THEN RETURN NULL; END IF;
+  INSERT INTO webhook_outbox (event, entity_id, tx, "row", previous, webhook_ids)
+    SELECT 'ticket.updated', t.id, txid_current(), NULL,
+      jsonb_build_object('status', t.status, 'queueId', t.queue_id, 'userId', t.user_id, 'labelIds', coalesce((
+        SELECT jsonb_agg(b.label_id ORDER BY b.label_id) FROM (
+          SELECT tl.label_id FROM ticket_labels tl WHERE tl.ticket_id = t.id AND (TG_OP = 'DELETE' OR tl.label_id NOT IN (SELECT c.label_id FROM changed c WHERE c.ticket_id = t.id))
+          UNION
+          SELECT c.label_id FROM changed c WHERE c.ticket_id = t.id AND TG_OP = 'DELETE') b), '[]'::jsonb)),
+      listeners
+    FROM tickets t WHERE t.id IN (SELECT DISTINCT c.ticket_id FROM changed c)
+    ORDER BY t.id;
   RETURN NULL;
 END
 $f$;--> statement-breakpoint
-CREATE TRIGGER "ticket_labels_webhook" AFTER INSERT OR DELETE ON "ticket_labels" FOR EACH ROW EXECUTE FUNCTION webhook_outbox_ticket_labels();--> statement-breakpoint
+CREATE TRIGGER "ticket_labels_webhook_added" AFTER INSERT ON "ticket_labels" REFERENCING NEW TABLE AS changed
+  FOR EACH STATEMENT EXECUTE FUNCTION webhook_outbox_ticket_labels();--> statement-breakpoint
+CREATE TRIGGER "ticket_labels_webhook_removed" AFTER DELETE ON "ticket_labels" REFERENCING OLD TABLE AS changed
+  FOR EACH STATEMENT EXECUTE FUNCTION webhook_outbox_ticket_labels();--> statement-breakpoint
 -- A contact added (by hand, an import, or writing in) or changed: its name, number or e-mail, or saved by someone
 -- (not a new profile picture alone). Read as it is when recorded.
 CREATE OR REPLACE FUNCTION public.webhook_outbox_contacts() RETURNS trigger

@@ -28,7 +28,7 @@ export interface OutboxEvent {
   event: string;
   entityId: number;
   tx: string;
-  previous: { status: string; queueId: number | null; userId: number | null } | null;
+  previous: { status: string; queueId: number | null; userId: number | null; labelIds: number[] } | null;
   webhookIds: number[];
   dto: unknown;
   createdAt: Date;

@@ -190,7 +190,7 @@ describe('outgoing webhooks: delivery', () => {
     await t.call('DELETE', `/api/webhooks/${hook.id}`, { token: t.admin });
   });
 
-  it("tells a ticket's queue, attendant and labels changed (ticket.updated, with where it was), in order", async () => {
+  it("tells a ticket's queue, attendant and labels changed (ticket.updated, with where it was, its labels too), in order", async () => {
     const rx = await receiver();
     const hook = await createWebhook(rx.url, ['ticket.updated']);
     const ticket = await inbound(t, whatsappId, { from: numbers(), body: 'Mudanças' });
@@ -202,6 +202,7 @@ describe('outgoing webhooks: delivery', () => {
     expect((await t.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body: { queueId } })).status).toBe(200);
     expect((await t.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body: { userId: user.id, status: 'open' } })).status).toBe(200);
     expect((await t.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body: { labelIds: [label.body.id] } })).status).toBe(200);
+    expect((await t.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body: { labelIds: [] } })).status).toBe(200);
     await settled(hook.id);
 
     const updates = rx.got.filter((r) => r.event === 'ticket.updated' && r.data.ticket.id === ticket.id);
@@ -213,6 +214,11 @@ describe('outgoing webhooks: delivery', () => {
     expect(updates[assigned]!.data.ticket.status).toBe('open');
     expect(labelled, 'labels change told').toBeGreaterThan(assigned);
     expect(updates.slice(0, labelled).some((r) => r.data.ticket.labels.length > 0)).toBe(false);
+    // Where it was includes the labels: none before the label, the label before it was taken off.
+    expect(updates[labelled]!.data.previous).toMatchObject({ status: 'open', userId: user.id, labelIds: [] });
+    const unlabelled = updates.at(-1)!;
+    expect(unlabelled.data.ticket.labels).toEqual([]);
+    expect(unlabelled.data.previous.labelIds).toEqual([label.body.id]);
     expect(rx.got.every((r) => validSignature(hook.secret, r))).toBe(true);
     await t.call('DELETE', `/api/webhooks/${hook.id}`, { token: t.admin });
   });
