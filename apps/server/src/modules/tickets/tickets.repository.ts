@@ -172,9 +172,6 @@ export const SEARCH_EXCERPT_DEPTH = 1000;
 /** How many of the newest tickets a search probes one by one before it hashes the candidates instead. */
 export const SEARCH_PROBE_WALK = 600;
 
-/** Up to this many candidates, a search whose walk found no page hashes them in its first statement. */
-export const SEARCH_MIDDLE_CAP = 8000;
-
 /** The only file that queries tickets. */
 export class TicketsRepository {
   constructor(private readonly db: Executor) {}
@@ -327,8 +324,7 @@ export class TicketsRepository {
    * - few (at most SEARCH_FEW_CAP candidates by either way): all of them are filtered, counted and sorted;
    * - common (a page among the newest SEARCH_PROBE_WALK tickets): those tickets are walked newest change first and each
    *   probed in ticket_search, which fills a page after a few dozen probes;
-   * - in between (up to SEARCH_MIDDLE_CAP candidates): their ids are hashed once and the tickets walked newest first
-   *   against the hash, in the same statement; more candidates and still no page: the same from a statement of its own.
+   * - in between: the candidates' ids are hashed once and the tickets walked newest first against the hash.
    * Beyond the few, the count stops at SEARCH_COUNT_CAP and is read from the candidates, never by walking tickets.
    */
   private async search(filter: TicketListFilter, page: number, pageSize: number): Promise<TicketPage> {
@@ -340,10 +336,12 @@ export class TicketsRepository {
     const byContactIds = sql`select t.id from tickets t where t.contact_id in (${contactIds}) union all select t.id from tickets t where lower(t.protocol) = ${protocol}`;
     const words = sql`search_query(${search})`;
     const byWordIds = sql`select s.ticket_id from ticket_search s where s.words @@ ${words}`;
-    // The first candidates of each way, each with its own limit: PostgreSQL does not carry the limit of a UNION ALL
-    // into its branches, and planned for every match of a word: the GIN index's bitmap of all of them (16–41 ms for
-    // a word in 32,000–40,000 tickets), where a scan of ticket_search stops after its first 1,001 (3–5 ms).
-    const firstOf = (ids: SQL, limit: number) => sql`(${ids} limit ${limit})`;
+    // The candidates by words carry their own limit: PostgreSQL does not carry the limit of a UNION ALL into its
+    // branches, and planned for every match of a word: the GIN index's bitmap of all of them (15–41 ms for a word in
+    // 32,000–40,000 tickets), where a scan of ticket_search stops at its 1,001st match (2–6 ms). Not the candidates
+    // by contact: limited, they were planned as a scan of every ticket looking each one's contact up (27 ms for a
+    // name of 10,000 contacts, against the trigram index and then each contact's tickets).
+    const firstByWordIds = sql`(${byWordIds} limit ${SEARCH_FEW_CAP + 1})`;
     const filterWhere = this.where(filter);
     const offset = (page - 1) * pageSize;
     const wanted = offset + pageSize + 1;
@@ -359,42 +357,23 @@ export class TicketsRepository {
     // - Common: the newest SEARCH_PROBE_WALK tickets walked newest change first, each probed (a scalar subquery, so
     //   that each walked ticket is probed; an EXISTS would be hashed, all matches read), stopping at
     //   the page's last match.
-    // - In between (the walk found no page): all the candidates, up to SEARCH_MIDDLE_CAP, hashed once (a hashed
-    //   subplan: `coalesce` keeps PostgreSQL from turning the IN into a join that looked every candidate up by its
-    //   key) and the tickets walked newest first against the hash on the (updated_at, id) index alone: contacts and
-    //   protocol are among the candidates, no ticket row is read. It was a statement of its own: a round trip, a
-    //   plan and a walk that read each ticket's row (14.5 → 10.6 ms for a word in 1,001 tickets, in-process).
     const probed = sql`(${byContact} or (select s.words from ticket_search s where s.ticket_id = ${tickets.id}) @@ ${words})`;
-    const middleCap = SEARCH_MIDDLE_CAP;
-    const [first] = rowsOf<{ distinct_candidates: number; total: number | null; ids: number[] | null; hits: number[] | null; middle: number[] | null }>(
+    const [first] = rowsOf<{ distinct_candidates: number; total: number | null; ids: number[] | null; hits: number[] | null }>(
       await this.db.execute(sql`
-        with candidates as materialized (
-          select id from (${firstOf(sql`select t.id from tickets t where t.contact_id in (${contactIds})`, few + 1)}
-            union all ${firstOf(sql`select t.id from tickets t where lower(t.protocol) = ${protocol}`, few + 1)}
-            union all ${firstOf(byWordIds, few + 1)}) c limit ${few + 1}),
-        middle_candidates as materialized (
-          select id from (${firstOf(sql`select t.id from tickets t where t.contact_id in (${contactIds})`, middleCap + 1)}
-            union all ${firstOf(sql`select t.id from tickets t where lower(t.protocol) = ${protocol}`, middleCap + 1)}
-            union all ${firstOf(byWordIds, middleCap + 1)}) c),
+        with candidates as materialized (select id from (${byContactIds} union all ${firstByWordIds}) c limit ${few + 1}),
         matched as materialized (
           select m.id, m.updated_at from (select distinct id from candidates) k cross join lateral (
             select ${tickets.id} as id, ${tickets.updatedAt} as updated_at from ${tickets}
-            where ${and(sql`${tickets.id} = k.id`, filterWhere)}) m),
-        walked as materialized (select array(
-            select w.id from (
-              select ${tickets.id} as id, ${probed} as hit from ${tickets} ${filterWhere ? sql`where ${filterWhere}` : sql``}
-              order by ${tickets.updatedAt} desc, ${tickets.id} desc limit ${SEARCH_PROBE_WALK + offset}) w
-            where w.hit limit ${wanted}) as hits)
+            where ${and(sql`${tickets.id} = k.id`, filterWhere)}) m)
         select (select count(distinct id) from candidates)::int as distinct_candidates,
           case when (select count(*) from candidates) <= ${few} then (select count(*) from matched)::int end as total,
           case when (select count(*) from candidates) <= ${few} then
             array(select id from matched order by updated_at desc, id desc limit ${pageSize + 1} offset ${offset}) end as ids,
-          case when (select count(*) from candidates) > ${few} then (select hits from walked) end as hits,
-          case when (select count(*) from candidates) > ${few} and (select cardinality(hits) from walked) < ${wanted}
-               and (select count(*) from middle_candidates) <= ${middleCap} then array(
-            select ${tickets.id} from ${tickets}
-            where ${and(filterWhere, sql`coalesce(${tickets.id} in (select id from middle_candidates), false)`)}
-            order by ${tickets.updatedAt} desc, ${tickets.id} desc limit ${pageSize + 1} offset ${offset}) end as middle`),
+          case when (select count(*) from candidates) > ${few} then array(
+            select w.id from (
+              select ${tickets.id} as id, ${probed} as hit from ${tickets} ${filterWhere ? sql`where ${filterWhere}` : sql``}
+              order by ${tickets.updatedAt} desc, ${tickets.id} desc limit ${SEARCH_PROBE_WALK + offset}) w
+            where w.hit limit ${wanted}) end as hits`),
     );
     /** The page's ids (and one more: whether another page follows) of the matching tickets, newest change first. */
     const pageOf = (matches: SQL) =>
@@ -412,15 +391,13 @@ export class TicketsRepository {
       rows = first!.ids.map((id) => ({ id: Number(id) }));
       count = first!.total ?? 0;
     } else {
-      // More than SEARCH_MIDDLE_CAP candidates and no page among the newest tickets (a common word whose matches
-      // are all older, or a filter that leaves few of them): the candidates hashed by a statement of their own.
+      // A word rarer than the walk fills a page falls through to its candidates hashed once and the tickets walked
+      // newest first against the hash (hashed subplans in the OR).
       const hits = first!.hits ?? [];
       rows =
         hits.length >= wanted
           ? hits.slice(offset).map((id) => ({ id: Number(id) }))
-          : first!.middle
-            ? first!.middle.map((id) => ({ id: Number(id) }))
-            : await pageOf(sql`(${byContact} or ${tickets.id} in (${byWordIds}))`);
+          : await pageOf(sql`(${byContact} or ${tickets.id} in (${byWordIds}))`);
       // The count stops at SEARCH_COUNT_CAP. Unfiltered, the candidates' count said it already; filtered, the
       // candidates are read until that many pass (the tickets walked to count a word in a thousand of them read
       // every ticket: issue 35's cliff). By contact first, then by words on tickets not found by contact.
