@@ -48,37 +48,36 @@ CREATE TRIGGER "messages_webhook_created" AFTER INSERT ON "messages" FOR EACH RO
 CREATE TRIGGER "messages_webhook_updated" AFTER UPDATE ON "messages" FOR EACH ROW
   WHEN (OLD.ack IS DISTINCT FROM NEW.ack OR OLD.is_deleted IS DISTINCT FROM NEW.is_deleted OR OLD.send_error IS DISTINCT FROM NEW.send_error)
   EXECUTE FUNCTION webhook_outbox_messages();--> statement-breakpoint
--- A ticket made (told as `ticket.created`, or as an update to a webhook that only hears updates), or changed in what
--- its DTO shows (not the times the reports keep), with where it was; a rating that arrives is `csat.received`.
+-- A ticket made (told as `ticket.created`, or as an update to a webhook that only hears updates), changed in what its
+-- DTO shows (not the times the reports keep), with where it was, or rated (`csat.received`): the trigger's argument
+-- says which; each trigger's WHEN keeps the function from running for a change it does not tell. (Triggers of one
+-- event fire in the order of their names: a rating's update is written before its csat.received.)
 CREATE OR REPLACE FUNCTION public.webhook_outbox_tickets() RETURNS trigger
 LANGUAGE plpgsql AS $f$
 BEGIN
   IF NOT EXISTS (SELECT FROM webhooks w WHERE w.active) THEN RETURN NULL; END IF;
-  IF TG_OP = 'INSERT' THEN
+  IF TG_ARGV[0] = 'created' THEN
     PERFORM webhook_outbox_write('ticket.created', ARRAY['ticket.created', 'ticket.updated'], NEW.id, to_jsonb(NEW), NULL);
-    RETURN NULL;
-  END IF;
-  IF (OLD.status, OLD.user_id, OLD.queue_id, OLD.whatsapp_id, OLD.last_message, OLD.unread_messages, OLD.protocol,
-      OLD.arrived_out_of_hours, OLD.csat_rating, OLD.csat_comment, OLD.contact_id)
-     IS DISTINCT FROM (NEW.status, NEW.user_id, NEW.queue_id, NEW.whatsapp_id, NEW.last_message, NEW.unread_messages, NEW.protocol,
-      NEW.arrived_out_of_hours, NEW.csat_rating, NEW.csat_comment, NEW.contact_id) THEN
+  ELSIF TG_ARGV[0] = 'rated' THEN
+    PERFORM webhook_outbox_write('csat.received', ARRAY['csat.received'], NEW.id, to_jsonb(NEW), NULL);
+  ELSE
     PERFORM webhook_outbox_write('ticket.updated', ARRAY['ticket.updated'], NEW.id, to_jsonb(NEW),
       jsonb_build_object('status', OLD.status, 'queueId', OLD.queue_id, 'userId', OLD.user_id, 'labelIds',
         coalesce((SELECT jsonb_agg(tl.label_id ORDER BY tl.label_id) FROM ticket_labels tl WHERE tl.ticket_id = NEW.id), '[]'::jsonb)));
   END IF;
-  IF NEW.csat_rating IS NOT NULL AND NEW.csat_at IS DISTINCT FROM OLD.csat_at THEN
-    PERFORM webhook_outbox_write('csat.received', ARRAY['csat.received'], NEW.id, to_jsonb(NEW), NULL);
-  END IF;
   RETURN NULL;
 END
 $f$;--> statement-breakpoint
-CREATE TRIGGER "tickets_webhook_created" AFTER INSERT ON "tickets" FOR EACH ROW EXECUTE FUNCTION webhook_outbox_tickets();--> statement-breakpoint
+CREATE TRIGGER "tickets_webhook_created" AFTER INSERT ON "tickets" FOR EACH ROW EXECUTE FUNCTION webhook_outbox_tickets('created');--> statement-breakpoint
 CREATE TRIGGER "tickets_webhook_updated" AFTER UPDATE ON "tickets" FOR EACH ROW
   WHEN ((OLD.status, OLD.user_id, OLD.queue_id, OLD.whatsapp_id, OLD.last_message, OLD.unread_messages, OLD.protocol,
-         OLD.arrived_out_of_hours, OLD.csat_rating, OLD.csat_comment, OLD.contact_id, OLD.csat_at)
+         OLD.arrived_out_of_hours, OLD.csat_rating, OLD.csat_comment, OLD.contact_id)
         IS DISTINCT FROM (NEW.status, NEW.user_id, NEW.queue_id, NEW.whatsapp_id, NEW.last_message, NEW.unread_messages, NEW.protocol,
-         NEW.arrived_out_of_hours, NEW.csat_rating, NEW.csat_comment, NEW.contact_id, NEW.csat_at))
-  EXECUTE FUNCTION webhook_outbox_tickets();--> statement-breakpoint
+         NEW.arrived_out_of_hours, NEW.csat_rating, NEW.csat_comment, NEW.contact_id))
+  EXECUTE FUNCTION webhook_outbox_tickets('updated');--> statement-breakpoint
+CREATE TRIGGER "tickets_webhook_updated_rated" AFTER UPDATE ON "tickets" FOR EACH ROW
+  WHEN (NEW.csat_rating IS NOT NULL AND NEW.csat_at IS DISTINCT FROM OLD.csat_at)
+  EXECUTE FUNCTION webhook_outbox_tickets('rated');--> statement-breakpoint
 -- A ticket's labels changed (one statement's rows at once: setting a ticket's labels deletes and adds several): an
 -- update of each ticket (read as it is when recorded), with where it was, its labels before the statement included.
 CREATE OR REPLACE FUNCTION public.webhook_outbox_ticket_labels() RETURNS trigger

@@ -182,6 +182,10 @@ describe('outgoing webhooks: delivery', () => {
     const ratings = rx.got.filter((r) => r.event === 'csat.received');
     expect(ratings).toHaveLength(1);
     expect(ratings[0]!.data).toMatchObject({ ticket: { id: ticket.id }, csat: { rating: 5 } });
+    // The ticket's update that carries the rating comes before the rating's own event.
+    const ratedUpdate = rx.got.findIndex((r) => r.event === 'ticket.updated' && r.data.ticket.id === ticket.id && r.data.ticket.csat);
+    expect(ratedUpdate).toBeGreaterThanOrEqual(0);
+    expect(rx.got.indexOf(ratings[0]!)).toBeGreaterThan(ratedUpdate);
     const finished = rx.got.filter((r) => r.event === 'campaign.finished');
     expect(finished).toHaveLength(1);
     expect(finished[0]!.data.campaign).toMatchObject({ id: campaign.body.id, status: 'done' });
