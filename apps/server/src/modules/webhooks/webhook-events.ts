@@ -124,18 +124,22 @@ export class WebhookEventRecorder {
       this.again = true;
       return;
     }
-    this.running = this.run(false).finally(() => {
-      this.running = null;
-    });
+    void this.start(false); // run() logs and retries its own failures
   }
 
   /** Records every event written so far, whether or not a webhook seemed on (tests, the sweep, shutdown). */
   async idle(): Promise<void> {
     while (this.running) await this.running;
-    this.running = this.run(true).finally(() => {
+    await this.start(true);
+  }
+
+  /** The one run at a time: `always` reads the outbox even when no webhook seemed on. */
+  private start(always: boolean): Promise<void> {
+    const running = this.run(always).finally(() => {
       this.running = null;
     });
-    await this.running;
+    this.running = running;
+    return running;
   }
 
   /** Stops a pending retry (the app closing). */
