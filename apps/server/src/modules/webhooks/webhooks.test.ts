@@ -203,10 +203,16 @@ describe('outgoing webhooks: delivery', () => {
     const label = await t.call<{ id: number }>('POST', '/api/labels', { token: t.admin, body: { name: `wh ${Date.now() % 1_000_000}`, color: '#1273DE' } });
     expect(label.status).toBe(201);
 
-    expect((await t.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body: { queueId } })).status).toBe(200);
-    expect((await t.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body: { userId: user.id, status: 'open' } })).status).toBe(200);
-    expect((await t.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body: { labelIds: [label.body.id] } })).status).toBe(200);
-    expect((await t.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body: { labelIds: [] } })).status).toBe(200);
+    // A ticket's labels are told as they are when its event is recorded (decision 0045), so each change is recorded
+    // before the next: the assignment's event must not show the label added after it.
+    const change = async (body: Record<string, unknown>) => {
+      expect((await t.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body })).status).toBe(200);
+      await t.app.services.webhookEvents.idle();
+    };
+    await change({ queueId });
+    await change({ userId: user.id, status: 'open' });
+    await change({ labelIds: [label.body.id] });
+    await change({ labelIds: [] });
     await settled(hook.id);
 
     const updates = rx.got.filter((r) => r.event === 'ticket.updated' && r.data.ticket.id === ticket.id);
