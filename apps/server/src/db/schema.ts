@@ -898,6 +898,11 @@ export const webhookOutbox = pgTable('webhook_outbox', {
   row: jsonb('row'),
   /** A ticket's status, queue and attendant before the change (`ticket.updated`'s `previous`). */
   previous: jsonb('previous'),
+  /**
+   * A ticket event's labels as the change left them (migration 0022), or null (a row of 0021's triggers) to read them
+   * when the event is recorded.
+   */
+  labelIds: integer('label_ids').array(),
   /** The active webhooks that listened to the event when it happened. */
   webhookIds: integer('webhook_ids').array().notNull(),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),

@@ -44,11 +44,15 @@ const labelsText = (from: SQL): JsonText =>
     sql`(select ${jsonArrayText(object({ id: scalar(sql`l.id`), name: string(sql`l.name`), color: string(sql`l.color`) }), sql`lower(l.name), l.id`)} from ${from})`,
   );
 
+/** The labels a ticket `t` carries now. */
+const TICKET_LABELS = sql`ticket_labels tl join labels l on l.id = tl.label_id where tl.ticket_id = t.id`;
+
 /**
  * A ticket's DTO as JSON text built by PostgreSQL (the fields of TicketDto), from the ticket row `t`, its contact
- * `tc`, queue `tq`, user `tu` and connection `tw` (joined by `TICKET_DTO_JOINS`).
+ * `tc`, queue `tq`, user `tu` and connection `tw` (joined by `TICKET_DTO_JOINS`), its labels the `l` rows of
+ * `labelsFrom` (those it carries now, unless told otherwise).
  */
-const TICKET_DTO_TEXT = object({
+const ticketDtoText = (labelsFrom: SQL = TICKET_LABELS): JsonText => object({
   id: scalar(sql`t.id`),
   status: string(sql`t.status`),
   userId: scalar(sql`t.user_id`),
@@ -86,7 +90,7 @@ const TICKET_DTO_TEXT = object({
   unreadMessages: scalar(sql`t.unread_messages`),
   isGroup: scalar(sql`t.is_group`),
   protocol: string(sql`t.protocol`),
-  labels: labelsText(sql`ticket_labels tl join labels l on l.id = tl.label_id where tl.ticket_id = t.id`),
+  labels: labelsText(labelsFrom),
   arrivedOutOfHours: scalar(sql`t.arrived_out_of_hours`),
   csat: when(
     sql`t.csat_rating is not null`,
@@ -96,8 +100,14 @@ const TICKET_DTO_TEXT = object({
   updatedAt: time(sql`t.updated_at`),
 });
 
+const TICKET_DTO_TEXT = ticketDtoText();
+
 /** `TICKET_DTO_TEXT` as a json value: for a statement that changes a ticket and returns it as it now is. */
 export const TICKET_DTO_JSON = sql`${TICKET_DTO_TEXT.sql}::json`;
+
+/** A ticket's DTO as a json value, its labels those of the `integer[]` `labelIds` (a webhook event's, decision 0045). */
+export const ticketDtoJsonLabelled = (labelIds: SQL): SQL =>
+  sql`${ticketDtoText(sql`unnest(${labelIds}) li(id) join labels l on l.id = li.id`).sql}::json`;
 
 /** The rows `TICKET_DTO_TEXT` reads besides the ticket `t`. */
 export const TICKET_DTO_JOINS = sql`join contacts tc on tc.id = t.contact_id

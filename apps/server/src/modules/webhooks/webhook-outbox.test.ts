@@ -147,6 +147,37 @@ describe('webhook events written with their change (the outbox)', () => {
     });
   });
 
+  it("tells each change of a ticket with the labels that change left, however late it is recorded", async () => {
+    const { id: whatsappId } = await connectedSimulator(t);
+    await withWebhook(['ticket.updated'], async (hook) => {
+      const ticket = await inbound(t, whatsappId, { from: numbers(), body: 'Etiquetas' });
+      await delivered(hook);
+      const label = await t.call<{ id: number }>('POST', '/api/labels', { token: t.admin, body: { name: `outbox ${Date.now() % 1_000_000}`, color: '#1273DE' } });
+      expect(label.status).toBe(201);
+      const { user } = await t.createUser();
+      const change = async (body: Record<string, unknown>) =>
+        expect((await t.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin, body })).status).toBe(200);
+      // Every change is made before any is recorded (a recorder that stopped, then another process's sweep).
+      vi.spyOn(recorder(), 'wake').mockImplementation(() => undefined);
+      const before = got.length;
+      await change({ userId: user.id, status: 'open' });
+      await change({ labelIds: [label.body.id] });
+      await change({ status: 'pending', userId: null });
+      await change({ labelIds: [] });
+      vi.restoreAllMocks();
+      await delivered(hook);
+
+      const told = got.slice(before).filter((r) => r.event === 'ticket.updated' && r.data.ticket.id === ticket.id);
+      const seen = told.map((r) => [r.data.ticket.status, r.data.ticket.userId, r.data.ticket.labels.map((l: { id: number }) => l.id), r.data.previous.labelIds]);
+      expect(seen).toEqual([
+        ['open', user.id, [], []],
+        ['open', user.id, [label.body.id], []],
+        ['pending', null, [label.body.id], [label.body.id]],
+        ['pending', null, [], [label.body.id]],
+      ]);
+    });
+  });
+
   it('writes nothing when no webhook listens, and no message.created for history brought from the phone', async () => {
     const { id: whatsappId } = await connectedSimulator(t);
     await inbound(t, whatsappId, { from: numbers(), body: 'Ninguém ouve' });

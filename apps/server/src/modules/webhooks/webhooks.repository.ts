@@ -3,7 +3,7 @@ import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import { rowsOf, type Executor } from '../../db/client.js';
 import { webhookDeliveries, webhooks } from '../../db/schema.js';
 import { MESSAGE_DTO_JSON, messageDtoJoins } from '../messages/messages.repository.js';
-import { TICKET_DTO_JOINS, TICKET_DTO_JSON } from '../tickets/tickets.repository.js';
+import { TICKET_DTO_JOINS, ticketDtoJsonLabelled } from '../tickets/tickets.repository.js';
 
 export interface WebhookWrite {
   url: string;
@@ -186,7 +186,8 @@ export class WebhooksRepository {
             from jsonb_populate_record(null::messages, o.row) m ${messageDtoJoins(sql`contacts`)}
               join tickets t on t.id = m.ticket_id)
           when o.event in ('ticket.created', 'ticket.updated', 'csat.received') then (
-            select ${TICKET_DTO_JSON}
+            -- Its labels as the change left them (a row of migration 0021's triggers has none: those it carries now).
+            select ${ticketDtoJsonLabelled(sql`coalesce(o.label_ids, (select array_agg(x.label_id) from ticket_labels x where x.ticket_id = t.id))`)}
             from jsonb_populate_record(null::tickets, coalesce(o.row, (select to_jsonb(x) from tickets x where x.id = o.entity_id))) t
               ${TICKET_DTO_JOINS}
             where exists (select 1 from tickets x where x.id = o.entity_id))
