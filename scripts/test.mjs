@@ -30,9 +30,14 @@ const summary = [];
 /** The failing tests by name, printed just above the last line so that the tail of a CI log says which failed. */
 const failures = [];
 
+/** Each command's wall time, printed with the summary: CI must end within 90 minutes, so a slow step shows. */
+const timings = [];
+
 function run(cmd, args, options = {}) {
   console.log(`\n▶ ${cmd} ${args.join(' ')}`);
+  const started = Date.now();
   const result = spawnSync(cmd, args, { cwd: options.cwd ?? root, stdio: 'inherit', env: { ...process.env, ...options.env } });
+  timings.push(`${((Date.now() - started) / 60_000).toFixed(1).padStart(5)} min  ${cmd} ${args.slice(0, 3).join(' ')}`);
   return result.status === 0;
 }
 
@@ -44,13 +49,19 @@ function step(name, ok) {
   return ok;
 }
 
+/**
+ * Debian's chromium (the recording and guide tests launch it) and chromium-headless-shell (the end-to-end tests' browser:
+ * lighter on this 2-core machine), installed with apt-get when missing.
+ */
 function ensureChromium() {
-  if (existsSync('/usr/bin/chromium')) return true;
-  console.log('Installing Debian chromium with apt-get...');
+  const binaries = ['/usr/bin/chromium', '/usr/bin/chromium-headless-shell'];
+  if (binaries.every((binary) => existsSync(binary))) return true;
+  console.log('Installing Debian chromium and chromium-headless-shell with apt-get...');
   const sudo = process.getuid && process.getuid() === 0 ? [] : ['sudo'];
   const env = { DEBIAN_FRONTEND: 'noninteractive' };
   const apt = (args) => (sudo.length ? run('sudo', ['apt-get', ...args], { env }) : run('apt-get', args, { env }));
-  return apt(['update']) && apt(['install', '-y', '--no-install-recommends', 'chromium', 'fonts-liberation']) && existsSync('/usr/bin/chromium');
+  const packages = ['chromium', 'chromium-headless-shell', 'fonts-liberation'];
+  return apt(['update']) && apt(['install', '-y', '--no-install-recommends', ...packages]) && binaries.every((binary) => existsSync(binary));
 }
 
 function firstLine(text) {
@@ -297,6 +308,7 @@ if (!wanted('e2e')) {
   step('playwright (not run: chromium or build missing)', false);
 }
 
+console.log('\nTime by command:\n' + timings.join('\n'));
 console.log('\n' + summary.join('\n'));
 if (failures.length > 0) console.log('\nFailed:\n' + failures.map((line) => `  ${line}`).join('\n'));
 const line = `${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`;
