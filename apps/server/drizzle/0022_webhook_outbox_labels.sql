@@ -7,7 +7,10 @@ CREATE OR REPLACE FUNCTION public.webhook_ticket_label_ids(ticket integer) RETUR
 LANGUAGE sql STABLE AS $f$
   SELECT coalesce(array_agg(tl.label_id ORDER BY tl.label_id), '{}') FROM ticket_labels tl WHERE tl.ticket_id = ticket
 $f$;--> statement-breakpoint
-CREATE OR REPLACE FUNCTION public.webhook_outbox_write(ev text, wanted text[], entity bigint, snapshot jsonb, prev jsonb, labels integer[]) RETURNS void
+-- One writer for every event, its labels a ticket event's only (0021's five-argument calls reach it through the
+-- default; plpgsql resolves the callee when it runs, so the functions that call it need no change).
+DROP FUNCTION public.webhook_outbox_write(text, text[], bigint, jsonb, jsonb);--> statement-breakpoint
+CREATE OR REPLACE FUNCTION public.webhook_outbox_write(ev text, wanted text[], entity bigint, snapshot jsonb, prev jsonb, labels integer[] DEFAULT NULL) RETURNS void
 LANGUAGE plpgsql AS $f$
 DECLARE
   listeners integer[] := webhook_listeners(wanted);

@@ -187,7 +187,7 @@ export class WebhooksRepository {
               join tickets t on t.id = m.ticket_id)
           when o.event in ('ticket.created', 'ticket.updated', 'csat.received') then (
             -- Its labels as the change left them (a row of migration 0021's triggers has none: those it carries now).
-            select ${ticketDtoJsonLabelled(sql`coalesce(o.label_ids, (select array_agg(x.label_id) from ticket_labels x where x.ticket_id = t.id))`)}
+            select ${ticketDtoJsonLabelled(sql`coalesce(o.label_ids, webhook_ticket_label_ids(t.id))`)}
             from jsonb_populate_record(null::tickets, coalesce(o.row, (select to_jsonb(x) from tickets x where x.id = o.entity_id))) t
               ${TICKET_DTO_JOINS}
             where exists (select 1 from tickets x where x.id = o.entity_id))
