@@ -362,7 +362,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   webhookEvents.wake();
   await registerInboundJobs(jobs, inbound);
   // Several processes on one PostgreSQL: a text for a connection another process runs goes through the queue.
-  if (database.kind === 'postgres') await registerMessageJobs(jobs, messages, options.clock);
+  const messageJobs = database.kind === 'postgres' ? await registerMessageJobs(jobs, messages, options.clock) : null;
   await cloudApiWebhooks(http, jobs, { connections: ports.connections, sessions, messages, graphUrl: config.whatsappGraphUrl, log: http.log.child({ module: 'cloud-api' }) });
   // The bulk media folder (/ZDGMedia2) never reaches the server's own files: checked on the setting and on every file.
   const bulkMediaFolder = new BulkMediaFolder(() => settings.value('bulkMediaFolder'), {
@@ -428,6 +428,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   const io = createSocketServer(http.server, auth, config.corsOrigins);
   if (database.kind === 'postgres' && database.pool) await useClusterAdapter(io, database.pool, http.log.child({ module: 'realtime' }), publishes);
   registerRealtimeListener(io, events, auth, () => settings.attendantTools());
+  messageJobs?.tellOwnersThrough(io);
   metrics?.attach({ db, jobs, io });
   // Automatic assignment knows who is online from the sockets of every process; a user connecting may take a ticket.
   autoAssign.usePresence(socketPresence(io, http.log.child({ module: 'presence' }), () => autoAssign.kickSoon()));

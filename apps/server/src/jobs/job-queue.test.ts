@@ -107,6 +107,43 @@ describe('jobs (pg-boss on the app database)', () => {
     expect(states[3]).toMatchObject({ retryCount: 1 });
   });
 
+  it('runs a batch in lanes: one lane\'s jobs one after another in the order queued, the lanes side by side', { timeout: 30_000 }, async () => {
+    const log: string[] = [];
+    let running = 0;
+    let mostAtOnce = 0;
+    const laned: JobDefinition<z.ZodObject<{ lane: z.ZodOptional<z.ZodNumber>; n: z.ZodNumber }>> = {
+      name: 'test.laned',
+      payload: z.object({ lane: z.number().optional(), n: z.number() }),
+      handler: async ({ lane, n }) => {
+        running++;
+        mostAtOnce = Math.max(mostAtOnce, running);
+        log.push(`start ${lane ?? '-'}:${n}`);
+        // The first job of each lane is the slowest: a lane run side by side would start its second one first.
+        await new Promise((resolve) => setTimeout(resolve, n === 0 ? 120 : 20));
+        log.push(`end ${lane ?? '-'}:${n}`);
+        running--;
+        return { n };
+      },
+      batchSize: 25,
+      laneOf: (data) => data.lane,
+      pollingIntervalSeconds: 0.5,
+    };
+    const jobs = t.app.services.jobs;
+    await jobs.register(laned);
+    const at = new Date(Date.now() + 1500);
+    const ids: string[] = [];
+    // Queued lane by lane interleaved: 1:0, 2:0, -:0, 1:1, 2:1, -:1, …
+    for (let n = 0; n < 4; n++) for (const lane of [1, 2, undefined]) ids.push(await jobs.send(laned, { lane, n }, { startAfter: at }));
+    await eventually(async () => ((await Promise.all(ids.map((id) => jobs.find(id)))).every((job) => job?.state === 'completed') ? true : null), 20_000, 'all completed');
+    for (const lane of ['1', '2', '-']) {
+      const own = log.filter((entry) => entry.split(' ')[1]!.startsWith(`${lane}:`));
+      // Each job of the lane starts after the one before it ended, in the order queued.
+      expect(own).toEqual([0, 1, 2, 3].flatMap((n) => [`start ${lane}:${n}`, `end ${lane}:${n}`]));
+    }
+    // The three lanes ran at the same time.
+    expect(mostAtOnce).toBe(3);
+  });
+
   it('refuses a payload that does not match its schema before queueing it', async () => {
     const strict: JobDefinition<z.ZodObject<{ campaignId: z.ZodNumber }>> = {
       name: 'test.strict',

@@ -43,6 +43,12 @@ export interface JobDefinition<S extends z.ZodType> {
    */
   batchSize?: number;
   /**
+   * With a batch, the jobs of one lane run one after another in the order they were queued, the lanes side by side
+   * (the routed sends: a ticket's messages keep their order, different tickets' go at once). A job with no lane
+   * (undefined) is in the lane of every other such job.
+   */
+  laneOf?: (data: z.output<S>) => string | number | undefined;
+  /**
    * A run that dies with its process is retried within seconds, not at its expiry (job-runs.ts): for steps whose
    * payload's own rules make a second run safe (a chain of steps, decision 0014).
    */
@@ -68,6 +74,31 @@ export interface JobState {
   createdOn: string;
   startedOn: string | null;
   completedOn: string | null;
+}
+
+/**
+ * A batch's jobs in lanes (JobDefinition.laneOf), each lane in the order the jobs were queued (pg-boss picks them in
+ * that order, `created_on` then `id`, but its `UPDATE … RETURNING` hands them back in any order); without `laneOf`,
+ * each job is a lane of its own. A payload that does not parse is a lane of its own: its run fails on its own.
+ */
+export function lanesOf<J extends { id: string; data: unknown; createdOn?: Date }>(batch: J[], laneOf?: (data: unknown) => string | number | undefined): J[][] {
+  if (!laneOf) return batch.map((job) => [job]);
+  const queued = [...batch].sort((a, b) => (a.createdOn?.getTime() ?? 0) - (b.createdOn?.getTime() ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const lanes = new Map<unknown, J[]>();
+  const alone: J[][] = [];
+  for (const job of queued) {
+    let key: unknown;
+    try {
+      key = laneOf(job.data);
+    } catch {
+      alone.push([job]);
+      continue;
+    }
+    const lane = lanes.get(key);
+    if (lane) lane.push(job);
+    else lanes.set(key, [job]);
+  }
+  return [...lanes.values(), ...alone];
 }
 
 /** pg-boss's SQL text builders (pg-boss 10 has no `exports` map, so its sources can be required). */
@@ -222,6 +253,15 @@ export class JobQueue {
     if (workerId && !this.stopped) this.boss.notifyWorker(workerId);
   }
 
+  /**
+   * Tells this process's worker of a queue to look for due jobs now rather than at its next poll (a job another process
+   * queued for this one: see messages.jobs.ts).
+   */
+  wake(name: string): void {
+    const workerId = this.workers.get(name);
+    if (workerId && !this.stopped) this.boss.notifyWorker(workerId);
+  }
+
   /** Creates the job's queue and starts working it in this process. */
   async register<S extends z.ZodType>(definition: JobDefinition<S>): Promise<void> {
     const options = { ...DEFAULTS, ...definition };
@@ -235,6 +275,8 @@ export class JobQueue {
     this.definitions.set(definition.name, definition as unknown as JobDefinition<z.ZodType>);
     if (definition.resumable) this.runs?.addQueue(definition.name);
     const batchSize = Math.max(1, Math.trunc(options.batchSize ?? 1));
+    const { laneOf: laneOfData } = definition;
+    const laneOf = laneOfData ? (data: unknown) => laneOfData(definition.payload.parse(data)) : undefined;
     const runOne = async (job: PgBoss.Job<unknown>): Promise<unknown> => {
       const data = definition.payload.parse(job.data);
       const run =
@@ -247,7 +289,9 @@ export class JobQueue {
         throw err;
       }
     };
-    const workerId = await this.boss.work(definition.name, { pollingIntervalSeconds: pollingInterval(options.pollingIntervalSeconds), batchSize }, async (batch) => {
+    // With lanes, each job comes with its metadata: its `createdOn` orders its lane.
+    const work = { pollingIntervalSeconds: pollingInterval(options.pollingIntervalSeconds), batchSize, includeMetadata: laneOf !== undefined };
+    const workerId = await this.boss.work(definition.name, work, async (batch: PgBoss.Job<unknown>[]) => {
       if (batch.length === 0) return;
       // pg-boss's worker waits its polling interval after every fetch, also one that found work: at one job a fetch and
       // half a second, a queue drained two jobs a second whatever its backlog (issue 35 item 6). A full batch (more may
@@ -268,14 +312,17 @@ export class JobQueue {
       // one statement once the batch has run, each failure on its own. pg-boss's own completion of the whole batch
       // afterwards touches only jobs still active, so none.
       const completed: { id: string; output: object | null }[] = [];
+      const runEnded = async (job: PgBoss.Job<unknown>) => {
+        try {
+          const output = await runOne(job);
+          completed.push({ id: job.id, output: output && typeof output === 'object' ? output : null });
+        } catch (err) {
+          await this.boss.fail(definition.name, job.id, err instanceof Error ? { message: err.message, stack: err.stack } : { message: String(err) });
+        }
+      };
       await Promise.all(
-        batch.map(async (job) => {
-          try {
-            const output = await runOne(job);
-            completed.push({ id: job.id, output: output && typeof output === 'object' ? output : null });
-          } catch (err) {
-            await this.boss.fail(definition.name, job.id, err instanceof Error ? { message: err.message, stack: err.stack } : { message: String(err) });
-          }
+        lanesOf(batch as (PgBoss.Job<unknown> & { createdOn?: Date })[], laneOf).map(async (lane) => {
+          for (const job of lane) await runEnded(job);
         }),
       );
       if (completed.length > 0) await this.completeEach(definition.name, completed);

@@ -117,4 +117,48 @@ describe.skipIf(!onPostgres)('sends and deletes through a process that does not 
       await t.close();
     }
   });
+
+  it('a routed send is taken by the process that runs the connection, told when it falls due: one job a text, give or take a hop', { timeout: 60_000 }, async () => {
+    const t = await createTestApp({}, { tempDataDir: true });
+    let second: App | undefined;
+    try {
+      second = await buildApp({ ...t.app.config, nodeId: 'second-process' }, { database: t.app.database, logger: false });
+      const connection = await connectedSimulator(t, { name: 'Owner told' });
+      expect(second.services.sessions.status(connection.id)).toBeNull();
+      const nextNumber = phoneNumbers(82_000, 1);
+      const contacts = [nextNumber(), nextNumber()];
+      const tickets = [await inbound(t, connection.id, { from: contacts[0]!, body: 'Oi' }), await inbound(t, connection.id, { from: contacts[1]!, body: 'Oi' })];
+      const token2 = (await call<{ token: string }>(second, 'POST', '/api/auth/login', undefined, ADMIN)).body.token;
+      const sends = 10;
+      const ids: number[] = [];
+      for (let n = 1; n <= sends; n++) {
+        for (const [i, ticket] of tickets.entries()) {
+          const answer = await call<MessageDto>(second, 'POST', `/api/messages/${ticket.id}`, token2, { body: `Em ordem ${i}.${n}` });
+          expect(answer.status).toBe(201);
+          ids.push(answer.body.id);
+        }
+      }
+      await eventually(async () => {
+        const [row] = await queryRows<{ n: number }>(t, sql`select count(*)::int as n from messages where id = any(${`{${ids.join(',')}}`}::int[]) and ack >= 1`);
+        return row!.n === ids.length ? true : null;
+      }, 30_000, 'every routed text sent');
+      // Each text reached the phone once. (In the order written unless one hopped: a job queued again is behind those
+      // queued after it; job-queue.test.ts holds the order of a batch's lanes.)
+      for (const [i, contact] of contacts.entries()) {
+        const box = (await outbox(t, connection.id, contact)).filter((e) => e.body.startsWith(`Em ordem ${i}.`));
+        expect(box.map((e) => e.body).sort()).toEqual(Array.from({ length: sends }, (_, n) => `Em ordem ${i}.${n + 1}`).sort());
+      }
+      // One job a text, give or take a hop: before the owner was told, the process that queued a text took it first
+      // and queued it again, and so on until the owner's turn (about three jobs a text on three processes).
+      const [jobs] = await queryRows<{ n: number }>(
+        t,
+        sql`select count(*)::int as n from pgboss.job where name = 'message.send' and (data->>'messageId')::int = any(${`{${ids.join(',')}}`}::int[])`,
+      );
+      expect(jobs!.n).toBeGreaterThanOrEqual(ids.length);
+      expect(jobs!.n).toBeLessThan(ids.length * 1.5);
+    } finally {
+      await second?.close();
+      await t.close();
+    }
+  });
 });

@@ -1,10 +1,15 @@
 import { z } from 'zod';
 import type { JobDefinition, JobQueue } from '../../jobs/job-queue.js';
 import { otherProcessRetryMs } from '../../jobs/other-process.js';
+import { onEveryProcess, type RealtimeServer } from '../../realtime/socket-server.js';
 import { ROUTED_ACTION_GIVE_UP_MS, RoutedActionSchema, RoutedMediaSchema, type MessagesService, type RoutedActionOutcome } from './messages.service.js';
 
 const MessageSendJob = z.object({
   messageId: z.number().int().positive(),
+  /** Its ticket: the ticket's sends run one after another (absent from jobs queued before it was carried). */
+  ticketId: z.number().int().positive().optional(),
+  /** Its connection: the process that runs it is told when the job falls due (absent likewise). */
+  whatsappId: z.number().int().positive().optional(),
   /** When the message was first queued (ms since the epoch): a send waits at most ROUTED_SEND_GIVE_UP_MS. */
   queuedAt: z.number().int().nonnegative(),
   /** A file (already in media storage): what the driver needs beside the stored row. */
@@ -17,6 +22,9 @@ const MessageActJob = z.object({
   queuedAt: z.number().int().nonnegative(),
 });
 
+/** How many routed sends a process takes at a fetch. */
+export const SEND_BATCH_SIZE = 25;
+
 /** How soon a job whose connection is down here (reconnecting) is tried again. */
 export const WAITING_RETRY_MS = 2_000;
 
@@ -27,22 +35,37 @@ const ACTION_ANSWER_TIMEOUT_MS = ROUTED_ACTION_GIVE_UP_MS + 5_000;
  * `message.send` and `message.act` (decision 0020): a text or file stored, or a delete, reaction or template
  * asked, on a process that does not run the connection is carried out by the one that does. pg-boss hands a job to any
  * process; one that does not run the connection queues it again after a short random delay, so it reaches the
- * owner in a few hops, and the new owner after a takeover. A message already sent (acked), failed or deleted
+ * owner in a few hops, and the new owner after a takeover. A send is queued a moment ahead and the process that runs
+ * its connection told to look for it then (OwnerCalls), so that it seldom hops at all. A message already sent (acked), failed or deleted
  * makes the job do nothing: a repeated job never sends or deletes twice.
  */
-export async function registerMessageJobs(jobs: JobQueue, messages: MessagesService, clock: () => Date = () => new Date()): Promise<void> {
+export async function registerMessageJobs(jobs: JobQueue, messages: MessagesService, clock: () => Date = () => new Date()): Promise<MessageJobs> {
   /** pg-boss runs on the real time (the injected clock only measures how long the work has waited). */
   const later = (outcome: 'elsewhere' | 'waiting') => ({ startAfter: new Date(Date.now() + (outcome === 'elsewhere' ? otherProcessRetryMs() : WAITING_RETRY_MS)) });
+  const owners = new OwnerCalls(jobs, messages);
 
   const send: JobDefinition<typeof MessageSendJob> = {
     name: 'message.send',
     payload: MessageSendJob,
     handler: async (data) => {
       const outcome = await messages.sendStored(data.messageId, data.queuedAt, clock().getTime(), data.media);
-      if (outcome === 'elsewhere' || outcome === 'waiting') await jobs.send(send, data, later(outcome));
+      if (outcome === 'elsewhere' && data.whatsappId && owners.reachable) {
+        // Due when the process that runs the connection is told to look (each other process polls at its own time).
+        const at = owners.dueAt();
+        await jobs.send(send, data, { startAfter: new Date(at) });
+        owners.tell(data.whatsappId, at);
+      } else if (outcome === 'elsewhere' || outcome === 'waiting') {
+        await jobs.send(send, data, later(outcome));
+      }
       return { outcome };
     },
-    // One send (seconds at most): a job still active after a minute died with its process and is retried.
+    // A batch at a fetch, its tickets side by side and each ticket's sends in order (issue 35 item 6: one job a fetch,
+    // three processes drained routed menus slower than inbound made them). A job without its ticket waits its turn
+    // with the others without one.
+    batchSize: SEND_BATCH_SIZE,
+    laneOf: (data) => data.ticketId,
+    // One send takes seconds at most (a ticket's lane of a batch holds one or a few): a job still active after a minute
+    // died with its process and is retried (scripts/faults/scale-out.mjs settles within its expiry and maintenance).
     expireInSeconds: 60,
     retryLimit: 3,
     retryDelaySeconds: 2,
@@ -67,7 +90,16 @@ export async function registerMessageJobs(jobs: JobQueue, messages: MessagesServ
   await jobs.register(send);
   await jobs.register(act);
   messages.useRouter({
-    send: (messageId, media) => jobs.send(send, { messageId, queuedAt: clock().getTime(), media }),
+    send: async (messageId, ticket, media) => {
+      const data = { messageId, ticketId: ticket.id, whatsappId: ticket.whatsappId, queuedAt: clock().getTime(), media };
+      if (!owners.reachable) return jobs.send(send, data);
+      // Queued for the process that runs the connection, which is told to take it: another process that takes it
+      // first queues it again (each such hop cost 0.1–0.8 s and a poll, two in three of them on three processes).
+      const at = owners.dueAt();
+      const id = await jobs.send(send, data, { startAfter: new Date(at) });
+      owners.tell(ticket.whatsappId, at);
+      return id;
+    },
     act: async (action) => {
       const job = await jobs.settle(act, await jobs.send(act, { action, queuedAt: clock().getTime() }), ACTION_ANSWER_TIMEOUT_MS);
       if (!job) return null;
@@ -75,4 +107,66 @@ export async function registerMessageJobs(jobs: JobQueue, messages: MessagesServ
       return job.output as RoutedActionOutcome;
     },
   });
+  return { tellOwnersThrough: (io) => owners.through(io) };
+}
+
+export interface MessageJobs {
+  /** Routed sends are announced to the process that runs their connection over the processes' realtime link. */
+  tellOwnersThrough(io: RealtimeServer): void;
+}
+
+/** How far ahead a routed send falls due: time for the announcement to reach the owner before it does. */
+export const OWNER_NOTICE_MS = 50;
+/** The owner looks a little after the due time: pg-boss compares it with the database's clock. */
+const CLOCK_MARGIN_MS = 10;
+
+/**
+ * The processes that run connections are told of routed sends queued for them (`routedSends`, over the cluster
+ * adapter): each looks for due `message.send` jobs at the moment they fall due, before the other processes' next
+ * polls, so that a send rarely lands on a process that must queue it again. The announcements of one turn of the
+ * event loop go out as one, per due time. pg-boss still decides who takes a job: one taken elsewhere hops as before.
+ */
+class OwnerCalls {
+  private emit: ((e: { whatsappIds: number[]; at: number }) => void) | null = null;
+  private readonly pending = new Map<number, Set<number>>();
+  private readonly wakes = new Set<number>();
+
+  constructor(
+    private readonly jobs: JobQueue,
+    private readonly messages: MessagesService,
+  ) {}
+
+  get reachable(): boolean {
+    return this.emit !== null;
+  }
+
+  /** Due times are whole multiples of OWNER_NOTICE_MS, so that a batch's announcements share a few of them. */
+  dueAt(): number {
+    return Math.ceil((Date.now() + OWNER_NOTICE_MS) / OWNER_NOTICE_MS) * OWNER_NOTICE_MS;
+  }
+
+  through(io: RealtimeServer): void {
+    this.emit = onEveryProcess(io, 'routedSends', ({ whatsappIds, at }) => {
+      if (!whatsappIds.some((id) => this.messages.runsHere(id)) || this.wakes.has(at)) return;
+      this.wakes.add(at);
+      setTimeout(() => {
+        this.wakes.delete(at);
+        this.jobs.wake('message.send');
+      }, Math.max(0, at + CLOCK_MARGIN_MS - Date.now())).unref();
+    });
+  }
+
+  tell(whatsappId: number, at: number): void {
+    const ids = this.pending.get(at);
+    if (ids) {
+      ids.add(whatsappId);
+      return;
+    }
+    this.pending.set(at, new Set([whatsappId]));
+    setImmediate(() => {
+      const all = this.pending.get(at);
+      this.pending.delete(at);
+      if (all && this.emit) this.emit({ whatsappIds: [...all], at });
+    });
+  }
 }

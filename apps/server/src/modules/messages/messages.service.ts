@@ -87,8 +87,12 @@ export type RoutedActionOutcome =
 
 /** Hands driver work on a stored message to the process that runs its connection, through the job queue (messages.jobs.ts). */
 export interface SendRouter {
-  /** Queues the send of a stored message (a file: with what the driver needs beside its row). */
-  send(messageId: number, media?: RoutedMedia): Promise<unknown>;
+  /**
+   * Queues the send of a stored message of a ticket (a file: with what the driver needs beside its row). The process
+   * that runs the connection sends a ticket's messages in the order they were queued; one taken first by another
+   * process, and so queued again, can be overtaken.
+   */
+  send(messageId: number, ticket: { id: number; whatsappId: number }, media?: RoutedMedia): Promise<unknown>;
   /** Runs a delete, reaction or template through the owner; answers once it is done or failed (null: not in time). */
   act(action: RoutedAction): Promise<RoutedActionOutcome | null>;
 }
@@ -148,6 +152,11 @@ export class MessagesService {
    */
   useRouter(router: SendRouter): void {
     this.router = router;
+  }
+
+  /** Whether this process runs the connection (its sends are not routed here). */
+  runsHere(whatsappId: number): boolean {
+    return this.sessions.status(whatsappId) !== null;
   }
 
   /** Whether a send on this connection goes through the job queue: another process runs it. */
@@ -273,7 +282,7 @@ export class MessagesService {
         await this.networkNamed(id, messageId, sent.id);
       } else {
         // Media storage (DATA_DIR) is shared by the processes (docs/operations.md): the owner reads the file there.
-        await this.router!.send(id, file);
+        await this.router!.send(id, ticket, file);
       }
     } catch (err) {
       // The message stays on the ticket with why it failed, its file with it.
@@ -495,7 +504,7 @@ export class MessagesService {
       ...originOf(text),
     });
     try {
-      await this.router!.send(id);
+      await this.router!.send(id, ticket);
     } catch (err) {
       await this.failed(id, ticket, text.body, err);
     }
