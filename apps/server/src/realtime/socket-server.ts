@@ -44,8 +44,8 @@ export interface InterServerEvents {
   ticketRead(e: { ticket: TicketDto }): void;
   ticketDeleted(e: { ticket: TicketDto }): void;
   ticketMessage(e: { action: 'create' | 'update'; message: MessageDto; ticket: TicketDto }): void;
-  /** Routed sends queued for the process that runs these connections, due at `at` (ms since the epoch). */
-  routedSends(e: { whatsappIds: number[]; at: number }): void;
+  /** Jobs of `queue` queued for the process that runs these connections, due at `at` (ms since the epoch). */
+  routedJobs(e: { queue: string; whatsappIds: number[]; at: number }): void;
 }
 
 export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;

@@ -156,6 +156,23 @@ describe.skipIf(!onPostgres)('sends and deletes through a process that does not 
       );
       expect(jobs!.n).toBeGreaterThanOrEqual(ids.length);
       expect(jobs!.n).toBeLessThan(ids.length * 1.5);
+
+      // Reactions (routed actions, whose callers wait for the owner's answer) go the same way.
+      const customers = await queryRows<{ id: number }>(t, sql`select id from messages where ticket_id in (${tickets[0]!.id}, ${tickets[1]!.id}) and not from_me`);
+      expect(customers).toHaveLength(2);
+      for (const emoji of ['👍', '']) {
+        for (const customer of customers) {
+          const reacted = await second.http.inject({ method: 'POST', url: `/api/messages/${customer.id}/react`, payload: { emoji }, headers: { authorization: `Bearer ${token2}` } });
+          expect(reacted.statusCode).toBe(emoji ? 201 : 204);
+        }
+      }
+      const [acts] = await queryRows<{ n: number }>(
+        t,
+        sql`select count(*)::int as n from pgboss.job where name = 'message.act' and (data->'action'->>'messageId')::int in (${customers[0]!.id}, ${customers[1]!.id})`,
+      );
+      // Four actions: one job each, give or take a hop (before the owner was told, at least two each).
+      expect(acts!.n).toBeGreaterThanOrEqual(4);
+      expect(acts!.n).toBeLessThan(7);
     } finally {
       await second?.close();
       await t.close();

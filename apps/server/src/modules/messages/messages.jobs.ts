@@ -18,6 +18,8 @@ const MessageSendJob = z.object({
 
 const MessageActJob = z.object({
   action: RoutedActionSchema,
+  /** Its connection: the process that runs it is told when the job falls due (absent from jobs queued before). */
+  whatsappId: z.number().int().positive().optional(),
   /** When it was first queued: it gives up after ROUTED_ACTION_GIVE_UP_MS. */
   queuedAt: z.number().int().nonnegative(),
 });
@@ -51,9 +53,7 @@ export async function registerMessageJobs(jobs: JobQueue, messages: MessagesServ
       const outcome = await messages.sendStored(data.messageId, data.queuedAt, clock().getTime(), data.media);
       if (outcome === 'elsewhere' && data.whatsappId && owners.reachable) {
         // Due when the process that runs the connection is told to look (each other process polls at its own time).
-        const at = owners.dueAt();
-        await jobs.send(send, data, { startAfter: new Date(at) });
-        owners.tell(data.whatsappId, at);
+        await owners.queue(send, data, data.whatsappId);
       } else if (outcome === 'elsewhere' || outcome === 'waiting') {
         await jobs.send(send, data, later(outcome));
       }
@@ -79,6 +79,7 @@ export async function registerMessageJobs(jobs: JobQueue, messages: MessagesServ
       const outcome = await messages.actStored(data.action, data.queuedAt, clock().getTime());
       if (outcome !== 'elsewhere' && outcome !== 'waiting') return outcome;
       // The caller follows `next` (JobQueue.settle) to the job that ends up doing it.
+      if (outcome === 'elsewhere' && data.whatsappId && owners.reachable) return { outcome, next: await owners.queue(act, data, data.whatsappId) };
       return { outcome, next: await jobs.send(act, data, later(outcome)) };
     },
     expireInSeconds: 60,
@@ -90,18 +91,16 @@ export async function registerMessageJobs(jobs: JobQueue, messages: MessagesServ
   await jobs.register(send);
   await jobs.register(act);
   messages.useRouter({
+    // Queued for the process that runs the connection, which is told to take it: another process that takes it first
+    // queues it again (each such hop cost 0.1–0.8 s and a poll, two in three of them on three processes).
     send: async (messageId, ticket, media) => {
       const data = { messageId, ticketId: ticket.id, whatsappId: ticket.whatsappId, queuedAt: clock().getTime(), media };
-      if (!owners.reachable) return jobs.send(send, data);
-      // Queued for the process that runs the connection, which is told to take it: another process that takes it
-      // first queues it again (each such hop cost 0.1–0.8 s and a poll, two in three of them on three processes).
-      const at = owners.dueAt();
-      const id = await jobs.send(send, data, { startAfter: new Date(at) });
-      owners.tell(ticket.whatsappId, at);
-      return id;
+      return owners.reachable ? owners.queue(send, data, ticket.whatsappId) : jobs.send(send, data);
     },
-    act: async (action) => {
-      const job = await jobs.settle(act, await jobs.send(act, { action, queuedAt: clock().getTime() }), ACTION_ANSWER_TIMEOUT_MS);
+    act: async (action, whatsappId) => {
+      const data = { action, whatsappId, queuedAt: clock().getTime() };
+      const queued = owners.reachable ? await owners.queue(act, data, whatsappId) : await jobs.send(act, data);
+      const job = await jobs.settle(act, queued, ACTION_ANSWER_TIMEOUT_MS);
       if (!job) return null;
       if (job.state !== 'completed') return { outcome: 'failed', error: 'ERR_SENDING_WAPP_MSG', message: job.lastError ?? 'It failed.' };
       return job.output as RoutedActionOutcome;
@@ -121,15 +120,18 @@ export const OWNER_NOTICE_MS = 50;
 const CLOCK_MARGIN_MS = 10;
 
 /**
- * The processes that run connections are told of routed sends queued for them (`routedSends`, over the cluster
- * adapter): each looks for due `message.send` jobs at the moment they fall due, before the other processes' next
- * polls, so that a send rarely lands on a process that must queue it again. The announcements of one turn of the
- * event loop go out as one, per due time. pg-boss still decides who takes a job: one taken elsewhere hops as before.
+ * The processes that run connections are told of routed jobs (`message.send`, `message.act`) queued for them
+ * (`routedJobs`, over the cluster adapter): each looks for due jobs of that queue at the moment they fall due, before
+ * the other processes' next polls, so that a job rarely lands on a process that must queue it again. The announcements
+ * of one turn of the event loop go out as one, per queue and due time. pg-boss still decides who takes a job: one taken
+ * elsewhere hops as before.
  */
 class OwnerCalls {
-  private emit: ((e: { whatsappIds: number[]; at: number }) => void) | null = null;
-  private readonly pending = new Map<number, Set<number>>();
-  private readonly wakes = new Set<number>();
+  private emit: ((e: { queue: string; whatsappIds: number[]; at: number }) => void) | null = null;
+  /** Announcements of this turn, by queue and due time. */
+  private readonly pending = new Map<string, { queue: string; at: number; whatsappIds: Set<number> }>();
+  /** Looks already planned here, by queue and due time. */
+  private readonly wakes = new Set<string>();
 
   constructor(
     private readonly jobs: JobQueue,
@@ -140,33 +142,39 @@ class OwnerCalls {
     return this.emit !== null;
   }
 
-  /** Due times are whole multiples of OWNER_NOTICE_MS, so that a batch's announcements share a few of them. */
-  dueAt(): number {
-    return Math.ceil((Date.now() + OWNER_NOTICE_MS) / OWNER_NOTICE_MS) * OWNER_NOTICE_MS;
+  /** Queues a job due in a moment and tells the process that runs the connection to take it then. */
+  async queue<S extends z.ZodType>(definition: JobDefinition<S>, data: z.input<S>, whatsappId: number): Promise<string> {
+    // Due times are whole multiples of OWNER_NOTICE_MS, so that a batch's announcements share a few of them.
+    const at = Math.ceil((Date.now() + OWNER_NOTICE_MS) / OWNER_NOTICE_MS) * OWNER_NOTICE_MS;
+    const id = await this.jobs.send(definition, data, { startAfter: new Date(at) });
+    this.tell(definition.name, whatsappId, at);
+    return id;
   }
 
   through(io: RealtimeServer): void {
-    this.emit = onEveryProcess(io, 'routedSends', ({ whatsappIds, at }) => {
-      if (!whatsappIds.some((id) => this.messages.runsHere(id)) || this.wakes.has(at)) return;
-      this.wakes.add(at);
+    this.emit = onEveryProcess(io, 'routedJobs', ({ queue, whatsappIds, at }) => {
+      const key = `${queue}@${at}`;
+      if (!whatsappIds.some((id) => this.messages.runsHere(id)) || this.wakes.has(key)) return;
+      this.wakes.add(key);
       setTimeout(() => {
-        this.wakes.delete(at);
-        this.jobs.wake('message.send');
+        this.wakes.delete(key);
+        this.jobs.wake(queue);
       }, Math.max(0, at + CLOCK_MARGIN_MS - Date.now())).unref();
     });
   }
 
-  tell(whatsappId: number, at: number): void {
-    const ids = this.pending.get(at);
-    if (ids) {
-      ids.add(whatsappId);
+  private tell(queue: string, whatsappId: number, at: number): void {
+    const key = `${queue}@${at}`;
+    const pending = this.pending.get(key);
+    if (pending) {
+      pending.whatsappIds.add(whatsappId);
       return;
     }
-    this.pending.set(at, new Set([whatsappId]));
+    this.pending.set(key, { queue, at, whatsappIds: new Set([whatsappId]) });
     setImmediate(() => {
-      const all = this.pending.get(at);
-      this.pending.delete(at);
-      if (all && this.emit) this.emit({ whatsappIds: [...all], at });
+      const announced = this.pending.get(key);
+      this.pending.delete(key);
+      if (announced && this.emit) this.emit({ queue, whatsappIds: [...announced.whatsappIds], at });
     });
   }
 }

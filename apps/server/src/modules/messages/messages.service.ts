@@ -93,8 +93,11 @@ export interface SendRouter {
    * process, and so queued again, can be overtaken.
    */
   send(messageId: number, ticket: { id: number; whatsappId: number }, media?: RoutedMedia): Promise<unknown>;
-  /** Runs a delete, reaction or template through the owner; answers once it is done or failed (null: not in time). */
-  act(action: RoutedAction): Promise<RoutedActionOutcome | null>;
+  /**
+   * Runs a delete, reaction or template through the owner of the connection; answers once it is done or failed (null:
+   * not in time).
+   */
+  act(action: RoutedAction, whatsappId: number): Promise<RoutedActionOutcome | null>;
 }
 
 /** A routed message not sent after this long gives up (its connection stayed down): shown failed. */
@@ -439,7 +442,7 @@ export class MessagesService {
    */
   private async actElsewhere(whatsappId: number, action: RoutedAction): Promise<number | null> {
     await this.connectedElsewhere(whatsappId);
-    const done = await this.router!.act(action);
+    const done = await this.router!.act(action, whatsappId);
     const fallback = action.kind === 'delete' ? 'ERR_DELETE_WAPP_MSG' : 'ERR_SENDING_WAPP_MSG';
     if (!done) throw new AppError(fallback, 'The server process that runs the connection did not answer in time; try again.');
     if (done.outcome !== 'done') throw new AppError(isErrorCode(done.error) ? done.error : fallback, done.message, { issues: done.issues });
