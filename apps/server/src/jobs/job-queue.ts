@@ -249,13 +249,12 @@ export class JobQueue {
   private async retryNow(queue: string, id: string, reason: string): Promise<void> {
     await this.boss.fail(queue, id, { message: reason });
     await this.boss.getDb().executeSql(`update pgboss.job set start_after = now() where name = $1 and id = $2 and state = 'retry'`, [queue, id]);
-    const workerId = this.workers.get(queue);
-    if (workerId && !this.stopped) this.boss.notifyWorker(workerId);
+    this.wake(queue);
   }
 
   /**
-   * Tells this process's worker of a queue to look for due jobs now rather than at its next poll (a job another process
-   * queued for this one: see messages.jobs.ts).
+   * Tells this process's worker of a queue to look for due jobs now rather than at its next poll (a job retried now, or
+   * one another process queued for this one: see messages.jobs.ts).
    */
   wake(name: string): void {
     const workerId = this.workers.get(name);
