@@ -101,6 +101,11 @@ export function lanesOf<J extends { id: string; data: unknown; createdOn?: Date 
   return [...lanes.values(), ...alone];
 }
 
+/** wakeAt's grid: the wakes of jobs due within this many milliseconds of each other are one. */
+export const WAKE_GRID_MS = 50;
+/** How long after a job's due time wakeAt's worker looks (pg-boss compares it with the database's clock). */
+const WAKE_MARGIN_MS = 10;
+
 /** pg-boss's SQL text builders (pg-boss 10 has no `exports` map, so its sources can be required). */
 const plans = createRequire(import.meta.url)('pg-boss/src/plans.js') as { completeJobs(schema: string): string; failJobsById(schema: string): string };
 
@@ -202,6 +207,8 @@ function errorText(output: unknown): string | null {
 
 export class JobQueue {
   private readonly workers = new Map<string, string>();
+  /** Wakes planned by wakeAt, by queue and time. */
+  private readonly wakes = new Set<string>();
   private readonly definitions = new Map<string, JobDefinition<z.ZodType>>();
   private stopped = false;
   private readonly runs: JobRuns | null;
@@ -259,6 +266,23 @@ export class JobQueue {
   wake(name: string): void {
     const workerId = this.workers.get(name);
     if (workerId && !this.stopped) this.boss.notifyWorker(workerId);
+  }
+
+  /**
+   * Wakes this process's worker of a queue just after `at` (ms since the epoch), when a job it knows of falls due: taken
+   * here before the other processes' next polls. The wakes of one queue are kept on a grid of WAKE_GRID_MS, so that many
+   * jobs due close together share one.
+   */
+  wakeAt(name: string, at: number): void {
+    const slot = Math.ceil(at / WAKE_GRID_MS) * WAKE_GRID_MS;
+    const key = `${name}@${slot}`;
+    if (this.stopped || this.wakes.has(key)) return;
+    this.wakes.add(key);
+    // pg-boss compares the due time with the database's clock: a little after it.
+    setTimeout(() => {
+      this.wakes.delete(key);
+      this.wake(name);
+    }, Math.max(0, slot + WAKE_MARGIN_MS - Date.now())).unref();
   }
 
   /** Creates the job's queue and starts working it in this process. */

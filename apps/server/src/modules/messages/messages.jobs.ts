@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { JobDefinition, JobQueue } from '../../jobs/job-queue.js';
+import { WAKE_GRID_MS, type JobDefinition, type JobQueue } from '../../jobs/job-queue.js';
 import { otherProcessRetryMs } from '../../jobs/other-process.js';
 import { onEveryProcess, type RealtimeServer } from '../../realtime/socket-server.js';
 import { ROUTED_ACTION_GIVE_UP_MS, RoutedActionSchema, RoutedMediaSchema, type MessagesService, type RoutedActionOutcome } from './messages.service.js';
@@ -116,8 +116,6 @@ export interface MessageJobs {
 
 /** How far ahead a routed send falls due: time for the announcement to reach the owner before it does. */
 export const OWNER_NOTICE_MS = 50;
-/** The owner looks a little after the due time: pg-boss compares it with the database's clock. */
-const CLOCK_MARGIN_MS = 10;
 
 /**
  * The processes that run connections are told of routed jobs (`message.send`, `message.act`) queued for them
@@ -130,8 +128,6 @@ class OwnerCalls {
   private emit: ((e: { queue: string; whatsappIds: number[]; at: number }) => void) | null = null;
   /** Announcements of this turn, by queue and due time. */
   private readonly pending = new Map<string, { queue: string; at: number; whatsappIds: Set<number> }>();
-  /** Looks already planned here, by queue and due time. */
-  private readonly wakes = new Set<string>();
 
   constructor(
     private readonly jobs: JobQueue,
@@ -144,8 +140,8 @@ class OwnerCalls {
 
   /** Queues a job due in a moment and tells the process that runs the connection to take it then. */
   async queue<S extends z.ZodType>(definition: JobDefinition<S>, data: z.input<S>, whatsappId: number): Promise<string> {
-    // Due times are whole multiples of OWNER_NOTICE_MS, so that a batch's announcements share a few of them.
-    const at = Math.ceil((Date.now() + OWNER_NOTICE_MS) / OWNER_NOTICE_MS) * OWNER_NOTICE_MS;
+    // Due times on wakeAt's grid, so that a batch's announcements share a few of them.
+    const at = Math.ceil((Date.now() + OWNER_NOTICE_MS) / WAKE_GRID_MS) * WAKE_GRID_MS;
     const id = await this.jobs.send(definition, data, { startAfter: new Date(at) });
     this.tell(definition.name, whatsappId, at);
     return id;
@@ -153,13 +149,7 @@ class OwnerCalls {
 
   through(io: RealtimeServer): void {
     this.emit = onEveryProcess(io, 'routedJobs', ({ queue, whatsappIds, at }) => {
-      const key = `${queue}@${at}`;
-      if (!whatsappIds.some((id) => this.messages.runsHere(id)) || this.wakes.has(key)) return;
-      this.wakes.add(key);
-      setTimeout(() => {
-        this.wakes.delete(key);
-        this.jobs.wake(queue);
-      }, Math.max(0, at + CLOCK_MARGIN_MS - Date.now())).unref();
+      if (whatsappIds.some((id) => this.messages.runsHere(id))) this.jobs.wakeAt(queue, at);
     });
   }
 
