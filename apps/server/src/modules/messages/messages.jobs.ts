@@ -50,8 +50,9 @@ export async function registerMessageJobs(jobs: JobQueue, messages: MessagesServ
     name: 'message.send',
     payload: MessageSendJob,
     handler: async (data) => {
-      const outcome = await messages.sendStored(data.messageId, data.queuedAt, clock().getTime(), data.media);
-      if (outcome === 'elsewhere' && data.whatsappId && owners.reachable) {
+      const now = clock().getTime();
+      const outcome = await messages.sendStored(data.messageId, data.queuedAt, now, data.media);
+      if (outcome === 'elsewhere' && data.whatsappId && owners.reachable && now - data.queuedAt < OWNER_TOLD_FOR_MS) {
         // Due when the process that runs the connection is told to look (each other process polls at its own time).
         await owners.queue(send, data, data.whatsappId);
       } else if (outcome === 'elsewhere' || outcome === 'waiting') {
@@ -76,10 +77,13 @@ export async function registerMessageJobs(jobs: JobQueue, messages: MessagesServ
     name: 'message.act',
     payload: MessageActJob,
     handler: async (data): Promise<RoutedActionOutcome | { outcome: 'elsewhere' | 'waiting'; next: string }> => {
-      const outcome = await messages.actStored(data.action, data.queuedAt, clock().getTime());
+      const now = clock().getTime();
+      const outcome = await messages.actStored(data.action, data.queuedAt, now);
       if (outcome !== 'elsewhere' && outcome !== 'waiting') return outcome;
       // The caller follows `next` (JobQueue.settle) to the job that ends up doing it.
-      if (outcome === 'elsewhere' && data.whatsappId && owners.reachable) return { outcome, next: await owners.queue(act, data, data.whatsappId) };
+      if (outcome === 'elsewhere' && data.whatsappId && owners.reachable && now - data.queuedAt < OWNER_TOLD_FOR_MS) {
+        return { outcome, next: await owners.queue(act, data, data.whatsappId) };
+      }
       return { outcome, next: await jobs.send(act, data, later(outcome)) };
     },
     expireInSeconds: 60,
@@ -116,6 +120,12 @@ export interface MessageJobs {
 
 /** How far ahead a routed send falls due: time for the announcement to reach the owner before it does. */
 export const OWNER_NOTICE_MS = 50;
+/**
+ * How long a routed job is queued again 50 ms ahead with its owner told. Past it (no process has been running the
+ * connection: between a process's death and the takeover, or a connection started nowhere) it is queued again 0.1–0.8 s
+ * ahead as before, so that a job waiting minutes for its connection is not taken at every poll of every process.
+ */
+export const OWNER_TOLD_FOR_MS = 3_000;
 
 /**
  * The processes that run connections are told of routed jobs (`message.send`, `message.act`) queued for them
