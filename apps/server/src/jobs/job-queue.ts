@@ -321,8 +321,7 @@ export class JobQueue {
       // be waiting) is followed at once by the next fetch; one that was not full waits the interval, so that a queue fed
       // steadily is taken a batch at a time, not one job a fetch (two statements a job: its fetch and its completion).
       const again = () => {
-        const id = this.workers.get(definition.name);
-        if (batch.length === batchSize && id && !this.stopped) this.boss.notifyWorker(id);
+        if (batch.length === batchSize) this.wake(definition.name);
       };
       if (batch.length === 1) {
         try {
@@ -366,8 +365,7 @@ export class JobQueue {
     const id = await this.boss.send(definition.name, payload, options.startAfter ? { startAfter: options.startAfter } : {});
     if (!id) throw new Error(`job ${definition.name} was not queued`);
     // A job due now is picked up at once in this process instead of at the worker's next poll.
-    const workerId = this.workers.get(definition.name);
-    if (workerId && !this.stopped && (!options.startAfter || options.startAfter.getTime() <= Date.now())) this.boss.notifyWorker(workerId);
+    if (!options.startAfter || options.startAfter.getTime() <= Date.now()) this.wake(definition.name);
     return id;
   }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WAKE_GRID_MS, type JobDefinition, type JobQueue } from '../../jobs/job-queue.js';
+import { WAKE_GRID_MS, type JobDefinition, type JobQueue, type SendOptions } from '../../jobs/job-queue.js';
 import { otherProcessRetryMs } from '../../jobs/other-process.js';
 import { onEveryProcess, type RealtimeServer } from '../../realtime/socket-server.js';
 import { ROUTED_ACTION_GIVE_UP_MS, RoutedActionSchema, RoutedMediaSchema, type MessagesService, type RoutedActionOutcome } from './messages.service.js';
@@ -45,6 +45,14 @@ export async function registerMessageJobs(jobs: JobQueue, messages: MessagesServ
   /** pg-boss runs on the real time (the injected clock only measures how long the work has waited). */
   const later = (outcome: 'elsewhere' | 'waiting') => ({ startAfter: new Date(Date.now() + (outcome === 'elsewhere' ? otherProcessRetryMs() : WAITING_RETRY_MS)) });
   const owners = new OwnerCalls(jobs, messages);
+  /**
+   * A routed job taken by a process that cannot do it, queued again: for its told owner in its first
+   * OWNER_TOLD_FOR_MS (a job queued before jobs carried their connection has none), else after a while.
+   */
+  const again = <S extends z.ZodType>(definition: JobDefinition<S>, data: z.input<S> & { whatsappId?: number; queuedAt: number }, outcome: 'elsewhere' | 'waiting', now: number) =>
+    outcome === 'elsewhere' && data.whatsappId && now - data.queuedAt < OWNER_TOLD_FOR_MS
+      ? owners.queue(definition, data, data.whatsappId, later(outcome))
+      : jobs.send(definition, data, later(outcome));
 
   const send: JobDefinition<typeof MessageSendJob> = {
     name: 'message.send',
@@ -52,12 +60,7 @@ export async function registerMessageJobs(jobs: JobQueue, messages: MessagesServ
     handler: async (data) => {
       const now = clock().getTime();
       const outcome = await messages.sendStored(data.messageId, data.queuedAt, now, data.media);
-      if (outcome === 'elsewhere' && data.whatsappId && owners.reachable && now - data.queuedAt < OWNER_TOLD_FOR_MS) {
-        // Due when the process that runs the connection is told to look (each other process polls at its own time).
-        await owners.queue(send, data, data.whatsappId);
-      } else if (outcome === 'elsewhere' || outcome === 'waiting') {
-        await jobs.send(send, data, later(outcome));
-      }
+      if (outcome === 'elsewhere' || outcome === 'waiting') await again(send, data, outcome, now);
       return { outcome };
     },
     // A batch at a fetch, its tickets side by side and each ticket's sends in order (issue 35 item 6: one job a fetch,
@@ -81,10 +84,7 @@ export async function registerMessageJobs(jobs: JobQueue, messages: MessagesServ
       const outcome = await messages.actStored(data.action, data.queuedAt, now);
       if (outcome !== 'elsewhere' && outcome !== 'waiting') return outcome;
       // The caller follows `next` (JobQueue.settle) to the job that ends up doing it.
-      if (outcome === 'elsewhere' && data.whatsappId && owners.reachable && now - data.queuedAt < OWNER_TOLD_FOR_MS) {
-        return { outcome, next: await owners.queue(act, data, data.whatsappId) };
-      }
-      return { outcome, next: await jobs.send(act, data, later(outcome)) };
+      return { outcome, next: await again(act, data, outcome, now) };
     },
     expireInSeconds: 60,
     // Not retried: a second attempt could send a reaction or template twice; the caller sees the failure.
@@ -97,14 +97,10 @@ export async function registerMessageJobs(jobs: JobQueue, messages: MessagesServ
   messages.useRouter({
     // Queued for the process that runs the connection, which is told to take it: another process that takes it first
     // queues it again (each such hop cost 0.1–0.8 s and a poll, two in three of them on three processes).
-    send: async (messageId, ticket, media) => {
-      const data = { messageId, ticketId: ticket.id, whatsappId: ticket.whatsappId, queuedAt: clock().getTime(), media };
-      return owners.reachable ? owners.queue(send, data, ticket.whatsappId) : jobs.send(send, data);
-    },
+    send: (messageId, ticket, media) =>
+      owners.queue(send, { messageId, ticketId: ticket.id, whatsappId: ticket.whatsappId, queuedAt: clock().getTime(), media }, ticket.whatsappId),
     act: async (action, whatsappId) => {
-      const data = { action, whatsappId, queuedAt: clock().getTime() };
-      const queued = owners.reachable ? await owners.queue(act, data, whatsappId) : await jobs.send(act, data);
-      const job = await jobs.settle(act, queued, ACTION_ANSWER_TIMEOUT_MS);
+      const job = await jobs.settle(act, await owners.queue(act, { action, whatsappId, queuedAt: clock().getTime() }, whatsappId), ACTION_ANSWER_TIMEOUT_MS);
       if (!job) return null;
       if (job.state !== 'completed') return { outcome: 'failed', error: 'ERR_SENDING_WAPP_MSG', message: job.lastError ?? 'It failed.' };
       return job.output as RoutedActionOutcome;
@@ -144,12 +140,12 @@ class OwnerCalls {
     private readonly messages: MessagesService,
   ) {}
 
-  get reachable(): boolean {
-    return this.emit !== null;
-  }
-
-  /** Queues a job due in a moment and tells the process that runs the connection to take it then. */
-  async queue<S extends z.ZodType>(definition: JobDefinition<S>, data: z.input<S>, whatsappId: number): Promise<string> {
+  /**
+   * Queues a job due in a moment and tells the process that runs the connection to take it then; before the processes
+   * can be told (no realtime link yet), as `unreachable` says (by default due now).
+   */
+  async queue<S extends z.ZodType>(definition: JobDefinition<S>, data: z.input<S>, whatsappId: number, unreachable: SendOptions = {}): Promise<string> {
+    if (!this.emit) return this.jobs.send(definition, data, unreachable);
     // Due times on wakeAt's grid, so that a batch's announcements share a few of them.
     const at = Math.ceil((Date.now() + OWNER_NOTICE_MS) / WAKE_GRID_MS) * WAKE_GRID_MS;
     const id = await this.jobs.send(definition, data, { startAfter: new Date(at) });

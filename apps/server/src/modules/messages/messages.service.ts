@@ -164,7 +164,7 @@ export class MessagesService {
 
   /** Whether a send on this connection goes through the job queue: another process runs it. */
   private routed(whatsappId: number): boolean {
-    return this.router !== null && this.sessions.status(whatsappId) === null;
+    return this.router !== null && !this.runsHere(whatsappId);
   }
 
   /** Sends text through the ticket's connection: stored with ack 0 first, then sent (here, or by the process that runs it). */
