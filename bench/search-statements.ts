@@ -6,10 +6,11 @@
  * interleaved runs is what the statement costs, where requests/s move with the load.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/wadesk_bench npx tsx bench/search-statements.ts \
- *     --before apps/server/dist-base --after apps/server/dist [--runs 9] ladtfivek garantia yamamoto
+ *     --before apps/server/dist-base --after apps/server/dist [--runs 9] [--plans] ladtfivek garantia yamamoto
  *
  * A build is a directory of the compiled server (`npx tsc -p apps/server/tsconfig.build.json --outDir …`).
- * Prints, per search, each statement's milliseconds and their sum (the excerpts and DTO statements included).
+ * Prints, per search, each statement's milliseconds and their sum (the excerpts and DTO statements included); with
+ * `--plans`, the after build's plans too (`EXPLAIN (ANALYZE, BUFFERS)`).
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -60,7 +61,12 @@ async function executionMs(build: Build, statement: Recorded): Promise<number> {
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { before: { type: 'string' }, after: { type: 'string' }, runs: { type: 'string', default: '9' } },
+    options: {
+      before: { type: 'string' },
+      after: { type: 'string' },
+      runs: { type: 'string', default: '9' },
+      plans: { type: 'boolean', default: false },
+    },
   });
   if (!values.before || !values.after || positionals.length === 0) {
     throw new Error('usage: bench/search-statements.ts --before DIR --after DIR [--runs N] word…');
@@ -89,6 +95,14 @@ async function main(): Promise<void> {
         return `${b.name} ${ms.map((m) => m.toFixed(2)).join(' + ')} = ${ms.reduce((a, m) => a + m, 0).toFixed(2)} ms`;
       });
       console.log(`${word.padEnd(14)} ${shown.join(' | ')}`);
+      if (values.plans) {
+        // The after build's statements as run once more, with their plans: where each one's time goes.
+        const after = builds[1]!;
+        for (const statement of statements.get(after)!) {
+          const result = await after.query(`explain (analyze, buffers) ${statement.text}`, statement.values);
+          console.log(result.rows.map((row: Record<string, string>) => `    ${row['QUERY PLAN']!}`).join('\n'));
+        }
+      }
     }
   } finally {
     for (const build of builds) await build.handle.close();

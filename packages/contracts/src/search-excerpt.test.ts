@@ -25,4 +25,10 @@ describe('search excerpt', () => {
     expect(searchExcerpt('bom dia', '  ')).toBeNull();
     expect(foldForSearch('Ação É')).toBe('acao e');
   });
+
+  it('folds ASCII, accented letters, spelled-out letters and other characters the same each time', () => {
+    for (let round = 0; round < 2; round += 1) {
+      expect(foldForSearch('ÁGUA Ñandú İstanbul Æble 😀 PED-48213 [x]')).toBe('agua nandu istanbul aeble 😀 ped-48213 [x]');
+    }
+  });
 });

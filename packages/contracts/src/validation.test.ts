@@ -2,7 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { ContactInput } from './schemas/contacts.js';
 import { SimulatorInboundInput } from './schemas/simulator.js';
 import { UserCreateInput } from './schemas/users.js';
-import { calendarDateField, idField, INPUT_MESSAGES, isCalendarDate, isWellFormedDataUrl, MAX_ID, MESSAGES, pageNumberField } from './validation.js';
+import {
+  calendarDateField,
+  dayOfInstant,
+  idField,
+  INPUT_MESSAGES,
+  isCalendarDate,
+  isTimeZone,
+  isWellFormedDataUrl,
+  MAX_ID,
+  MESSAGES,
+  pageNumberField,
+} from './validation.js';
 
 const firstMessage = (result: { success: boolean; error?: { issues: { message: string }[] } }) => result.error?.issues[0]?.message;
 
@@ -73,5 +84,28 @@ describe('data: URLs', () => {
     expect(isWellFormedDataUrl('data:image/png;base64,%%%')).toBe(false);
     const inbound = SimulatorInboundInput.safeParse({ from: '5511999990000', mediaType: 'image', mediaUrl: 'data:text/plain,%' });
     expect(firstMessage(inbound)).toBe(INPUT_MESSAGES.invalidDataUrl);
+  });
+});
+
+describe('time zones', () => {
+  it('tells IANA names from others, the same however often and in whatever order it is asked', () => {
+    for (let round = 0; round < 3; round += 1) {
+      expect(isTimeZone('America/Sao_Paulo')).toBe(true);
+      expect(isTimeZone('Etc/GMT+3')).toBe(true);
+      expect(isTimeZone('UTC')).toBe(true);
+      expect(isTimeZone('America/Atlantis')).toBe(false);
+      expect(isTimeZone('../../etc/passwd')).toBe(false);
+      expect(isTimeZone('')).toBe(false);
+    }
+  });
+
+  it('reads an instant\'s day in each zone asked, each zone with its own formatter', () => {
+    const instant = new Date('2026-11-28T01:30:00Z');
+    for (let round = 0; round < 2; round += 1) {
+      expect(dayOfInstant(instant, 'America/Sao_Paulo')).toBe('2026-11-27');
+      expect(dayOfInstant(instant, 'Asia/Tokyo')).toBe('2026-11-28');
+      expect(dayOfInstant(instant)).toBe('2026-11-28');
+    }
+    expect(() => dayOfInstant(instant, 'America/Atlantis')).toThrow(RangeError);
   });
 });
