@@ -282,7 +282,7 @@ export class TicketsRepository {
    * server's CPU a request, issue 11). A search's page is built by `search`.
    */
   async listJson(filter: TicketListFilter, page: number, pageSize: number): Promise<string> {
-    if (filter.search) return JSON.stringify(await this.search(filter, page, pageSize));
+    if (filter.search) return this.search(filter, page, pageSize);
     const { count, dtos } = await this.page(filter, page, pageSize);
     return `{"tickets":${dtos},"count":${count},"hasMore":${count > page * pageSize}}`;
   }
@@ -337,7 +337,7 @@ export class TicketsRepository {
    * - in between: the candidates' ids are hashed once and the tickets walked newest first against the hash.
    * Beyond the few, the count stops at SEARCH_COUNT_CAP and is read from the candidates, never by walking tickets.
    */
-  private async search(filter: TicketListFilter, page: number, pageSize: number): Promise<TicketPage> {
+  private async search(filter: TicketListFilter, page: number, pageSize: number): Promise<string> {
     const search = filter.search!;
     // The contact's name or number, or the ticket's protocol number (whole, in any letter case: issue 15).
     const contactIds = sql`select c.id from contacts c where c.name_folded like ${foldedPattern(search)} or c.number like ${containsPattern(search)}`;
@@ -426,54 +426,63 @@ export class TicketsRepository {
         count = total?.n ?? 0;
       }
     }
-    const found = await this.findDtos(rows.slice(0, pageSize).map((r) => r.id));
-    await this.attachSearchMatches(found, search);
-    return { tickets: found, count, hasMore: rows.length > pageSize };
+    const found = await this.searchPageText(rows.slice(0, pageSize).map((r) => r.id), search);
+    return `{"tickets":${found},"count":${count},"hasMore":${rows.length > pageSize}}`;
   }
 
   /**
-   * The newest message of each ticket of a search page holding a word of the search, as an excerpt around the
-   * whole text or else its longest word: per ticket, its messages newest first through the (ticket, created)
-   * index, cheaply prefiltered by the folded words, until the first that matches.
+   * A search page's tickets, in the order of `ids`, as the JSON text of their DTOs, each with its `searchMatch`: the
+   * newest message holding a word of the search, as an excerpt around the whole text or else its longest word (null
+   * when none does: a ticket found by its contact or protocol). One prepared statement for any search (issue 35: the
+   * DTOs and the messages had a statement each, the second planned for every search, and the DTOs were parsed and
+   * written again to add the excerpts, ~1 ms of both processes' CPU a page).
+   * Per ticket, its ticket_search row first says whether any message holds a word (a name of 10,000 contacts: 40
+   * tickets each read to their 1,000th message, 26 requests/s), then its messages are read newest first through the
+   * (ticket, created) index, folded and matched until the first that holds one.
    */
-  private async attachSearchMatches(page: TicketDto[], search: string): Promise<void> {
+  private async searchPageText(ids: number[], search: string): Promise<string> {
+    if (ids.length === 0) return '[]';
     const words = foldForSearch(search).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-    if (page.length === 0 || words.length === 0) return;
-    const anyWord = sql.join(
-      words.map((w) => sql`(f_unaccent(lower(m.body)) like ${containsPattern(w)} and search_words(m.body) @@ search_query(${w}))`),
-      sql` or `,
-    );
-    // A ticket none of whose messages holds any of the words (found by its contact's name or number, or its
-    // protocol) is not looked through: its ticket_search row says so in one probe, where its messages were each
-    // folded (a name of 10,000 contacts: 40 tickets read to their 1,000th message, 26 requests/s, issue 35).
-    const anyWordQuery = sql.join(
-      words.map((w) => sql`search_query(${w})`),
-      sql` || `,
-    );
-    const result = await this.db.execute(sql`
-      select p.id as ticket_id, hit.id as message_id, hit.body
-      from unnest(${intArrayParam(page.map((t) => t.id))}::int[]) as p(id)
-      join ticket_search s on s.ticket_id = p.id and s.words @@ (${anyWordQuery})
-      cross join lateral (
-        select m.id, m.body from (
-          -- Only the newest messages are looked through (a word only in the first of 10,000 messages cost 20 ms a
-          -- ticket, issue 35): an older match still finds the ticket, shown with its last message.
-          select m.id, m.body, m.created_at from messages m
-          where m.ticket_id = p.id and not m.is_deleted
+    const statement = preparedSql(this.db, 'tickets.searchPage', () => {
+      const wordsOf = (name: string) => sql`jsonb_array_elements_text(${sql.placeholder(name)}::jsonb)`;
+      // Any word of the search (as search_query reads each); null when there is none, which matches nothing.
+      const anyWord = sql`(select string_agg('(' || search_query(w)::text || ')', ' | ')::tsquery from ${wordsOf('words')} w)`;
+      return sql`
+        with q as materialized (select ${anyWord} as any_word, array(select ${wordsOf('patterns')}) as patterns)
+        select ${TICKET_DTO_TEXT.sql} as dto, hit.id as message_id, hit.body
+        from unnest(${sql.placeholder('ids')}::int[]) with ordinality as k(id, i)
+        join tickets t on t.id = k.id
+        ${TICKET_DTO_JOINS}
+        left join ticket_search s on s.ticket_id = t.id and s.words @@ (select any_word from q)
+        left join lateral (
+          select m.id, m.body from (
+            -- Only the newest messages are looked through (a word only in the first of 10,000 messages cost 20 ms
+            -- a ticket, issue 35): an older match still finds the ticket, shown without an excerpt.
+            select m.id, m.body, m.created_at from messages m
+            where m.ticket_id = s.ticket_id and not m.is_deleted
+            order by m.created_at desc, m.id desc
+            limit ${SEARCH_EXCERPT_DEPTH}
+          ) m
+          -- A message holding any word as a word's beginning holds it folded (cheap) and among its words (exact).
+          where f_unaccent(lower(m.body)) like any((select patterns from q)::text[]) and search_words(m.body) @@ (select any_word from q)
           order by m.created_at desc, m.id desc
-          limit ${SEARCH_EXCERPT_DEPTH}
-        ) m
-        where ${anyWord}
-        order by m.created_at desc, m.id desc
-        limit 1
-      ) hit`);
-    const hits = new Map(rowsOf<{ ticket_id: number; message_id: number; body: string }>(result).map((r) => [Number(r.ticket_id), r]));
-    for (const ticket of page) {
-      const hit = hits.get(ticket.id);
-      const excerpt = hit ? (searchExcerpt(hit.body, search) ?? longestWordExcerpt(hit.body, words)) : null;
+          limit 1
+        ) hit on true
+        order by k.i`;
+    });
+    const result = await statement.execute({
+      ids: intArrayParam(ids),
+      words: JSON.stringify(words),
+      patterns: JSON.stringify(words.map(containsPattern)),
+    });
+    const dtos = rowsOf<{ dto: string; message_id: string | number | null; body: string | null }>(result).map((row) => {
+      const excerpt = row.body === null ? null : (searchExcerpt(row.body, search) ?? longestWordExcerpt(row.body, words));
       // The message it is in: opening the hit scrolls the chat to it (issue 33 item 3).
-      ticket.searchMatch = excerpt && hit ? { ...excerpt, messageId: Number(hit.message_id) } : null;
-    }
+      const match = excerpt ? { ...excerpt, messageId: Number(row.message_id) } : null;
+      // The DTO's object, closed after one more field (PostgreSQL wrote it; it is not parsed here).
+      return `${row.dto.slice(0, -1)},"searchMatch":${JSON.stringify(match)}}`;
+    });
+    return `[${dtos.join(',')}]`;
   }
 
   /** The open or pending ticket of a contact on a connection. */
