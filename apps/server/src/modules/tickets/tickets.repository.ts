@@ -457,7 +457,7 @@ export class TicketsRepository {
         left join lateral (
           select m.id, m.body from (
             -- Only the newest messages are looked through (a word only in the first of 10,000 messages cost 20 ms
-            -- a ticket, issue 35): an older match still finds the ticket, shown without an excerpt.
+            -- a ticket, issue 35): an older match still finds the ticket, shown with its last message.
             select m.id, m.body, m.created_at from messages m
             where m.ticket_id = s.ticket_id and not m.is_deleted
             order by m.created_at desc, m.id desc
