@@ -111,26 +111,33 @@ const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-
 const DAY_MONTH_YEAR = /^(\d{2})\/(\d{2})\/(\d{4})$/;
 
 /**
- * How many time zones `isTimeZone` and `dayOfInstant` remember (a runtime knows about 600 names; the bound only keeps
- * a client that sends a new valid spelling each time from growing them without end).
+ * The day formatter of each zone asked for (`dayOfInstant`), which is also how `isTimeZone` checks a zone: building
+ * an Intl.DateTimeFormat costs ~60 µs, on every request that sends a zone. A runtime knows about 600 names; the bound
+ * only keeps a client that sends a new valid spelling each time from growing it without end.
  */
-const REMEMBERED_ZONES = 2000;
-/** Zones found valid: building an Intl.DateTimeFormat to check one costs ~60 µs, on every request that sends one. */
-const knownTimeZones = new Set<string>();
-/** The day formatter of each zone `dayOfInstant` was asked for. */
 const dayFormatters = new Map<string, Intl.DateTimeFormat>();
+const REMEMBERED_ZONES = 2000;
+
+/** The formatter of days (`YYYY-MM-DD`) in `timeZone`; a RangeError for a zone this runtime does not know. */
+function dayFormatter(timeZone: string): Intl.DateTimeFormat {
+  let formatter = dayFormatters.get(timeZone);
+  if (!formatter) {
+    // en-CA writes dates as YYYY-MM-DD.
+    formatter = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    if (dayFormatters.size < REMEMBERED_ZONES) dayFormatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
 
 /** Whether `name` is an IANA time zone this runtime knows (`America/Sao_Paulo`, `Etc/GMT+3`, `UTC`). */
 export function isTimeZone(name: string): boolean {
-  if (knownTimeZones.has(name)) return true;
   if (!/^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/.test(name)) return false;
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    dayFormatter(name);
+    return true;
   } catch {
     return false;
   }
-  if (knownTimeZones.size < REMEMBERED_ZONES) knownTimeZones.add(name);
-  return true;
 }
 
 /** An IANA time zone name (the viewer's, which the web app sends in `X-Time-Zone`). */
@@ -142,13 +149,7 @@ export const timeZoneField = z.string().max(64, MESSAGES.tooLong).refine(isTimeZ
  * caller's time zone (issue 32 §5).
  */
 export function dayOfInstant(instant: Date, timeZone = 'UTC'): string {
-  let formatter = dayFormatters.get(timeZone);
-  if (!formatter) {
-    // en-CA writes dates as YYYY-MM-DD.
-    formatter = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    if (dayFormatters.size < REMEMBERED_ZONES) dayFormatters.set(timeZone, formatter);
-  }
-  return formatter.format(instant);
+  return dayFormatter(timeZone).format(instant);
 }
 
 /** When `value` is an ISO date-time, the day it falls on in `timeZone`; null for any other text. */
