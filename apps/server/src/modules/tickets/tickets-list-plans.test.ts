@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateDatabase, rowsOf, type DatabaseHandle } from '../../db/client.js';
 import { openTestDatabase } from '../../test/test-database.js';
@@ -92,7 +93,7 @@ describe('ticket search by a common contact name', () => {
     expect(page.count).toBe(1000); // counted up to SEARCH_COUNT_CAP
     expect(page.hasMore).toBe(true);
     // The first statement finds the candidates (decision 0037); explained with the values it ran with.
-    const { sql: text, params } = (handle.db as unknown as { dialect: { sqlToQuery(q: SQL): { sql: string; params: unknown[] } } }).dialect.sqlToQuery(executed[0]!);
+    const { sql: text, params } = new PgDialect().sqlToQuery(executed[0]!);
     const client = (handle.db as unknown as { $client: { query(text: string, params: unknown[]): Promise<{ rows: Record<string, unknown>[] }> } }).$client;
     const plan = (await client.query(`explain ${text}`, params)).rows.map((row) => String(Object.values(row)[0])).join('\n');
     // Its candidates: each contact's tickets in turn from the index alone, stopped at the 1,001st (not every contact

@@ -343,7 +343,8 @@ export class TicketsRepository {
     const contactIds = sql`select c.id from contacts c where c.name_folded like ${foldedPattern(search)} or c.number like ${containsPattern(search)}`;
     const protocol = sql`lower(${search.trim()})`;
     // The same tickets as two index reads (contact, protocol): an OR of the two would read every ticket.
-    const byContactIds = sql`select t.id from tickets t where t.contact_id in (${contactIds}) union all select t.id from tickets t where lower(t.protocol) = ${protocol}`;
+    const byProtocolIds = sql`select t.id from tickets t where lower(t.protocol) = ${protocol}`;
+    const byContactIds = sql`select t.id from tickets t where t.contact_id in (${contactIds}) union all ${byProtocolIds}`;
     const words = sql`search_query(${search})`;
     const byWordIds = sql`select s.ticket_id from ticket_search s where s.words @@ ${words}`;
     // The candidates by words carry their own limit: PostgreSQL does not carry the limit of a UNION ALL into its
@@ -355,7 +356,9 @@ export class TicketsRepository {
     const filterWhere = this.where(filter);
     const offset = (page - 1) * pageSize;
     const wanted = offset + pageSize + 1;
-    const byContact = sql`(${tickets.contactId} in (${contactIds}) or lower(${tickets.protocol}) = ${protocol})`;
+    /** Whether a ticket is of one of the contacts `ids` selects, or has the protocol. */
+    const byContactOf = (ids: SQL) => sql`(${tickets.contactId} in (${ids}) or lower(${tickets.protocol}) = ${protocol})`;
+    const byContact = byContactOf(contactIds);
     const few = SEARCH_FEW_CAP;
     // One statement decides the way and, for few candidates or a common word, finds the page (issue 35: each
     // statement more cost both processes a round trip and a plan). The candidates are read up to one past the few,
@@ -371,11 +374,11 @@ export class TicketsRepository {
     // candidates need them and then whole if the walk runs. The candidates take each contact's tickets in turn (an
     // index-only read, stopped at the 1,001st; `offset 0` keeps the subquery from being flattened into a join): left
     // to itself, PostgreSQL hashed every contact of a common name against the tickets' index, 8 ms for 10,000 (issue 35).
-    const probed = sql`((${tickets.contactId} in (select id from contact_ids) or lower(${tickets.protocol}) = ${protocol})
+    const probed = sql`(${byContactOf(sql`select id from contact_ids`)}
       or (select s.words from ticket_search s where s.ticket_id = ${tickets.id}) @@ ${words})`;
     const candidatesByContact = sql`select t.id from contact_ids c cross join lateral (
         select t.id from tickets t where t.contact_id = c.id offset 0) t
-      union all select t.id from tickets t where lower(t.protocol) = ${protocol}`;
+      union all ${byProtocolIds}`;
     const [first] = rowsOf<{ distinct_candidates: number; total: number | null; ids: number[] | null; hits: number[] | null }>(
       await this.db.execute(sql`
         with contact_ids as materialized (${contactIds}),
